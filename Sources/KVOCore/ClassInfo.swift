@@ -1,0 +1,287 @@
+/// A declared class: its properties resolved to slots once, at declaration, and
+/// the hooks a scenario overrides. Behaviour written in the scenario language
+/// (computed getters, custom setters, methods) arrives as closures, so this
+/// module never parses or interprets anything.
+public final class ClassInfo {
+    public let name: String
+    public let superclass: ClassInfo?
+    /// Every property, inherited ones first; looked up by name once per call site.
+    public private(set) var properties: [PropertyInfo] = []
+    private var propertyIndex: [String: Int] = [:]
+    /// Number of stored-property slots an instance needs.
+    public private(set) var slotCount = 0
+    /// Objects of this class created so far, for `Class#n` names.
+    public var instanceCount = 0
+
+    /// Hooks this class declares itself; `hook(_:)` finds inherited ones.
+    public var ownHooks = Hooks()
+    private var automaticCache: [String: Bool] = [:]
+    private var affectingCache: [String: [[String]]] = [:]
+
+    /// The overridable NSObject methods of SPEC §4.2 that a class declares
+    /// (inherited ones included).
+    public struct Hooks {
+        public typealias ObserveValue = (_ observer: KVOObject, _ keyPath: String, _ object: KVOObject, _ change: Change, _ context: Context?) throws -> Void
+        public var observeValue: ObserveValue?
+        public var setNilValueForKey: ((KVOObject, String) throws -> Void)?
+        public var valueForUndefinedKey: ((KVOObject, String) throws -> Value)?
+        public var setValueForUndefinedKey: ((KVOObject, Value, String) throws -> Void)?
+        public var automaticallyNotifiesObservers: ((String) throws -> Bool)?
+        public var keyPathsForValuesAffecting: ((String) throws -> [String])?
+        /// Zero-argument methods, which KVC finds as getters (`-key`).
+        public var getterMethods: [String: (KVOObject) throws -> Value] = [:]
+        public init() {}
+    }
+
+    public init(name: String, superclass: ClassInfo?) {
+        self.name = name
+        self.superclass = superclass
+        if let superclass {
+            for property in superclass.properties { append(property) }
+            slotCount = superclass.slotCount
+        }
+    }
+
+    /// Adds (or, for an override, replaces) a property; stored ones get the next slot.
+    @discardableResult
+    public func addProperty(_ property: PropertyInfo) -> PropertyInfo {
+        if case .stored = property.storage {
+            property.storage = .stored(slot: slotCount)
+            slotCount += 1
+        }
+        append(property)
+        return property
+    }
+
+    private func append(_ property: PropertyInfo) {
+        if let index = propertyIndex[property.name] {
+            properties[index] = property
+        } else {
+            propertyIndex[property.name] = properties.count
+            properties.append(property)
+        }
+    }
+
+    public func property(named name: String) -> PropertyInfo? {
+        propertyIndex[name].map { properties[$0] }
+    }
+
+    public func isSubclass(of other: ClassInfo) -> Bool {
+        var current: ClassInfo? = self
+        while let cls = current {
+            if cls === other { return true }
+            current = cls.superclass
+        }
+        return false
+    }
+
+    /// The nearest declaration of a hook, from this class up to NSObject.
+    public func hook<T>(_ path: KeyPath<Hooks, T?>) -> T? {
+        var current: ClassInfo? = self
+        while let cls = current {
+            if let hook = cls.ownHooks[keyPath: path] { return hook }
+            current = cls.superclass
+        }
+        return nil
+    }
+
+    /// A zero-argument method KVC can use as the getter `-key`.
+    public func getterMethod(_ key: String) -> ((KVOObject) throws -> Value)? {
+        var current: ClassInfo? = self
+        while let cls = current {
+            if let method = cls.ownHooks.getterMethods[key] { return method }
+            current = cls.superclass
+        }
+        return nil
+    }
+
+    /// `+automaticallyNotifiesObserversForKey:`, asked once per key and cached as
+    /// Foundation does.
+    public func automaticallyNotifies(forKey key: String) throws -> Bool {
+        if let cached = automaticCache[key] { return cached }
+        let result: Bool
+        if let hook = hook(\.automaticallyNotifiesObservers) {
+            result = try hook(key)
+        } else {
+            result = defaultAutomaticallyNotifies(forKey: key)
+        }
+        automaticCache[key] = result
+        return result
+    }
+
+    /// NSObject's answer, which honours `@manual`.
+    public func defaultAutomaticallyNotifies(forKey key: String) -> Bool {
+        !(property(named: key)?.isManual ?? false)
+    }
+
+    /// `+keyPathsForValuesAffectingValueForKey:`, each path split into components.
+    public func keyPathsAffecting(_ key: String) throws -> [[String]] {
+        if let cached = affectingCache[key] { return cached }
+        let paths: [String]
+        if let hook = hook(\.keyPathsForValuesAffecting) {
+            paths = try hook(key)
+        } else {
+            paths = defaultKeyPathsAffecting(key)
+        }
+        let split = paths.map { KeyPaths.components($0) }.filter { !$0.isEmpty }
+        affectingCache[key] = split
+        return split
+    }
+
+    /// NSObject's answer, which honours `@affectedBy`.
+    public func defaultKeyPathsAffecting(_ key: String) -> [String] {
+        property(named: key)?.affectedBy ?? []
+    }
+
+    /// Every key path affecting `key`, following single-key dependencies transitively
+    /// (LabColor: color ← redComponent ← lComponent). Cycles terminate.
+    public func dependencyClosure(of key: String) throws -> [[String]] {
+        var result: [[String]] = []
+        var seenKeys: Set<String> = [key]
+        var queue = [key]
+        while let next = queue.popLast() {
+            for path in try keyPathsAffecting(next) where !result.contains(path) {
+                result.append(path)
+                if path.count == 1, seenKeys.insert(path[0]).inserted {
+                    queue.append(path[0])
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// One declared property; shared by subclasses, which inherit its slot.
+public final class PropertyInfo {
+    public enum Storage {
+        case stored(slot: Int)
+        case computed
+    }
+
+    public let name: String
+    public let type: ValueType
+    public var storage: Storage
+    public var isManual: Bool
+    /// `@affectedBy(…)` key paths.
+    public var affectedBy: [String]
+    /// The default of a stored property; the interpreter may set it from the
+    /// declaration's initial value.
+    public var defaultValue: Value
+    /// A computed property's getter.
+    public var getter: ((KVOObject) throws -> Value)?
+    /// A custom `set { }` block, which replaces the plain store.
+    public var setter: ((KVOObject, Value) throws -> Void)?
+
+    public init(name: String, type: ValueType, storage: Storage, isManual: Bool = false,
+                affectedBy: [String] = [], defaultValue: Value? = nil) {
+        self.name = name
+        self.type = type
+        self.storage = storage
+        self.isManual = isManual
+        self.affectedBy = affectedBy
+        self.defaultValue = defaultValue ?? type.zeroValue
+    }
+
+    public var slot: Int? {
+        if case .stored(let slot) = storage { return slot }
+        return nil
+    }
+
+    public var isReadOnly: Bool {
+        if case .computed = storage { return setter == nil }
+        return false
+    }
+}
+
+/// The declared type of a property.
+public indirect enum ValueType: Equatable, CustomStringConvertible {
+    case int, double, bool, string, any
+    case object(String)
+    case array(ValueType)
+    case set(ValueType)
+
+    /// The default of a stored property declared without a value.
+    public var zeroValue: Value {
+        switch self {
+        case .int: return .int(0)
+        case .double: return .double(0)
+        case .bool: return .bool(false)
+        case .string: return .string("")
+        case .any, .object: return .null
+        case .array: return .array([])
+        case .set: return .set(ValueSet())
+        }
+    }
+
+    public var isScalar: Bool {
+        switch self {
+        case .int, .double, .bool: return true
+        default: return false
+        }
+    }
+
+    public var isToMany: Bool {
+        switch self {
+        case .array, .set: return true
+        default: return false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .int: return "Int"
+        case .double: return "Double"
+        case .bool: return "Bool"
+        case .string: return "String"
+        case .any: return "Any"
+        case .object(let name): return name
+        case .array(let element): return "[\(element)]"
+        case .set(let element): return "Set<\(element)>"
+        }
+    }
+
+    /// The value stored for `value`, converting Int to Double where a Double is
+    /// declared; nil when the type does not fit.
+    public func accept(_ value: Value) -> Value? {
+        switch (self, value) {
+        case (.any, _): return value
+        case (.int, .int), (.double, .double), (.bool, .bool): return value
+        case (.double, .int(let int)): return .double(Double(int))
+        case (.string, .string), (.string, .null): return value
+        case (.object, .null), (.array, .null), (.set, .null): return value
+        case (.object(let name), .object(let object)):
+            var cls: ClassInfo? = object.cls
+            while let current = cls {
+                if current.name == name { return value }
+                cls = current.superclass
+            }
+            return nil
+        case (.array(let element), .array(let values)):
+            var converted = values
+            for index in converted.indices {
+                guard let accepted = element.accept(converted[index]) else { return nil }
+                converted[index] = accepted
+            }
+            return .array(converted)
+        case (.array, .arrayProxy), (.set, .setProxy): return nil
+        case (.set(let element), .set(let set)):
+            for item in set.elements where element.accept(item) == nil { return nil }
+            return value
+        case (.set(let element), .array(let values)):
+            var set = ValueSet()
+            for item in values {
+                guard let accepted = element.accept(item) else { return nil }
+                set.insert(accepted)
+            }
+            return .set(set)
+        default: return nil
+        }
+    }
+}
+
+/// Key-path strings.
+public enum KeyPaths {
+    public static func components(_ path: String) -> [String] {
+        path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
+}

@@ -1,0 +1,142 @@
+/// To-many changes: the `mutableArrayValue(forKey:)` and `mutableSetValue(forKey:)`
+/// proxies, whose mutations notify with kinds 2–4 (SPEC §5, §6.3).
+extension KVORuntime {
+    /// The object and key a proxy mutates, resolved anew on each use as
+    /// Foundation's proxies do for key paths.
+    public func proxyTarget(_ object: KVOObject, keyPath: String) throws -> (KVOObject, PropertyInfo) {
+        var path = KeyPaths.components(keyPath)
+        let key = path.removeLast()
+        var owner = object
+        if !path.isEmpty {
+            guard case .object(let resolved) = try value(of: .object(object), forKeyPath: path.joined(separator: ".")) else {
+                throw ScriptError.runtime("the key path '\(keyPath)' of \(object.description) does not lead to an object")
+            }
+            owner = resolved
+        }
+        try checkAlive(owner)
+        guard let property = owner.cls.property(named: key) else {
+            throw exception(Exceptions.undefinedKeyGet(owner.pointerDescription, key: key))
+        }
+        return (owner, property)
+    }
+
+    /// The current contents of a proxy's collection.
+    public func proxyContents(_ proxy: Value) throws -> Value {
+        switch proxy {
+        case .arrayProxy(let object, let keyPath):
+            let (owner, property) = try proxyTarget(object, keyPath: keyPath)
+            let contents = try get(owner, property)
+            if contents.isNull { return .array([]) }
+            guard case .array = contents else {
+                throw ScriptError.runtime("mutableArrayValue: '\(property.name)' of \(owner.description) is not an array")
+            }
+            return contents
+        case .setProxy(let object, let keyPath):
+            let (owner, property) = try proxyTarget(object, keyPath: keyPath)
+            let contents = try get(owner, property)
+            if contents.isNull { return .set(ValueSet()) }
+            guard case .set = contents else {
+                throw ScriptError.runtime("mutableSetValue: '\(property.name)' of \(owner.description) is not a set")
+            }
+            return contents
+        default:
+            return proxy
+        }
+    }
+
+    /// One mutation of an ordered to-many relationship, at sorted indexes.
+    public enum ArrayMutation {
+        case insert([Value], at: [Int])
+        case remove(at: [Int])
+        case replace(at: [Int], with: [Value])
+    }
+
+    /// Applies `mutation` to the array behind a `mutableArrayValue` proxy,
+    /// notifying with the mutation's kind and indexes. Indexes are checked by
+    /// the caller, which knows the selector to name in an NSRangeException.
+    public func mutateArray(_ object: KVOObject, keyPath: String, _ mutation: ArrayMutation) throws {
+        let (owner, property) = try proxyTarget(object, keyPath: keyPath)
+        guard case .array(var elements) = try proxyContents(.arrayProxy(object, keyPath: keyPath)) else { return }
+        let spec: ChangeSpec
+        switch mutation {
+        case .insert(let values, let indexes):
+            for (value, index) in zip(values, indexes) where index <= elements.count {
+                elements.insert(value, at: index)
+            }
+            spec = .ordered(.insertion, indexes)
+        case .remove(let indexes):
+            for index in indexes.reversed() where elements.indices.contains(index) {
+                elements.remove(at: index)
+            }
+            spec = .ordered(.removal, indexes)
+        case .replace(let indexes, let values):
+            for (index, value) in zip(indexes, values) where elements.indices.contains(index) {
+                elements[index] = value
+            }
+            spec = .ordered(.replacement, indexes)
+        }
+        try changeToMany(owner, property, spec, newValue: .array(elements))
+    }
+
+    /// Applies a set mutation to the set behind a `mutableSetValue` proxy.
+    public func mutateSet(_ object: KVOObject, keyPath: String, _ mutation: SetMutation, _ objects: ValueSet) throws {
+        let (owner, property) = try proxyTarget(object, keyPath: keyPath)
+        guard case .set(let current) = try proxyContents(.setProxy(object, keyPath: keyPath)) else { return }
+        let (spec, result) = Self.setChange(current, mutation, objects)
+        try changeToMany(owner, property, spec, newValue: .set(result))
+    }
+
+    /// What a set mutation adds and removes, and the set after it.
+    static func setChange(_ current: ValueSet, _ mutation: SetMutation, _ objects: ValueSet) -> (ChangeSpec, ValueSet) {
+        var added = ValueSet()
+        var removed = ValueSet()
+        var result = current
+        switch mutation {
+        case .union:
+            for item in objects.elements where result.insert(item) { added.insert(item) }
+            return (.unordered(.insertion, added: added, removed: removed), result)
+        case .minus:
+            for item in objects.elements where result.remove(item) { removed.insert(item) }
+            return (.unordered(.removal, added: added, removed: removed), result)
+        case .intersect:
+            for item in current.elements where !objects.contains(item) {
+                result.remove(item)
+                removed.insert(item)
+            }
+            return (.unordered(.removal, added: added, removed: removed), result)
+        case .set:
+            for item in current.elements where !objects.contains(item) { removed.insert(item) }
+            for item in objects.elements where !current.contains(item) { added.insert(item) }
+            return (.unordered(.replacement, added: added, removed: removed), objects)
+        }
+    }
+
+    /// Stores a to-many relationship's new contents between will and did.
+    private func changeToMany(_ owner: KVOObject, _ property: PropertyInfo, _ spec: ChangeSpec, newValue: Value) throws {
+        let key = property.name
+        guard owner.observationInfo != nil, try owner.cls.automaticallyNotifies(forKey: key) else {
+            return try storeWithoutNotifying(owner, property, newValue)
+        }
+        do {
+            try willChange(owner, key: key, spec)
+            try storeWithoutNotifying(owner, property, newValue)
+        } catch {
+            discardPending(owner, key: key)
+            throw error
+        }
+        try didChange(owner, key: key)
+    }
+
+    private func storeWithoutNotifying(_ owner: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
+        if property.slot != nil { return try setIvar(owner, property, value) }
+        try store(owner, property, value)
+    }
+
+    /// `willChangeValue(forKey:withSetMutation:using:)`: the added and removed
+    /// objects are worked out now, against the current set.
+    public func willChangeSet(_ object: KVOObject, key: String, _ mutation: SetMutation, _ objects: ValueSet) throws {
+        var current = ValueSet()
+        if case .set(let set) = try value(of: .object(object), forKey: key) { current = set }
+        try willChange(object, key: key, Self.setChange(current, mutation, objects).0)
+    }
+}

@@ -1,0 +1,73 @@
+/// A Cocoa exception (NSException) with Apple's name and reason text.
+public struct CocoaException: Equatable, Sendable {
+    public let name: String
+    public let reason: String
+    /// Handlers running when it was raised: the `depth` of its event.
+    public var depth: Int
+
+    public init(name: String, reason: String, depth: Int = 0) {
+        self.name = name
+        self.reason = reason
+        self.depth = depth
+    }
+}
+
+/// A runtime error that is not a Cocoa exception (SPEC §9): ends the run with
+/// status 1. The interpreter attaches the location of the statement.
+public struct RuntimeFailure: Equatable, Sendable {
+    public var message: String
+    public var line: Int?
+    public var column: Int?
+    public init(_ message: String, line: Int? = nil, column: Int? = nil) {
+        self.message = message
+        self.line = line
+        self.column = column
+    }
+}
+
+/// What unwinds a scenario: a Cocoa exception or a runtime error.
+public enum ScriptError: Error {
+    case exception(CocoaException)
+    case runtime(RuntimeFailure)
+
+    public static func runtime(_ message: String) -> ScriptError { .runtime(RuntimeFailure(message)) }
+}
+
+/// Apple's exception names and reason texts (SPEC §7), pointers replaced by names.
+public enum Exceptions {
+    public static let range = "NSRangeException"
+    public static let unknownKey = "NSUnknownKeyException"
+    public static let invalidArgument = "NSInvalidArgumentException"
+    public static let internalInconsistency = "NSInternalInconsistencyException"
+
+    public static func cannotRemove(observer: KVOObject, keyPath: String, from object: KVOObject) -> (String, String) {
+        (range, "Cannot remove an observer \(observer.pointerDescription) for the key path \"\(keyPath)\" from \(object.pointerDescription) because it is not registered as an observer.")
+    }
+
+    public static func undefinedKeyGet(_ receiver: String, key: String) -> (String, String) {
+        (unknownKey, "[\(receiver) valueForUndefinedKey:]: this class is not key value coding-compliant for the key \(key).")
+    }
+
+    public static func undefinedKeySet(_ receiver: String, key: String) -> (String, String) {
+        (unknownKey, "[\(receiver) setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key \(key).")
+    }
+
+    public static func setNil(_ object: KVOObject, key: String) -> (String, String) {
+        (invalidArgument, "[\(object.pointerDescription) setNilValueForKey]: could not set nil as the value for the key \(key).")
+    }
+
+    public static func observeCollection(_ receiver: String, keyPath: String) -> (String, String) {
+        (invalidArgument, "[\(receiver) addObserver:forKeyPath:options:context:] is not supported. Key path: \(keyPath)")
+    }
+
+    public static func unhandled(observer: KVOObject, keyPath: String, object: KVOObject, change: Change, context: Context?) -> (String, String) {
+        (internalInconsistency, "\(observer.description): An -observeValueForKeyPath:ofObject:change:context: message was received but not handled.\nKey path: \(keyPath)\nObserved object: \(object.description)\nChange: \(change.description)\nContext: \(context?.name ?? "0x0")")
+    }
+
+    /// `*** -[NSMutableArray objectAtIndex:]: index 5 beyond bounds [0 .. 2]`.
+    public static func beyondBounds(_ selector: String, index: Int, count: Int) -> (String, String) {
+        let bounds = count == 0 ? "for empty array" : "[0 .. \(count - 1)]"
+        let shown = index < 0 ? String(UInt(bitPattern: index)) : String(index)
+        return (range, "*** -[NSMutableArray \(selector)]: index \(shown) beyond bounds \(bounds)")
+    }
+}

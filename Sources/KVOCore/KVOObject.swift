@@ -1,0 +1,29 @@
+/// An instance of a scenario class. Identity matters (observers, `==`), so a class.
+public final class KVOObject: CustomStringConvertible {
+    public let cls: ClassInfo
+    /// Stored properties by slot index, resolved when the class was declared.
+    public var slots: [Value]
+    /// The display name used wherever Apple would print an address (SPEC §3.1).
+    public let name: String
+    /// nil while nobody observes the object: a set checks only this.
+    public var observationInfo: ObservationInfo?
+    /// Set by `release(x)`: the name stays bound to a zombie.
+    public var isReleased = false
+
+    /// Creates an instance named `name`, or `Class#n` when `name` is nil.
+    public init(cls: ClassInfo, name: String?) {
+        self.cls = cls
+        cls.instanceCount += 1
+        self.name = name ?? "\(cls.name)#\(cls.instanceCount)"
+        var slots = [Value](repeating: .null, count: cls.slotCount)
+        for property in cls.properties {
+            if let slot = property.slot { slots[slot] = property.defaultValue }
+        }
+        self.slots = slots
+    }
+
+    /// `<Account: acct>`, the object's `-description`.
+    public var description: String { "<\(cls.name): \(name)>" }
+    /// `<Account acct>`, Apple's `<%@ %p>` with the name in place of the pointer.
+    public var pointerDescription: String { "<\(cls.name) \(name)>" }
+}

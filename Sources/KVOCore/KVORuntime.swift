@@ -1,0 +1,369 @@
+/// The KVO engine: registration, the will/did pending model of SPEC §6.5,
+/// dependent keys, key-path forwarding and delivery. KVC lives in `KVC.swift`,
+/// collection proxies in `CollectionMutations.swift`.
+///
+/// Everything it produces goes to `sink`; it never prints.
+public final class KVORuntime {
+    public let sink: EventSink
+    /// Handlers running now: the `depth` of events.
+    public private(set) var depth = 0
+    /// Deepest handler nesting allowed (`--max-depth`).
+    public var maxDepth = 1000
+    public private(set) var notificationCount = 0
+    public private(set) var objectCount = 0
+
+    /// Will-phase records waiting for their did phase, oldest first.
+    private var pending: [PendingChange] = []
+    private var changeStamp = 0
+
+    public init(sink: EventSink) {
+        self.sink = sink
+    }
+
+    // MARK: Objects
+
+    /// Creates an instance; `name` nil gives `Class#n`.
+    public func makeObject(_ cls: ClassInfo, name: String?) -> KVOObject {
+        objectCount += 1
+        return KVOObject(cls: cls, name: name)
+    }
+
+    /// `release(x)`: the object becomes a zombie and its observers are
+    /// unregistered silently, as on macOS 10.13 and later.
+    public func release(_ object: KVOObject) throws {
+        if object.isReleased {
+            throw ScriptError.runtime("\(object.description) was already released")
+        }
+        object.isReleased = true
+        guard let info = object.observationInfo else { return }
+        for observance in info.observances {
+            if let root = observance.root {
+                root.forwards.removeAll { $0 === observance }
+            } else {
+                observance.isRegistered = false
+                detachForwards(of: observance)
+            }
+        }
+        object.observationInfo = nil
+    }
+
+    func checkAlive(_ object: KVOObject) throws {
+        if object.isReleased {
+            throw ScriptError.runtime("use of released object \(object.description)")
+        }
+    }
+
+    /// Raises a Cocoa exception at the current depth.
+    public func exception(_ nameAndReason: (String, String)) -> ScriptError {
+        .exception(CocoaException(name: nameAndReason.0, reason: nameAndReason.1, depth: depth))
+    }
+
+    // MARK: Registration (§6.1)
+
+    /// `addObserver(_:forKeyPath:options:context:)`.
+    public func addObserver(_ observer: KVOObject, to target: Value, keyPath: String,
+                            options: ObservingOptions, context: Context?) throws {
+        let object: KVOObject
+        switch target {
+        case .object(let value): object = value
+        case .null: return  // messaging nil does nothing
+        default:
+            throw exception(Exceptions.observeCollection(collectionReceiver(target, name: nil), keyPath: keyPath))
+        }
+        try checkAlive(object)
+        try checkAlive(observer)
+        let path = KeyPaths.components(keyPath)
+        try checkNoCollectionAlongPath(object, path)
+
+        let root = try makeObservance(on: object, root: nil, observer: observer, path: path,
+                                      keyPath: keyPath, options: options, context: context)
+        if options.contains(.initial) {
+            // Delivered before the registration takes effect.
+            var change = Change(kind: .setting)
+            if options.contains(.new) { change.new = try value(of: .object(object), forKeyPath: keyPath) }
+            try deliver(root, change)
+        }
+        append(root, to: object)
+        try attachForwards(of: root)
+    }
+
+    /// Which registrations `removeObserver` may match.
+    public enum ContextMatch {
+        case any
+        case exactly(Context?)
+    }
+
+    /// `removeObserver(_:forKeyPath:context:)`: removes the most recent match.
+    public func removeObserver(_ observer: KVOObject, from target: Value, keyPath: String, context: ContextMatch) throws {
+        guard case .object(let object) = target else {
+            if case .null = target { return }
+            throw ScriptError.runtime("cannot remove an observer from \(target.collectionDescription): it is not an object")
+        }
+        let match = object.observationInfo?.observances.lastIndex { observance in
+            guard observance.root == nil, observance.observer === observer, observance.keyPath == keyPath else { return false }
+            switch context {
+            case .any: return true
+            case .exactly(let wanted): return observance.context === wanted
+            }
+        }
+        guard let info = object.observationInfo, let index = match else {
+            throw exception(Exceptions.cannotRemove(observer: observer, keyPath: keyPath, from: object))
+        }
+        let observance = info.observances.remove(at: index)
+        observance.isRegistered = false
+        if info.observances.isEmpty { object.observationInfo = nil }
+        detachForwards(of: observance)
+    }
+
+    private func append(_ observance: Observance, to object: KVOObject) {
+        if let info = object.observationInfo {
+            info.observances.append(observance)
+        } else {
+            let info = ObservationInfo()
+            info.observances.append(observance)
+            object.observationInfo = info
+        }
+    }
+
+    private func remove(_ observance: Observance, from object: KVOObject) {
+        guard let info = object.observationInfo, let index = info.index(of: observance) else { return }
+        info.observances.remove(at: index)
+        if info.observances.isEmpty { object.observationInfo = nil }
+    }
+
+    /// Builds an observance watching `path[0]` of `object` and every key affecting it.
+    private func makeObservance(on object: KVOObject, root: Observance?, observer: KVOObject, path: [String],
+                                keyPath: String, options: ObservingOptions, context: Context?) throws -> Observance {
+        let key = path[0]
+        let closure = try object.cls.dependencyClosure(of: key)
+        var triggers = [key]
+        for affecting in closure where !triggers.contains(affecting[0]) { triggers.append(affecting[0]) }
+        let continues = path.count > 1 && !path[1].hasPrefix("@")
+        return Observance(
+            observed: object, root: root, observer: observer, keyPath: keyPath, options: options,
+            context: context, triggerKeys: triggers, detailKey: path.count == 1 ? key : nil,
+            needsRebuild: continues || closure.contains { $0.count > 1 })
+    }
+
+    /// Registers the forwarding observances a root needs on related objects: the
+    /// rest of its key path, and affecting key paths through to-one relationships.
+    /// Iterative with a visited set, so object cycles terminate.
+    private func attachForwards(of root: Observance) throws {
+        var visited: Set<String> = []
+        var work: [(KVOObject, [String])] = [(root.observed, KeyPaths.components(root.keyPath))]
+        while let (object, path) = work.popLast() {
+            var branches: [[String]] = []
+            if path.count > 1 && !path[1].hasPrefix("@") { branches.append(path) }
+            for affecting in try object.cls.dependencyClosure(of: path[0]) where affecting.count > 1 {
+                branches.append(affecting)
+            }
+            for branch in branches {
+                guard case .object(let next)? = try? value(of: .object(object), forKey: branch[0]),
+                      !next.isReleased else { continue }
+                let rest = Array(branch.dropFirst())
+                let restPath = rest.joined(separator: ".")
+                guard visited.insert("\(ObjectIdentifier(next).hashValue) \(restPath)").inserted else { continue }
+                let forward = try makeObservance(on: next, root: root, observer: root.observer, path: rest,
+                                                 keyPath: restPath, options: root.options, context: root.context)
+                append(forward, to: next)
+                root.forwards.append(forward)
+                work.append((next, rest))
+            }
+        }
+    }
+
+    private func detachForwards(of root: Observance) {
+        for forward in root.forwards { remove(forward, from: forward.observed) }
+        root.forwards = []
+    }
+
+    /// Re-registers a root's forwarding observances after an object along its
+    /// path was replaced (§6.7).
+    private func rebuildForwards(of root: Observance) {
+        detachForwards(of: root)
+        try? attachForwards(of: root)
+    }
+
+    /// Observing through an array raises, as `-[NSArray addObserver:…]` does.
+    private func checkNoCollectionAlongPath(_ object: KVOObject, _ path: [String]) throws {
+        var current = Value.object(object)
+        var owner = object.name
+        for (index, key) in path.enumerated().dropLast() {
+            if path[index + 1].hasPrefix("@") { return }
+            guard let next = try? value(of: current, forKey: key) else { return }
+            owner += "." + key
+            switch next {
+            case .object: current = next
+            case .array, .set:
+                let rest = path[(index + 1)...].joined(separator: ".")
+                throw exception(Exceptions.observeCollection(collectionReceiver(next, name: owner), keyPath: rest))
+            default: return
+            }
+        }
+    }
+
+    /// `<__NSArrayM dept.employees>`: collections are named after where they live.
+    func collectionReceiver(_ value: Value, name: String?) -> String {
+        "<\(value.foundationClassName) \(name ?? value.collectionDescription)>"
+    }
+
+    // MARK: Will and did (§6.5)
+
+    /// What is changing, as `willChange…` describes it.
+    public enum ChangeSpec {
+        case setting
+        /// Ordered to-many: insertion, removal or replacement at sorted indexes.
+        case ordered(Change.Kind, [Int])
+        /// Unordered to-many: the objects actually added and removed.
+        case unordered(Change.Kind, added: ValueSet, removed: ValueSet)
+    }
+
+    /// `willChangeValue(forKey:)` and its to-many forms: records a pending
+    /// notification for each affected observance, old values read now, and
+    /// delivers prior notifications in registration order.
+    public func willChange(_ object: KVOObject, key: String, _ spec: ChangeSpec = .setting) throws {
+        let change = PendingChange(object: object, key: key, spec: spec)
+        pending.append(change)
+        guard let info = object.observationInfo else { return }
+        changeStamp &+= 1
+        let stamp = changeStamp
+        for entry in info.observances where entry.isTriggered(by: key) {
+            let root = entry.root ?? entry
+            if entry.needsRebuild && !change.rebuild.contains(where: { $0 === root }) {
+                change.rebuild.append(root)
+            }
+            guard root.isRegistered, root.lastChangeStamp != stamp else { continue }
+            root.lastChangeStamp = stamp
+            let detailed = entry.detailKey == key && !spec.isSetting
+            var old: Value?
+            if root.options.contains(.old) && (!detailed || spec.kind != .insertion) {
+                old = detailed ? try detailValues(object, key, spec, old: true)
+                               : try value(of: .object(root.observed), forKeyPath: root.keyPath)
+            }
+            change.records.append(PendingRecord(observance: root, detailed: detailed, old: old))
+        }
+        for record in change.records where record.observance.options.contains(.prior) {
+            let root = record.observance
+            var prior = Change(kind: record.detailed ? spec.kind : .setting, isPrior: true)
+            if record.detailed, case .ordered(_, let indexes) = spec { prior.indexes = indexes }
+            if root.options.contains(.old) { prior.old = record.old }
+            try deliver(root, prior)
+        }
+    }
+
+    /// `didChangeValue(forKey:)`: pops this key's most recent pending change and
+    /// delivers its notifications from the most recent registration back.
+    public func didChange(_ object: KVOObject, key: String) throws {
+        guard let index = pending.lastIndex(where: { $0.object === object && $0.key == key }) else { return }
+        let change = pending.remove(at: index)
+        for root in change.rebuild where root.isRegistered { rebuildForwards(of: root) }
+        for record in change.records.reversed() {
+            let root = record.observance
+            guard root.observed.observationInfo?.isStillRegistered(root) ?? false else { continue }
+            var notification = Change(kind: record.detailed ? change.spec.kind : .setting)
+            if record.detailed, case .ordered(_, let indexes) = change.spec { notification.indexes = indexes }
+            if root.options.contains(.new) && notification.kind != .removal {
+                notification.new = record.detailed
+                    ? try detailValues(object, key, change.spec, old: false)
+                    : try value(of: .object(root.observed), forKeyPath: root.keyPath)
+            }
+            if root.options.contains(.old) && notification.kind != .insertion {
+                notification.old = record.old ?? .null
+            }
+            try deliver(root, notification)
+        }
+    }
+
+    /// Drops the pending change a failed automatic set left behind, so no key
+    /// stays half-changed after an exception.
+    func discardPending(_ object: KVOObject, key: String) {
+        if let index = pending.lastIndex(where: { $0.object === object && $0.key == key }) {
+            pending.remove(at: index)
+        }
+    }
+
+    /// The affected elements of a to-many change: at the indexes for arrays, the
+    /// added or removed objects for sets.
+    private func detailValues(_ object: KVOObject, _ key: String, _ spec: ChangeSpec, old: Bool) throws -> Value {
+        switch spec {
+        case .setting:
+            return try value(of: .object(object), forKey: key)
+        case .ordered(_, let indexes):
+            guard case .array(let elements) = try value(of: .object(object), forKey: key) else { return .array([]) }
+            return .array(indexes.map { elements.indices.contains($0) ? elements[$0] : .null })
+        case .unordered(_, let added, let removed):
+            return .set(old ? removed : added)
+        }
+    }
+
+    // MARK: Delivery (§6.8)
+
+    /// Prints the notification, then runs the observer's `observeValue` one level deeper.
+    private func deliver(_ observance: Observance, _ change: Change) throws {
+        let observer = observance.observer
+        if observer.isReleased {
+            throw ScriptError.runtime("*** -[\(observer.cls.name) observeValueForKeyPath:ofObject:change:context:]: message sent to deallocated instance \(observer.description)")
+        }
+        notificationCount += 1
+        sink.emit(.notify(object: observance.observed, keyPath: observance.keyPath, observer: observer,
+                          change: change, context: observance.context, depth: depth))
+        guard let handler = observer.cls.hook(\.observeValue) else { return }
+        try nested {
+            try handler(observer, observance.keyPath, observance.observed, change, observance.context)
+        }
+    }
+
+    /// Runs `body` one handler level deeper, within `maxDepth`.
+    public func nested<T>(_ body: () throws -> T) throws -> T {
+        guard depth < maxDepth else {
+            throw ScriptError.runtime("notifications nested deeper than the maximum depth (\(maxDepth)); raise it with --max-depth")
+        }
+        depth += 1
+        defer { depth -= 1 }
+        return try body()
+    }
+
+    /// NSObject's `observeValue(forKeyPath:of:change:context:)`: a subclass failed
+    /// to consume the notification.
+    public func unhandledNotification(observer: KVOObject, keyPath: String, object: KVOObject,
+                                      change: Change, context: Context?) -> ScriptError {
+        exception(Exceptions.unhandled(observer: observer, keyPath: keyPath, object: object, change: change, context: context))
+    }
+}
+
+extension KVORuntime.ChangeSpec {
+    var isSetting: Bool {
+        if case .setting = self { return true }
+        return false
+    }
+
+    var kind: Change.Kind {
+        switch self {
+        case .setting: return .setting
+        case .ordered(let kind, _), .unordered(let kind, _, _): return kind
+        }
+    }
+}
+
+/// A change between its will and did phases.
+final class PendingChange {
+    let object: KVOObject
+    let key: String
+    let spec: KVORuntime.ChangeSpec
+    var records: [PendingRecord] = []
+    /// Roots whose forwarding observances must follow a replaced object.
+    var rebuild: [Observance] = []
+
+    init(object: KVOObject, key: String, spec: KVORuntime.ChangeSpec) {
+        self.object = object
+        self.key = key
+        self.spec = spec
+    }
+}
+
+struct PendingRecord {
+    let observance: Observance
+    /// Whether the to-many detail (kind, indexes, elements) reaches this observer.
+    let detailed: Bool
+    let old: Value?
+}

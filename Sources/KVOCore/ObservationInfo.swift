@@ -1,0 +1,118 @@
+/// One registration. A user's `addObserver` creates a *root* observance on the
+/// observed object; observing a key path through relationships, or a key with
+/// affecting key paths through relationships, makes the engine add *forwarding*
+/// observances on the related objects, which notify the root's observer.
+public final class Observance {
+    /// The object whose observation info holds this observance.
+    public let observed: KVOObject
+    /// nil for a user's registration; the user's observance for a forwarding one.
+    public let root: Observance?
+    public let observer: KVOObject
+    /// The full key path for a root; the rest of the path from `observed` otherwise.
+    public let keyPath: String
+    public let options: ObservingOptions
+    public let context: Context?
+
+    /// Keys of `observed` whose change affects this observance.
+    let triggerKeys: [String]
+    /// The key whose to-many detail (kinds 2–4, indexes) reaches the observer.
+    let detailKey: String?
+    /// A change of a trigger key can replace an object along the path.
+    let needsRebuild: Bool
+
+    /// Root only: forwarding observances registered on related objects.
+    var forwards: [Observance] = []
+    /// Root only: false once removed.
+    public internal(set) var isRegistered = true
+    /// The change that last recorded this observance as pending, so each
+    /// observance is notified once per change.
+    var lastChangeStamp = 0
+
+    init(observed: KVOObject, root: Observance?, observer: KVOObject, keyPath: String,
+         options: ObservingOptions, context: Context?, triggerKeys: [String], detailKey: String?,
+         needsRebuild: Bool) {
+        self.observed = observed
+        self.root = root
+        self.observer = observer
+        self.keyPath = keyPath
+        self.options = options
+        self.context = context
+        self.triggerKeys = triggerKeys
+        self.detailKey = detailKey
+        self.needsRebuild = needsRebuild
+    }
+
+    /// Same observer, key path, options and context: Apple shares one observance.
+    func isIdentical(to other: Observance) -> Bool {
+        observer === other.observer && keyPath == other.keyPath && options == other.options
+            && context === other.context && root == nil && other.root == nil
+    }
+
+    func isTriggered(by key: String) -> Bool {
+        for trigger in triggerKeys where trigger == key { return true }
+        return false
+    }
+}
+
+/// An object's observances in registration order (`-observationInfo`).
+public final class ObservationInfo {
+    public internal(set) var observances: [Observance] = []
+
+    func index(of observance: Observance) -> Int? {
+        observances.lastIndex { $0 === observance }
+    }
+
+    /// Whether `observance`, or an identical registration, is registered here now.
+    func isStillRegistered(_ observance: Observance) -> Bool {
+        if observance.isRegistered { return true }
+        return observances.contains { $0.isIdentical(to: observance) }
+    }
+}
+
+/// A line of an observation-info dump, resolved to names (SPEC §8.3).
+public struct ObservanceSnapshot: Equatable {
+    public let index: Int
+    public let observer: String
+    public let keyPath: String
+    public let options: ObservingOptions
+    public let context: Context?
+    public let property: String
+
+    public static func == (a: ObservanceSnapshot, b: ObservanceSnapshot) -> Bool {
+        a.index == b.index && a.observer == b.observer && a.keyPath == b.keyPath
+            && a.options == b.options && a.context === b.context && a.property == b.property
+    }
+}
+
+extension KVOObject {
+    /// The observances of this object, with forwarding ones naming their root (`person[0]`).
+    public var observanceSnapshots: [ObservanceSnapshot] {
+        guard let info = observationInfo else { return [] }
+        return info.observances.enumerated().map { index, observance in
+            let observerName: String
+            if let root = observance.root {
+                let rootIndex = root.observed.observationInfo?.index(of: root) ?? 0
+                observerName = "\(root.observed.name)[\(rootIndex)]"
+            } else {
+                observerName = observance.observer.name
+            }
+            return ObservanceSnapshot(
+                index: index, observer: observerName, keyPath: observance.keyPath,
+                options: observance.options, context: observance.context,
+                property: "\(cls.name).\(observance.keyPath)")
+        }
+    }
+
+    /// Apple's `-observationInfo` description, or nil when nobody observes.
+    public var observationInfoDescription: String? {
+        let snapshots = observanceSnapshots
+        if snapshots.isEmpty { return nil }
+        var lines = ["<NSKeyValueObservationInfo \(name)> ("]
+        for item in snapshots {
+            func flag(_ option: ObservingOptions) -> String { item.options.contains(option) ? "YES" : "NO" }
+            lines.append("<NSKeyValueObservance \(name)[\(item.index)]: Observer: \(item.observer), Key path: \(item.keyPath), Options: <New: \(flag(.new)), Old: \(flag(.old)), Prior: \(flag(.prior))> Context: \(item.context?.name ?? "0x0"), Property: \(item.property)>")
+        }
+        lines.append(")")
+        return lines.joined(separator: "\n")
+    }
+}

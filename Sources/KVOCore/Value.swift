@@ -1,0 +1,142 @@
+/// A value in a scenario: what a variable, a property or a KVC call holds.
+///
+/// Scalars (`bool`, `int`, `double`) are what KVC boxes as NSNumber and are never
+/// nil; every other case is an object value and may be `.null`.
+public enum Value {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case object(KVOObject)
+    case array([Value])
+    case set(ValueSet)
+    case context(Context)
+    /// `.new`, `.old`, `.initial`, `.prior`.
+    case option(ObservingOptions)
+    /// `.union`, `.minus`, `.intersect`, `.set`.
+    case setMutation(SetMutation)
+    /// `mutableArrayValue(forKey:)` / `(forKeyPath:)`: mutations notify as the proxy does.
+    case arrayProxy(KVOObject, keyPath: String)
+    /// `mutableSetValue(forKey:)` / `(forKeyPath:)`.
+    case setProxy(KVOObject, keyPath: String)
+    /// `o.observationInfo`: printing it dumps the object's observances.
+    case observationInfo(KVOObject)
+    /// The change dictionary handed to `observeValue`.
+    indirect case change(Change)
+    /// The exception caught by `catch`, as `error`.
+    case exception(CocoaException)
+
+    public var isNull: Bool {
+        switch self {
+        case .null: return true
+        case .observationInfo(let object): return object.observationInfo == nil
+        default: return false
+        }
+    }
+
+    /// The numeric value for arithmetic and comparison, if this is a scalar.
+    public var number: Double? {
+        switch self {
+        case .int(let value): return Double(value)
+        case .double(let value): return value
+        case .bool(let value): return value ? 1 : 0
+        default: return nil
+        }
+    }
+
+    public var isScalar: Bool {
+        switch self {
+        case .int, .double, .bool: return true
+        default: return false
+        }
+    }
+}
+
+/// A `context NAME` declaration: a unique pointer, compared by identity.
+public final class Context: Sendable, CustomStringConvertible {
+    public let name: String
+    public init(name: String) { self.name = name }
+    public var description: String { name }
+}
+
+/// An unordered collection of distinct values that keeps insertion order for
+/// speed and sorts by description only when it is shown.
+public struct ValueSet {
+    public private(set) var elements: [Value] = []
+
+    public init() {}
+    public init<S: Sequence>(_ values: S) where S.Element == Value {
+        for value in values { insert(value) }
+    }
+
+    public var count: Int { elements.count }
+    public func contains(_ value: Value) -> Bool { elements.contains { $0 == value } }
+
+    @discardableResult
+    public mutating func insert(_ value: Value) -> Bool {
+        if contains(value) { return false }
+        elements.append(value)
+        return true
+    }
+
+    @discardableResult
+    public mutating func remove(_ value: Value) -> Bool {
+        guard let index = elements.firstIndex(where: { $0 == value }) else { return false }
+        elements.remove(at: index)
+        return true
+    }
+
+    /// Elements in the order they are printed: sorted by description.
+    public var sorted: [Value] {
+        elements.sorted { $0.collectionDescription < $1.collectionDescription }
+    }
+}
+
+extension Value: Equatable {
+    /// `==` of the scenario language: objects and contexts by identity, numbers by
+    /// value across Int, Double and Bool (as NSNumber compares), the rest by value.
+    public static func == (lhs: Value, rhs: Value) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.string(let a), .string(let b)): return a == b
+        case (.object(let a), .object(let b)): return a === b
+        case (.array(let a), .array(let b)): return a == b
+        case (.set(let a), .set(let b)):
+            return a.count == b.count && a.elements.allSatisfy { b.contains($0) }
+        case (.context(let a), .context(let b)): return a === b
+        case (.option(let a), .option(let b)): return a == b
+        case (.setMutation(let a), .setMutation(let b)): return a == b
+        case (.arrayProxy(let a, let p), .arrayProxy(let b, let q)): return a === b && p == q
+        case (.setProxy(let a, let p), .setProxy(let b, let q)): return a === b && p == q
+        case (.observationInfo(let a), .observationInfo(let b)): return a === b
+        case (.observationInfo(let a), .null), (.null, .observationInfo(let a)):
+            return a.observationInfo == nil
+        case (.change(let a), .change(let b)): return a == b
+        case (.exception(let a), .exception(let b)): return a == b
+        default:
+            if let a = lhs.number, let b = rhs.number { return a == b }
+            return false
+        }
+    }
+}
+
+/// Observing options, printed in the order new, old, initial, prior.
+public struct ObservingOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let new = ObservingOptions(rawValue: 1)
+    public static let old = ObservingOptions(rawValue: 2)
+    public static let initial = ObservingOptions(rawValue: 4)
+    public static let prior = ObservingOptions(rawValue: 8)
+
+    public static let all: [(ObservingOptions, String)] = [
+        (.new, "new"), (.old, "old"), (.initial, "initial"), (.prior, "prior"),
+    ]
+    public var names: [String] { Self.all.filter { contains($0.0) }.map(\.1) }
+}
+
+/// NSKeyValueSetMutationKind.
+public enum SetMutation: Sendable, Equatable {
+    case union, minus, intersect, set
+}

@@ -1,0 +1,91 @@
+/// How values print: `print` uses `printDescription`, collections and change
+/// dictionaries use `collectionDescription` (NSArray/NSDictionary style, SPEC §3).
+extension Value {
+    /// What `print(x)` and string interpolation show.
+    public var printDescription: String {
+        switch self {
+        case .null: return "nil"
+        case .bool(let value): return value ? "true" : "false"
+        case .string(let value): return value
+        case .observationInfo(let object): return object.observationInfoDescription ?? "nil"
+        case .exception(let exception): return "\(exception.name): \(exception.reason)"
+        default: return collectionDescription
+        }
+    }
+
+    /// The description inside a collection or a change dictionary.
+    public var collectionDescription: String {
+        switch self {
+        case .null: return "<null>"
+        case .bool(let value): return value ? "1" : "0"
+        case .int(let value): return String(value)
+        case .double(let value): return Value.describe(double: value)
+        case .string(let value): return Value.quoteIfNeeded(value)
+        case .object(let object): return object.description
+        case .array(let values): return "(" + values.map(\.collectionDescription).joined(separator: ", ") + ")"
+        case .set(let set): return "{(" + set.sorted.map(\.collectionDescription).joined(separator: ", ") + ")}"
+        case .context(let context): return context.name
+        case .option(let options): return "." + options.names.joined(separator: ", .")
+        case .setMutation(let mutation): return ".\(mutation)"
+        case .arrayProxy(let object, let keyPath): return "<NSKeyValueMutableArray \(object.name).\(keyPath)>"
+        case .setProxy(let object, let keyPath): return "<NSKeyValueMutableSet \(object.name).\(keyPath)>"
+        case .observationInfo(let object):
+            return object.observationInfo == nil ? "<null>" : "<NSKeyValueObservationInfo \(object.name)>"
+        case .change(let change): return change.description
+        case .exception(let exception): return "\(exception.name): \(exception.reason)"
+        }
+    }
+
+    /// Shortest round-trip form; integral values without `.0`, as NSNumber prints them.
+    public static func describe(double value: Double) -> String {
+        if value.isNaN { return "nan" }
+        if value.isInfinite { return value < 0 ? "-inf" : "inf" }
+        if value == value.rounded(), abs(value) < 1e16 {
+            return String(Int(value))
+        }
+        return String(value)
+    }
+
+    /// Strings print bare when they are made of `[A-Za-z0-9_.$]` and not empty.
+    public static func quoteIfNeeded(_ string: String) -> String {
+        let bare = !string.isEmpty && string.unicodeScalars.allSatisfy { scalar in
+            switch scalar {
+            case "A"..."Z", "a"..."z", "0"..."9", "_", ".", "$": return true
+            default: return false
+            }
+        }
+        if bare { return string }
+        var quoted = "\""
+        for character in string.unicodeScalars {
+            switch character {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case "\t": quoted += "\\t"
+            default: quoted.unicodeScalars.append(character)
+            }
+        }
+        return quoted + "\""
+    }
+
+    /// The class name Foundation would report for this value (`__NSCFNumber`…),
+    /// used in exception reasons.
+    public var foundationClassName: String {
+        switch self {
+        case .null: return "NSNull"
+        case .bool: return "__NSCFBoolean"
+        case .int, .double: return "__NSCFNumber"
+        case .string: return "__NSCFString"
+        case .object(let object): return object.cls.name
+        case .array: return "__NSArrayM"
+        case .set: return "__NSSetM"
+        case .context: return "NSKeyValueContext"
+        case .option, .setMutation: return "__NSCFNumber"
+        case .arrayProxy: return "NSKeyValueSlowMutableArray"
+        case .setProxy: return "NSKeyValueSlowMutableSet"
+        case .observationInfo: return "NSKeyValueObservationInfo"
+        case .change: return "__NSDictionaryM"
+        case .exception: return "NSException"
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import KVOCore
+
+/// An expression as parsed; every node knows where it starts.
+indirect enum Expr {
+    case literal(Value, SourceLocation)
+    case interpolation([InterpolationPart], SourceLocation)
+    case identifier(String, SourceLocation, length: Int)
+    case selfRef(SourceLocation)
+    /// `.new`, `.insertion`, `.union`…
+    case dotName(String, SourceLocation)
+    case arrayLiteral([Expr], SourceLocation)
+    /// `a.b` (and `a._b`, the instance variable).
+    case member(Expr, String, SourceLocation)
+    /// `super.name`, only as the callee of a call.
+    case superMember(String, SourceLocation)
+    case call(Expr, [Argument], SourceLocation)
+    case subscripted(Expr, Expr, SourceLocation)
+    case unary(String, Expr, SourceLocation)
+    case binary(String, Expr, Expr, SourceLocation)
+
+    var location: SourceLocation {
+        switch self {
+        case .literal(_, let l), .interpolation(_, let l), .identifier(_, let l, _), .selfRef(let l), .dotName(_, let l),
+             .arrayLiteral(_, let l), .member(_, _, let l), .superMember(_, let l), .call(_, _, let l),
+             .subscripted(_, _, let l), .unary(_, _, let l), .binary(_, _, _, let l):
+            return l
+        }
+    }
+}
+
+enum InterpolationPart {
+    case text(String)
+    case expr(Expr)
+}
+
+struct Argument {
+    var label: String?
+    var value: Expr
+    var location: SourceLocation
+}
+
+/// A statement as parsed.
+indirect enum Stmt {
+    case expression(Expr)
+    case binding(isLet: Bool, name: String, type: TypeSyntax?, value: Expr?, SourceLocation)
+    case assign(target: Expr, op: String, value: Expr, SourceLocation)
+    case ifElse(condition: Expr, then: [Stmt], else: [Stmt]?, SourceLocation)
+    case forIn(name: String, sequence: Expr, body: [Stmt], SourceLocation)
+    case whileLoop(condition: Expr, body: [Stmt], SourceLocation)
+    case doCatch(body: [Stmt], exceptionName: String?, handler: [Stmt], SourceLocation)
+    case returnValue(Expr?, SourceLocation)
+    case release(Expr, SourceLocation)
+    case function(FunctionDecl)
+    case classDecl(ClassDecl)
+    case context(String, SourceLocation)
+
+    var location: SourceLocation {
+        switch self {
+        case .expression(let e): return e.location
+        case .binding(_, _, _, _, let l), .assign(_, _, _, let l), .ifElse(_, _, _, let l), .forIn(_, _, _, let l),
+             .whileLoop(_, _, let l), .doCatch(_, _, _, let l), .returnValue(_, let l), .release(_, let l),
+             .context(_, let l):
+            return l
+        case .function(let f): return f.location
+        case .classDecl(let c): return c.location
+        }
+    }
+}
+
+/// A type as written: `Double`, `Account?`, `[Transaction]`, `Set<String>`.
+struct TypeSyntax {
+    var type: ValueType
+    var location: SourceLocation
+    var length: Int
+}
+
+struct FunctionDecl {
+    var name: String
+    var parameters: [String]
+    var body: [Stmt]
+    var isStatic: Bool
+    var location: SourceLocation
+}
+
+struct PropertyDecl {
+    var name: String
+    var type: TypeSyntax?
+    var initial: Expr?
+    /// A computed property's expression.
+    var computed: Expr?
+    /// A custom `set { }` block.
+    var setter: [Stmt]?
+    var isManual: Bool
+    var affectedBy: [(String, SourceLocation)]
+    var location: SourceLocation
+}
+
+struct ClassDecl {
+    var name: String
+    var superclass: (String, SourceLocation)?
+    var properties: [PropertyDecl]
+    var methods: [FunctionDecl]
+    var location: SourceLocation
+}

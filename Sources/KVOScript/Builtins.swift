@@ -1,0 +1,292 @@
+import KVOCore
+
+/// Foundation's KVC/KVO methods and the collection proxies' methods (SPEC §5),
+/// keyed by Swift-style signature (`addObserver(_:forKeyPath:options:context:)`)
+/// so argument labels are checked when the scenario is checked.
+enum Builtins {
+    typealias Implementation = (Machine, Value, [Value]) throws -> Value
+
+    static func signature(_ name: String, _ labels: [String]) -> String {
+        name + "(" + labels.map { $0 + ":" }.joined() + ")"
+    }
+
+    static func signatures(named name: String) -> [String] {
+        table.keys.filter { $0.hasPrefix(name + "(") }.sorted()
+    }
+
+    static let names: Set<String> = Set(table.keys.map { String($0.prefix { $0 != "(" }) })
+
+    static func call(_ signature: String, _ machine: Machine, _ receiver: Value, _ arguments: [Value]) throws -> Value {
+        guard let implementation = table[signature] else { throw ScriptError.runtime("no method \(signature)") }
+        return try implementation(machine, receiver, arguments)
+    }
+
+    nonisolated(unsafe) static let table: [String: Implementation] = [
+        // KVC
+        "value(forKey:)": { m, r, a in try m.kvo.value(of: r, forKey: try string(a[0], "key")) },
+        "value(forKeyPath:)": { m, r, a in try m.kvo.value(of: r, forKeyPath: try string(a[0], "key path")) },
+        "setValue(_:forKey:)": { m, r, a in try m.kvo.setValue(a[0], of: r, forKey: try string(a[1], "key")); return .null },
+        "setValue(_:forKeyPath:)": { m, r, a in try m.kvo.setValue(a[0], of: r, forKeyPath: try string(a[1], "key path")); return .null },
+        // Registration
+        "addObserver(_:forKeyPath:options:context:)": { m, r, a in try addObserver(m, r, a[0], a[1], a[2], a[3]) },
+        "addObserver(_:forKeyPath:options:)": { m, r, a in try addObserver(m, r, a[0], a[1], a[2], .null) },
+        "addObserver(_:forKeyPath:context:)": { m, r, a in try addObserver(m, r, a[0], a[1], .array([]), a[2]) },
+        "addObserver(_:forKeyPath:)": { m, r, a in try addObserver(m, r, a[0], a[1], .array([]), .null) },
+        "removeObserver(_:forKeyPath:context:)": { m, r, a in
+            try m.kvo.removeObserver(try object(a[0], "observer"), from: r, keyPath: try string(a[1], "key path"),
+                                     context: .exactly(try context(a[2])))
+            return .null
+        },
+        "removeObserver(_:forKeyPath:)": { m, r, a in
+            try m.kvo.removeObserver(try object(a[0], "observer"), from: r, keyPath: try string(a[1], "key path"), context: .any)
+            return .null
+        },
+        // Manual notification
+        "willChangeValue(forKey:)": { m, r, a in try m.kvo.willChange(try object(r, "receiver"), key: try string(a[0], "key")); return .null },
+        "didChangeValue(forKey:)": { m, r, a in try m.kvo.didChange(try object(r, "receiver"), key: try string(a[0], "key")); return .null },
+        "willChange(_:valuesAt:forKey:)": { m, r, a in
+            try m.kvo.willChange(try object(r, "receiver"), key: try string(a[2], "key"), .ordered(try kind(a[0]), try indexes(a[1])))
+            return .null
+        },
+        "didChange(_:valuesAt:forKey:)": { m, r, a in try m.kvo.didChange(try object(r, "receiver"), key: try string(a[2], "key")); return .null },
+        "willChangeValue(forKey:withSetMutation:using:)": { m, r, a in
+            try m.kvo.willChangeSet(try object(r, "receiver"), key: try string(a[0], "key"), try mutation(a[1]), try valueSet(a[2]))
+            return .null
+        },
+        "didChangeValue(forKey:withSetMutation:using:)": { m, r, a in
+            try m.kvo.didChange(try object(r, "receiver"), key: try string(a[0], "key"))
+            return .null
+        },
+        // Proxies
+        "mutableArrayValue(forKey:)": { m, r, a in .arrayProxy(try alive(m, r), keyPath: try string(a[0], "key")) },
+        "mutableArrayValue(forKeyPath:)": { m, r, a in .arrayProxy(try alive(m, r), keyPath: try string(a[0], "key path")) },
+        "mutableSetValue(forKey:)": { m, r, a in .setProxy(try alive(m, r), keyPath: try string(a[0], "key")) },
+        "mutableSetValue(forKeyPath:)": { m, r, a in .setProxy(try alive(m, r), keyPath: try string(a[0], "key path")) },
+        "add(_:)": { m, r, a in
+            switch r {
+            case .setProxy(let o, let path): try m.kvo.mutateSet(o, keyPath: path, .union, ValueSet([a[0]]))
+            default:
+                let (o, path, elements) = try arrayProxy(m, r)
+                try m.kvo.mutateArray(o, keyPath: path, .insert([a[0]], at: [elements.count]))
+            }
+            return .null
+        },
+        "insert(_:at:)": { m, r, a in
+            let (o, path, elements) = try arrayProxy(m, r)
+            if case .array(let values) = a[0], case .array = a[1] {
+                let positions = try indexes(a[1])
+                guard positions.count == values.count else {
+                    throw m.kvo.exception((Exceptions.invalidArgument, "*** -[NSMutableArray insertObjects:atIndexes:]: count of array (\(values.count)) differs from count of index set (\(positions.count))"))
+                }
+                var count = elements.count
+                for position in positions {
+                    if position > count { throw m.kvo.exception(Exceptions.beyondBounds("insertObjects:atIndexes:", index: position, count: count)) }
+                    count += 1
+                }
+                try m.kvo.mutateArray(o, keyPath: path, .insert(values, at: positions))
+            } else {
+                let position = try int(a[1], "index")
+                if position < 0 || position > elements.count {
+                    throw m.kvo.exception(Exceptions.beyondBounds("insertObject:atIndex:", index: position, count: elements.count))
+                }
+                try m.kvo.mutateArray(o, keyPath: path, .insert([a[0]], at: [position]))
+            }
+            return .null
+        },
+        "removeObject(at:)": { m, r, a in
+            let (o, path, elements) = try arrayProxy(m, r)
+            let position = try int(a[0], "index")
+            guard elements.indices.contains(position) else {
+                throw m.kvo.exception(Exceptions.beyondBounds("removeObjectAtIndex:", index: position, count: elements.count))
+            }
+            try m.kvo.mutateArray(o, keyPath: path, .remove(at: [position]))
+            return .null
+        },
+        "removeObjects(at:)": { m, r, a in
+            let (o, path, elements) = try arrayProxy(m, r)
+            let positions = try indexes(a[0])
+            if let bad = positions.first(where: { !elements.indices.contains($0) }) {
+                throw m.kvo.exception(Exceptions.beyondBounds("removeObjectsAtIndexes:", index: bad, count: elements.count))
+            }
+            try m.kvo.mutateArray(o, keyPath: path, .remove(at: positions))
+            return .null
+        },
+        "removeLastObject()": { m, r, _ in
+            let (o, path, elements) = try arrayProxy(m, r)
+            guard !elements.isEmpty else {
+                throw m.kvo.exception(Exceptions.beyondBounds("removeObjectAtIndex:", index: -1, count: 0))
+            }
+            try m.kvo.mutateArray(o, keyPath: path, .remove(at: [elements.count - 1]))
+            return .null
+        },
+        "remove(_:)": { m, r, a in
+            switch r {
+            case .setProxy(let o, let path): try m.kvo.mutateSet(o, keyPath: path, .minus, ValueSet([a[0]]))
+            default:
+                let (o, path, elements) = try arrayProxy(m, r)
+                let positions = elements.indices.filter { elements[$0] == a[0] }
+                if !positions.isEmpty { try m.kvo.mutateArray(o, keyPath: path, .remove(at: positions)) }
+            }
+            return .null
+        },
+        "removeAllObjects()": { m, r, _ in
+            switch r {
+            case .setProxy(let o, let path):
+                guard case .set(let current) = try m.kvo.proxyContents(r) else { return .null }
+                try m.kvo.mutateSet(o, keyPath: path, .minus, current)
+            default:
+                let (o, path, elements) = try arrayProxy(m, r)
+                if !elements.isEmpty { try m.kvo.mutateArray(o, keyPath: path, .remove(at: Array(elements.indices))) }
+            }
+            return .null
+        },
+        "replaceObject(at:with:)": { m, r, a in
+            try replace(r, at: a[0], with: a[1], m)
+            return .null
+        },
+        "union(_:)": { m, r, a in try setMutation(m, r, .union, a[0]) },
+        "minus(_:)": { m, r, a in try setMutation(m, r, .minus, a[0]) },
+        "intersect(_:)": { m, r, a in try setMutation(m, r, .intersect, a[0]) },
+        "setSet(_:)": { m, r, a in try setMutation(m, r, .set, a[0]) },
+        // Collections
+        "contains(_:)": { m, r, a in
+            switch try m.kvo.proxyContents(r) {
+            case .array(let elements): return .bool(elements.contains(a[0]))
+            case .set(let set): return .bool(set.contains(a[0]))
+            case .string(let text):
+                guard case .string(let part) = a[0] else { return .bool(false) }
+                return .bool(text.contains(part))
+            default: throw ScriptError.runtime("contains(_:) needs an array, a set or a string, not \(r.typeName)")
+            }
+        },
+        "object(at:)": { m, r, a in
+            guard case .array(let elements) = try m.kvo.proxyContents(r) else { throw ScriptError.runtime("object(at:) needs an array") }
+            let position = try int(a[0], "index")
+            guard elements.indices.contains(position) else {
+                throw m.kvo.exception(Exceptions.beyondBounds("objectAtIndex:", index: position, count: elements.count))
+            }
+            return elements[position]
+        },
+    ]
+
+    // MARK: Argument conversions
+
+    static func string(_ value: Value, _ what: String) throws -> String {
+        guard case .string(let text) = value else {
+            throw ScriptError.runtime("expected a \(what) string, got \(value.typeName) \(value.collectionDescription)")
+        }
+        return text
+    }
+
+    static func int(_ value: Value, _ what: String) throws -> Int {
+        guard case .int(let number) = value else { throw ScriptError.runtime("expected an Int \(what), got \(value.typeName)") }
+        return number
+    }
+
+    static func object(_ value: Value, _ what: String) throws -> KVOObject {
+        guard case .object(let object) = value else {
+            throw ScriptError.runtime("expected an object as the \(what), got \(value.typeName) \(value.collectionDescription)")
+        }
+        return object
+    }
+
+    static func alive(_ machine: Machine, _ value: Value) throws -> KVOObject {
+        let target = try object(value, "receiver")
+        if target.isReleased { throw ScriptError.runtime("use of released object \(target.description)") }
+        return target
+    }
+
+    static func context(_ value: Value) throws -> Context? {
+        switch value {
+        case .null: return nil
+        case .context(let context): return context
+        default: throw ScriptError.runtime("a context must be declared with 'context NAME' or be nil, got \(value.typeName)")
+        }
+    }
+
+    static func options(_ value: Value) throws -> ObservingOptions {
+        switch value {
+        case .option(let options): return options
+        case .array(let values):
+            var options: ObservingOptions = []
+            for item in values {
+                guard case .option(let option) = item else {
+                    throw ScriptError.runtime("options are .new, .old, .initial and .prior; got \(item.typeName)")
+                }
+                options.formUnion(option)
+            }
+            return options
+        case .null: return []
+        default: throw ScriptError.runtime("options are written [.new, .old]; got \(value.typeName)")
+        }
+    }
+
+    static func kind(_ value: Value) throws -> Change.Kind {
+        guard case .int(let raw) = value, let kind = Change.Kind(rawValue: raw) else {
+            throw ScriptError.runtime("a change kind is .setting, .insertion, .removal or .replacement")
+        }
+        return kind
+    }
+
+    static func mutation(_ value: Value) throws -> SetMutation {
+        guard case .setMutation(let mutation) = value else {
+            throw ScriptError.runtime("a set mutation is .union, .minus, .intersect or .set")
+        }
+        return mutation
+    }
+
+    /// An index set: sorted, without duplicates.
+    static func indexes(_ value: Value) throws -> [Int] {
+        switch value {
+        case .int(let index): return [index]
+        case .array(let values):
+            let numbers = try values.map { try int($0, "index") }
+            return Array(Set(numbers)).sorted()
+        default: throw ScriptError.runtime("indexes are written [0, 2]; got \(value.typeName)")
+        }
+    }
+
+    static func valueSet(_ value: Value) throws -> ValueSet {
+        switch value {
+        case .set(let set): return set
+        case .array(let values): return ValueSet(values)
+        case .setProxy, .arrayProxy: return try valueSet(try proxyless(value))
+        default: throw ScriptError.runtime("expected an array or a set of objects, got \(value.typeName)")
+        }
+    }
+
+    private static func proxyless(_ value: Value) throws -> Value {
+        throw ScriptError.runtime("pass the objects as an array, not a proxy")
+    }
+
+    static func addObserver(_ machine: Machine, _ receiver: Value, _ observer: Value, _ keyPath: Value, _ options: Value, _ context: Value) throws -> Value {
+        try machine.kvo.addObserver(try object(observer, "observer"), to: receiver, keyPath: try string(keyPath, "key path"),
+                                    options: try Self.options(options), context: try Self.context(context))
+        return .null
+    }
+
+    static func arrayProxy(_ machine: Machine, _ receiver: Value) throws -> (KVOObject, String, [Value]) {
+        guard case .arrayProxy(let owner, let path) = receiver else {
+            throw ScriptError.runtime("this method needs a mutableArrayValue(forKey:) proxy, not \(receiver.typeName)")
+        }
+        guard case .array(let elements) = try machine.kvo.proxyContents(receiver) else { return (owner, path, []) }
+        return (owner, path, elements)
+    }
+
+    static func replace(_ receiver: Value, at position: Value, with value: Value, _ machine: Machine) throws {
+        let (owner, path, elements) = try arrayProxy(machine, receiver)
+        let index = try int(position, "index")
+        guard elements.indices.contains(index) else {
+            throw machine.kvo.exception(Exceptions.beyondBounds("replaceObjectAtIndex:withObject:", index: index, count: elements.count))
+        }
+        try machine.kvo.mutateArray(owner, keyPath: path, .replace(at: [index], with: [value]))
+    }
+
+    static func setMutation(_ machine: Machine, _ receiver: Value, _ mutation: SetMutation, _ objects: Value) throws -> Value {
+        guard case .setProxy(let owner, let path) = receiver else {
+            throw ScriptError.runtime("this method needs a mutableSetValue(forKey:) proxy, not \(receiver.typeName)")
+        }
+        try machine.kvo.mutateSet(owner, keyPath: path, mutation, try valueSet(objects))
+        return .null
+    }
+}

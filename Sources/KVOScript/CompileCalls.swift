@@ -1,0 +1,311 @@
+import KVOCore
+
+extension Compiler {
+    func compileCall(_ callee: Expr, _ arguments: [Argument], _ location: SourceLocation, nameHint: String?) -> Typed {
+        switch callee {
+        case .identifier(let name, let nameLocation, let length):
+            return compileNamedCall(name, arguments, nameLocation, length, nameHint: nameHint)
+        case .member(let receiver, let name, let memberLocation):
+            return compileMethodCall(receiver, name, arguments, memberLocation)
+        case .superMember(let name, let memberLocation):
+            return compileSuperCall(name, arguments, memberLocation)
+        default:
+            error("cannot call this expression", at: location)
+            return Typed({ _ in .null })
+        }
+    }
+
+    private func evals(_ arguments: [Argument]) -> [Eval] {
+        arguments.map { compileExpr($0.value).eval }
+    }
+
+    private func checkArity(_ box: FunctionBox, _ arguments: [Argument], _ location: SourceLocation) {
+        if box.parameters.count != arguments.count {
+            error("'\(box.name)' takes \(box.parameters.count) argument\(box.parameters.count == 1 ? "" : "s") (\(box.parameters.joined(separator: ", "))), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given", at: location, length: box.name.count)
+        }
+    }
+
+    private func compileNamedCall(_ name: String, _ arguments: [Argument], _ location: SourceLocation, _ length: Int, nameHint: String?) -> Typed {
+        switch name {
+        case "print":
+            let argumentEvals = evals(arguments)
+            return Typed({ machine in
+                let values = try argumentEvals.map { try $0(machine) }
+                if values.count == 1, case .observationInfo(let object) = values[0] {
+                    machine.emit(.observationInfo(object: object, observances: object.observanceSnapshots, depth: machine.kvo.depth))
+                } else {
+                    machine.emit(.print(text: values.map(\.printDescription).joined(separator: " "), depth: machine.kvo.depth))
+                }
+                return .null
+            })
+        case "assert":
+            guard (1...2).contains(arguments.count) else {
+                error("'assert' takes a condition and an optional message", at: location, length: length)
+                return Typed({ _ in .null })
+            }
+            let argumentEvals = evals(arguments)
+            return Typed({ machine in
+                if try Operators.truth(try argumentEvals[0](machine)) { return .null }
+                let message = argumentEvals.count > 1 ? try argumentEvals[1](machine).printDescription : ""
+                throw ScriptError.runtime("assertion failed" + (message.isEmpty ? "" : ": \(message)"))
+            })
+        case "type", "object_getClass":
+            error("'\(name)' is not supported yet (SPEC level L3)", at: location, length: length)
+            return Typed({ _ in .null })
+        default:
+            break
+        }
+        if let binding = lookup(name) {
+            switch binding {
+            case .classRef(let cls): return compileConstructor(cls, arguments, location, nameHint: nameHint)
+            case .function(let box):
+                checkArity(box, arguments, location)
+                let argumentEvals = evals(arguments)
+                return Typed({ machine in
+                    try machine.invoke(box, selfObject: nil, arguments: try argumentEvals.map { try $0(machine) })
+                })
+            case .global, .local, .context:
+                error("cannot call '\(name)': it is not a function", at: location, length: length)
+                return Typed({ _ in .null })
+            }
+        }
+        if let cls = function?.cls {
+            if function?.isStatic == false, cls.method(name) != nil {
+                return compileMethodCall(.selfRef(location), name, arguments, location)
+            }
+            if function?.isStatic == true, let box = cls.staticMethod(name) {
+                checkArity(box, arguments, location)
+                let argumentEvals = evals(arguments)
+                return Typed({ machine in
+                    try machine.invoke(box, selfObject: nil, arguments: try argumentEvals.map { try $0(machine) })
+                })
+            }
+            if function?.isStatic == false, Builtins.names.contains(name) {
+                return compileMethodCall(.selfRef(location), name, arguments, location)
+            }
+        }
+        let suggestion = Suggestion.didYouMean(name, in: namesInScope() + Array(classes.keys))
+        if name.first?.isUppercase == true && suggestion.isEmpty == false {
+            error("unknown class '\(name)'\(suggestion)", at: location, length: length)
+        } else {
+            error("cannot find '\(name)' in scope\(suggestion)", at: location, length: length)
+        }
+        return Typed({ _ in .null })
+    }
+
+    private func compileConstructor(_ cls: ScriptClass, _ arguments: [Argument], _ location: SourceLocation, nameHint: String?) -> Typed {
+        var setters: [(PropertyInfo, Eval)] = []
+        for argument in arguments {
+            guard let label = argument.label else {
+                error("arguments to '\(cls.info.name)(…)' need property labels, as in '\(cls.info.name)(\(cls.info.properties.first?.name ?? "name"): …)'", at: argument.location)
+                continue
+            }
+            guard let property = cls.info.property(named: label), !(property.isReadOnly) else {
+                let names = cls.info.properties.filter { !$0.isReadOnly }.map(\.name)
+                error("'\(cls.info.name)' has no stored property '\(label)'\(Suggestion.didYouMean(label, in: names))", at: argument.location, length: label.count)
+                continue
+            }
+            setters.append((property, compileExpr(argument.value).eval))
+        }
+        let info = cls.info
+        return Typed({ machine in
+            let object = machine.kvo.makeObject(info, name: nameHint)
+            for (property, initial) in cls.allInitializers {
+                if let slot = property.slot {
+                    let value = try initial(machine)
+                    guard let accepted = property.type.accept(value) else {
+                        throw ScriptError.runtime("cannot use \(value.typeName) as the initial value of '\(property.name)', declared \(property.type)")
+                    }
+                    object.slots[slot] = accepted
+                }
+            }
+            for (property, eval) in setters {
+                try machine.kvo.set(object, property, try eval(machine))
+            }
+            return .object(object)
+        }, cls)
+    }
+
+    private func compileMethodCall(_ receiver: Expr, _ name: String, _ arguments: [Argument], _ location: SourceLocation) -> Typed {
+        // Class methods: `Account.keyPathsForValuesAffecting("x")`.
+        if case .identifier(let className, _, _) = receiver, case .classRef(let cls)? = lookup(className) {
+            guard let box = cls.staticMethod(name) else {
+                error("type '\(className)' has no static method '\(name)'", at: location, length: name.count)
+                return Typed({ _ in .null })
+            }
+            checkArity(box, arguments, location)
+            let argumentEvals = evals(arguments)
+            return Typed({ machine in try machine.invoke(box, selfObject: nil, arguments: try argumentEvals.map { try $0(machine) }) })
+        }
+        let labels = arguments.map { $0.label ?? "_" }
+        let signature = Builtins.signature(name, labels)
+        if name == "append", labels == ["_"], isAssignable(receiver) {
+            return compileAppend(receiver, arguments[0])
+        }
+        let typed = compileExpr(receiver)
+        let receiverEval = typed.eval
+        let argumentEvals = evals(arguments)
+        if let cls = typed.cls, cls.method(name) != nil || Builtins.table[signature] == nil {
+            guard let box = cls.method(name) else {
+                let candidates = cls.allMethodNames + Array(Builtins.names)
+                error("value of type '\(cls.info.name)' has no method '\(name)'\(Suggestion.didYouMean(name, in: candidates))", at: location, length: name.count + 1)
+                return Typed({ _ in .null })
+            }
+            checkArity(box, arguments, location)
+        }
+        if let builtin = Builtins.table[signature], typed.cls?.method(name) == nil {
+            return Typed({ machine in
+                let target = try receiverEval(machine)
+                if case .object(let object) = target, let box = machine.method(of: object, name) {
+                    return try machine.invoke(box, selfObject: object, arguments: try argumentEvals.map { try $0(machine) })
+                }
+                return try builtin(machine, target, try argumentEvals.map { try $0(machine) })
+            })
+        }
+        if typed.cls == nil, Builtins.names.contains(name) {
+            let expected = Builtins.signatures(named: name).joined(separator: "', '")
+            error("incorrect argument labels in call to '\(name)' (have '\(name)(\(labels.map { $0 + ":" }.joined()))', expected '\(expected)')", at: location, length: name.count + 1)
+            return Typed({ _ in .null })
+        }
+        let cache = MethodCache()
+        return Typed({ machine in
+            let target = try receiverEval(machine)
+            guard case .object(let object) = target else {
+                if target.isNull { return .null }
+                throw ScriptError.runtime("value of type \(target.typeName) has no method '\(name)'")
+            }
+            guard let box = cache.method(machine, object, name) else {
+                let names = machine.classes[ObjectIdentifier(object.cls)]?.allMethodNames ?? []
+                throw ScriptError.runtime("value of type '\(object.cls.name)' has no method '\(name)'\(Suggestion.didYouMean(name, in: names))")
+            }
+            return try machine.invoke(box, selfObject: object, arguments: try argumentEvals.map { try $0(machine) })
+        })
+    }
+
+    private func isAssignable(_ expr: Expr) -> Bool {
+        switch expr {
+        case .identifier(let name, _, _):
+            if let binding = lookup(name) {
+                if case .global(_, false, _) = binding { return true }
+                if case .local(_, false, _) = binding { return true }
+                return false
+            }
+            return function?.cls?.info.property(named: name.hasPrefix("_") ? String(name.dropFirst()) : name) != nil
+        case .member: return true
+        case .subscripted(let base, _, _): return isAssignable(base)
+        default: return false
+        }
+    }
+
+    /// `x.append(y)`: get, append, set (one setting notification for a property,
+    /// as with Swift's `@objc dynamic` arrays); on a proxy, the proxy's `add`.
+    private func compileAppend(_ receiver: Expr, _ argument: Argument) -> Typed {
+        guard let place = compileLValue(receiver) else { return Typed({ _ in .null }) }
+        let valueEval = compileExpr(argument.value).eval
+        return Typed({ machine in
+            let current = try place.get(machine)
+            let value = try valueEval(machine)
+            switch current {
+            case .array(var elements):
+                elements.append(value)
+                try place.set(machine, .array(elements))
+            case .arrayProxy, .setProxy:
+                _ = try Builtins.call("add(_:)", machine, current, [value])
+            default:
+                throw ScriptError.runtime("cannot append to \(current.typeName)")
+            }
+            return .null
+        })
+    }
+
+    private func compileSuperCall(_ name: String, _ arguments: [Argument], _ location: SourceLocation) -> Typed {
+        guard let state = function, let cls = state.cls else {
+            error("'super' is only available inside methods", at: location)
+            return Typed({ _ in .null })
+        }
+        let argumentEvals = evals(arguments)
+        let superclass = cls.superclass
+        if let box = state.isStatic ? superclass?.staticMethod(name) : superclass?.method(name) {
+            checkArity(box, arguments, location)
+            let isStatic = state.isStatic
+            return Typed({ machine in
+                try machine.invoke(box, selfObject: isStatic ? nil : machine.frame.selfObject,
+                                   arguments: try argumentEvals.map { try $0(machine) })
+            })
+        }
+        let info = cls.info
+        func expect(_ count: Int, _ signature: String) -> Bool {
+            if arguments.count == count { return true }
+            error("'super.\(name)' takes \(signature)", at: location)
+            return false
+        }
+        func string(_ value: Value) -> String {
+            if case .string(let text) = value { return text }
+            return value.printDescription
+        }
+        switch name {
+        case "observeValue" where expect(4, "(keyPath, object, change, context)"):
+            return Typed({ machine in
+                let values = try argumentEvals.map { try $0(machine) }
+                guard let observer = machine.frame.selfObject, case .object(let object) = values[1] else {
+                    throw ScriptError.runtime("super.observeValue needs the observed object")
+                }
+                var change = Change(kind: .setting)
+                if case .change(let given) = values[2] { change = given }
+                var context: Context?
+                if case .context(let given) = values[3] { context = given }
+                throw machine.kvo.unhandledNotification(observer: observer, keyPath: string(values[0]), object: object,
+                                                        change: change, context: context)
+            })
+        case "setNilValueForKey" where expect(1, "(key)"):
+            return Typed({ machine in
+                guard let object = machine.frame.selfObject else { return .null }
+                throw machine.kvo.exception(Exceptions.setNil(object, key: string(try argumentEvals[0](machine))))
+            })
+        case "valueForUndefinedKey" where expect(1, "(key)"):
+            return Typed({ machine in
+                guard let object = machine.frame.selfObject else { return .null }
+                throw machine.kvo.exception(Exceptions.undefinedKeyGet(object.pointerDescription, key: string(try argumentEvals[0](machine))))
+            })
+        case "setValueForUndefinedKey" where expect(2, "(value, key)"):
+            return Typed({ machine in
+                guard let object = machine.frame.selfObject else { return .null }
+                throw machine.kvo.exception(Exceptions.undefinedKeySet(object.pointerDescription, key: string(try argumentEvals[1](machine))))
+            })
+        case "automaticallyNotifiesObservers" where expect(1, "(key)"):
+            return Typed({ machine in .bool(info.defaultAutomaticallyNotifies(forKey: string(try argumentEvals[0](machine)))) })
+        case "keyPathsForValuesAffecting" where expect(1, "(key)"):
+            return Typed({ machine in .array(info.defaultKeyPathsAffecting(string(try argumentEvals[0](machine))).map(Value.string)) })
+        default:
+            let labels = arguments.map { $0.label ?? "_" }
+            if !state.isStatic, let builtin = Builtins.table[Builtins.signature(name, labels)] {
+                return Typed({ machine in try builtin(machine, try machine.selfValue(), try argumentEvals.map { try $0(machine) }) })
+            }
+            if !["observeValue", "setNilValueForKey", "valueForUndefinedKey", "setValueForUndefinedKey",
+                 "automaticallyNotifiesObservers", "keyPathsForValuesAffecting"].contains(name) {
+                error("'\(superclass?.info.name ?? "NSObject")' has no method '\(name)'", at: location, length: name.count)
+            }
+            return Typed({ _ in .null })
+        }
+    }
+}
+
+/// A per-site cache for dynamic method dispatch.
+final class MethodCache {
+    private var cls: ClassInfo?
+    private var box: FunctionBox?
+
+    func method(_ machine: Machine, _ object: KVOObject, _ name: String) -> FunctionBox? {
+        if object.cls === cls, let box { return box }
+        guard let found = machine.method(of: object, name) else { return nil }
+        cls = object.cls
+        box = found
+        return found
+    }
+}
+
+extension Machine {
+    func method(of object: KVOObject, _ name: String) -> FunctionBox? {
+        classes[ObjectIdentifier(object.cls)]?.method(name)
+    }
+}

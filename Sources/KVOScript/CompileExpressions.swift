@@ -1,0 +1,233 @@
+import KVOCore
+
+extension Compiler {
+    nonisolated(unsafe) static let dotLiterals: [String: Value] = [
+        "new": .option(.new), "old": .option(.old), "initial": .option(.initial), "prior": .option(.prior),
+        "setting": .int(1), "insertion": .int(2), "removal": .int(3), "replacement": .int(4),
+        "union": .setMutation(.union), "minus": .setMutation(.minus), "intersect": .setMutation(.intersect),
+        "set": .setMutation(.set),
+    ]
+
+    /// `nameHint` names the object a top-level `let NAME = Class(…)` creates.
+    func compileExpr(_ expr: Expr, nameHint: String? = nil) -> Typed {
+        switch expr {
+        case .literal(let value, _):
+            return Typed({ _ in value })
+
+        case .interpolation(let parts, _):
+            let pieces: [Eval] = parts.map { part in
+                switch part {
+                case .text(let text): return { _ in .string(text) }
+                case .expr(let inner):
+                    let eval = compileExpr(inner).eval
+                    return { machine in .string(try eval(machine).printDescription) }
+                }
+            }
+            return Typed({ machine in
+                var text = ""
+                for piece in pieces {
+                    if case .string(let part) = try piece(machine) { text += part }
+                }
+                return .string(text)
+            })
+
+        case .identifier(let name, let location, let length):
+            return compileIdentifier(name, location, length)
+
+        case .selfRef(let location):
+            guard let cls = function?.cls, function?.isStatic == false else {
+                error("'self' is only available inside methods", at: location, length: 4)
+                return Typed({ _ in .null })
+            }
+            return Typed({ machine in try machine.selfValue() }, cls)
+
+        case .dotName(let name, let location):
+            guard let value = Self.dotLiterals[name] else {
+                let suggestion = Suggestion.closest(to: name, in: Array(Self.dotLiterals.keys)).map { "; did you mean '.\($0)'?" } ?? ""
+                error("unknown literal '.\(name)'\(suggestion)", at: location, length: name.count + 1)
+                return Typed({ _ in .null })
+            }
+            return Typed({ _ in value })
+
+        case .arrayLiteral(let elements, _):
+            let evals = elements.map { compileExpr($0).eval }
+            return Typed({ machine in .array(try evals.map { try $0(machine) }) })
+
+        case .member(let receiver, let name, let location):
+            return compileMember(compileExpr(receiver), name, location)
+
+        case .superMember(let name, let location):
+            error("'super.\(name)' must be called: 'super.\(name)(…)'", at: location)
+            return Typed({ _ in .null })
+
+        case .call(let callee, let arguments, let location):
+            return compileCall(callee, arguments, location, nameHint: nameHint)
+
+        case .subscripted(let base, let index, _):
+            let baseEval = compileExpr(base).eval
+            let indexEval = compileExpr(index).eval
+            return Typed({ machine in try Self.element(of: try baseEval(machine), at: try indexEval(machine), machine) })
+
+        case .unary(let op, let operand, _):
+            let eval = compileExpr(operand).eval
+            if op == "!" { return Typed({ machine in .bool(!(try Operators.truth(try eval(machine)))) }) }
+            return Typed({ machine in try Operators.negate(try eval(machine)) })
+
+        case .binary(let op, let lhs, let rhs, let location):
+            let left = compileExpr(lhs).eval
+            let right = compileExpr(rhs).eval
+            switch op {
+            case "&&":
+                return Typed({ machine in .bool(try Operators.truth(try left(machine)) && Operators.truth(try right(machine))) })
+            case "||":
+                return Typed({ machine in .bool(try Operators.truth(try left(machine)) || Operators.truth(try right(machine))) })
+            case "..<", "...":
+                error("ranges can only be used in 'for … in'", at: location, length: op.count)
+                return Typed({ _ in .null })
+            default:
+                guard let function = Operators.binary(op) else {
+                    error("unknown operator '\(op)'", at: location, length: op.count)
+                    return Typed({ _ in .null })
+                }
+                return Typed({ machine in try function(try left(machine), try right(machine)) })
+            }
+        }
+    }
+
+    private func compileIdentifier(_ name: String, _ location: SourceLocation, _ length: Int) -> Typed {
+        if let binding = lookup(name) {
+            switch binding {
+            case .global(_, _, let type), .local(_, _, let type): return Typed(loader(binding), type)
+            case .context, .function, .classRef: return Typed(loader(binding))
+            }
+        }
+        if let cls = function?.cls, function?.isStatic == false {
+            let isIvar = name.hasPrefix("_") && name.count > 1
+            let key = isIvar ? String(name.dropFirst()) : name
+            if let property = cls.info.property(named: key) {
+                let type = propertyClass(property)
+                if isIvar {
+                    return Typed({ machine in
+                        guard let object = machine.frame.selfObject else { throw ScriptError.runtime("'self' is not available here") }
+                        return try Self.ivar(object, property)
+                    }, type)
+                }
+                return Typed({ machine in
+                    guard let object = machine.frame.selfObject else { throw ScriptError.runtime("'self' is not available here") }
+                    return try machine.kvo.get(object, property)
+                }, type)
+            }
+            if cls.method(name) != nil {
+                error("method '\(name)' must be called: '\(name)(…)'", at: location, length: length)
+                return Typed({ _ in .null })
+            }
+            if name == "observationInfo" {
+                return Typed({ machine in try machine.selfValue().observationInfoValue() })
+            }
+        }
+        if name == "error" {
+            error("'error' is only available inside a 'catch' block", at: location, length: length)
+        } else {
+            error("cannot find '\(name)' in scope\(Suggestion.didYouMean(name, in: namesInScope()))", at: location, length: length)
+        }
+        return Typed({ _ in .null })
+    }
+
+    func propertyClass(_ property: PropertyInfo) -> ScriptClass? {
+        if case .object(let name) = property.type { return classes[name] }
+        return nil
+    }
+
+    private func compileMember(_ receiver: Typed, _ name: String, _ location: SourceLocation) -> Typed {
+        let receiverEval = receiver.eval
+        if let cls = receiver.cls {
+            let isIvar = name.hasPrefix("_") && name.count > 1
+            let key = isIvar ? String(name.dropFirst()) : name
+            if let property = cls.info.property(named: key) {
+                let type = propertyClass(property)
+                let cache = MemberCache()
+                return Typed({ machine in
+                    guard case .object(let object) = try receiverEval(machine) else { return .null }
+                    let resolved = cache.lookup(object, key) ?? property
+                    return isIvar ? try Self.ivar(object, resolved) : try machine.kvo.get(object, resolved)
+                }, type)
+            }
+            if name != "observationInfo" {
+                let names = cls.info.properties.map(\.name) + ["observationInfo"]
+                error("value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: names))", at: location, length: name.count + 1)
+                return Typed({ _ in .null })
+            }
+        }
+        let cache = MemberCache()
+        return Typed({ machine in try Self.member(of: try receiverEval(machine), name, cache, machine) })
+    }
+
+    /// `x.name` on a value whose type is only known at run time.
+    static func member(of value: Value, _ name: String, _ cache: MemberCache, _ machine: Machine) throws -> Value {
+        switch value {
+        case .object(let object):
+            if let property = cache.lookup(object, name) { return try machine.kvo.get(object, property) }
+            if name == "observationInfo" { return try value.observationInfoValue() }
+            if name.hasPrefix("_"), let property = object.cls.property(named: String(name.dropFirst())) {
+                return try ivar(object, property)
+            }
+            let names = object.cls.properties.map(\.name) + ["observationInfo"]
+            throw ScriptError.runtime("value of type '\(object.cls.name)' has no property '\(name)'\(Suggestion.didYouMean(name, in: names))")
+        case .null:
+            return .null
+        case .array(let elements):
+            switch name {
+            case "count": return .int(elements.count)
+            case "isEmpty": return .bool(elements.isEmpty)
+            case "first": return elements.first ?? .null
+            case "last": return elements.last ?? .null
+            default: break
+            }
+        case .set(let set):
+            switch name {
+            case "count": return .int(set.count)
+            case "isEmpty": return .bool(set.count == 0)
+            default: break
+            }
+        case .string(let text):
+            switch name {
+            case "count": return .int(text.count)
+            case "isEmpty": return .bool(text.isEmpty)
+            default: break
+            }
+        case .arrayProxy, .setProxy:
+            let contents = try machine.kvo.proxyContents(value)
+            if name == "count" || name == "isEmpty" || name == "first" || name == "last" {
+                return try member(of: contents, name, cache, machine)
+            }
+        case .change(let change):
+            switch name {
+            case "kind": return .int(change.kind.rawValue)
+            case "new", "newValue": return change.new ?? .null
+            case "old", "oldValue": return change.old ?? .null
+            case "indexes": return change.indexes.map { .array($0.map(Value.int)) } ?? .null
+            case "isPrior", "notificationIsPrior": return .bool(change.isPrior)
+            default: break
+            }
+        case .exception(let exception):
+            switch name {
+            case "name": return .string(exception.name)
+            case "reason": return .string(exception.reason)
+            default: break
+            }
+        case .context(let context):
+            if name == "name" { return .string(context.name) }
+        case .bool, .int, .double, .option, .setMutation, .observationInfo:
+            break
+        }
+        throw ScriptError.runtime("value of type \(value.typeName) has no member '\(name)'")
+    }
+}
+
+extension Value {
+    func observationInfoValue() throws -> Value {
+        guard case .object(let object) = self else { return .null }
+        if object.isReleased { throw ScriptError.runtime("use of released object \(object.description)") }
+        return .observationInfo(object)
+    }
+}

@@ -1,0 +1,419 @@
+import KVOCore
+
+/// An assignable place: a variable, a property, an instance variable or an
+/// element of an array held in one of those.
+struct LValue {
+    let get: Eval
+    let set: (Machine, Value) throws -> Void
+}
+
+extension Compiler {
+    static let exceptionNames = ["NSRangeException", "NSUnknownKeyException", "NSInvalidArgumentException",
+                                 "NSInternalInconsistencyException", "NSGenericException"]
+
+    func compileBlock(_ statements: [Stmt]) -> Exec {
+        scopes.append([:])
+        defer { scopes.removeLast() }
+        let execs = statements.map { compileStatement($0, topLevel: false) }
+        switch execs.count {
+        case 0: return { _ in nil }
+        case 1: return execs[0]
+        default:
+            return { machine in
+                for exec in execs {
+                    if let result = try exec(machine) { return result }
+                }
+                return nil
+            }
+        }
+    }
+
+    /// Compiles one statement, counted as a step; runtime errors raised inside it
+    /// carry its line and column.
+    func compileStatement(_ statement: Stmt, topLevel: Bool) -> Exec {
+        let body = compileStatementBody(statement, topLevel: topLevel)
+        let location = statement.location
+        return { machine in
+            try machine.step()
+            do {
+                return try body(machine)
+            } catch ScriptError.runtime(var failure) where failure.line == nil {
+                failure.line = location.line
+                failure.column = location.column
+                throw ScriptError.runtime(failure)
+            }
+        }
+    }
+
+    private func compileStatementBody(_ statement: Stmt, topLevel: Bool) -> Exec {
+        switch statement {
+        case .expression(let expr):
+            let eval = compileExpr(expr).eval
+            return { machine in
+                _ = try eval(machine)
+                return nil
+            }
+
+        case .binding(let isLet, let name, let typeSyntax, let value, _):
+            let nameHint = topLevel && function == nil && scopes.isEmpty ? name : nil
+            let typed = value.map { compileExpr($0, nameHint: nameHint) }
+            let declared = typeSyntax?.type
+            let binding = declareLocal(name, isLet: isLet, type: typed?.cls)
+            let store = storer(binding)
+            let eval: Eval = typed?.eval ?? { _ in declared?.zeroValue ?? .null }
+            if let declared, declared != .any {
+                return { machine in
+                    let value = try eval(machine)
+                    guard let accepted = declared.accept(value) else {
+                        throw ScriptError.runtime("cannot assign \(value.typeName) \(value.collectionDescription) to '\(name)' of type \(declared)")
+                    }
+                    store(machine, accepted)
+                    return nil
+                }
+            }
+            return { machine in
+                store(machine, try eval(machine))
+                return nil
+            }
+
+        case .assign(let target, let op, let value, let location):
+            guard let place = compileLValue(target) else { return { _ in nil } }
+            let valueEval = compileExpr(value).eval
+            if op == "=" {
+                return { machine in
+                    try place.set(machine, try valueEval(machine))
+                    return nil
+                }
+            }
+            let operatorName = String(op.dropLast())
+            guard let combine = Operators.binary(operatorName) else {
+                error("unknown operator '\(op)'", at: location)
+                return { _ in nil }
+            }
+            return { machine in
+                let current = try place.get(machine)
+                try place.set(machine, try combine(current, try valueEval(machine)))
+                return nil
+            }
+
+        case .ifElse(let condition, let then, let otherwise, _):
+            let test = compileExpr(condition).eval
+            let thenExec = compileBlock(then)
+            let elseExec = otherwise.map(compileBlock)
+            return { machine in
+                if try Operators.truth(try test(machine)) { return try thenExec(machine) }
+                return try elseExec?(machine)
+            }
+
+        case .forIn(let name, let sequence, let body, let location):
+            return compileFor(name, sequence, body, location)
+
+        case .whileLoop(let condition, let body, _):
+            let test = compileExpr(condition).eval
+            let bodyExec = compileBlock(body)
+            return { machine in
+                while try Operators.truth(try test(machine)) {
+                    try machine.step()
+                    if let result = try bodyExec(machine) { return result }
+                }
+                return nil
+            }
+
+        case .doCatch(let body, let exceptionName, let handler, let location):
+            if let exceptionName, !Self.exceptionNames.contains(exceptionName) {
+                error("unknown exception name '\(exceptionName)'\(Suggestion.didYouMean(exceptionName, in: Self.exceptionNames))", at: location)
+            }
+            let bodyExec = compileBlock(body)
+            scopes.append([:])
+            let errorStore = storer(declareLocal("error", isLet: true, type: nil))
+            let handlerExec = compileBlock(handler)
+            scopes.removeLast()
+            return { machine in
+                do {
+                    return try bodyExec(machine)
+                } catch ScriptError.exception(let exception) where exceptionName == nil || exception.name == exceptionName {
+                    machine.emit(.exception(exception, caught: true))
+                    errorStore(machine, .exception(exception))
+                    return try handlerExec(machine)
+                }
+            }
+
+        case .returnValue(let value, let location):
+            if function == nil || function?.name.isEmpty == true && function?.cls == nil {
+                error("'return' outside of a function", at: location, length: 6)
+            }
+            guard let value else { return { _ in .null } }
+            let eval = compileExpr(value).eval
+            return { machine in try eval(machine) }
+
+        case .release(let target, _):
+            let eval = compileExpr(target).eval
+            return { machine in
+                guard case .object(let object) = try eval(machine) else {
+                    throw ScriptError.runtime("release needs an object")
+                }
+                try machine.kvo.release(object)
+                return nil
+            }
+
+        case .function(let decl):
+            error("functions can only be declared at top level", at: decl.location)
+            return { _ in nil }
+        case .classDecl(let decl):
+            error("classes can only be declared at top level", at: decl.location)
+            return { _ in nil }
+        case .context(_, let location):
+            error("contexts can only be declared at top level", at: location)
+            return { _ in nil }
+        }
+    }
+
+    private func compileFor(_ name: String, _ sequence: Expr, _ body: [Stmt], _ location: SourceLocation) -> Exec {
+        if case .binary(let op, let lower, let upper, let opLocation) = sequence, op == "..<" || op == "..." {
+            let lowerEval = compileExpr(lower).eval
+            let upperEval = compileExpr(upper).eval
+            scopes.append([:])
+            let store = storer(declareLocal(name, isLet: true, type: nil))
+            let bodyExec = compileBlock(body)
+            scopes.removeLast()
+            let closed = op == "..."
+            return { machine in
+                guard case .int(let from) = try lowerEval(machine), case .int(let to) = try upperEval(machine) else {
+                    throw ScriptError.runtime(RuntimeFailure("a range needs Int bounds", line: opLocation.line, column: opLocation.column))
+                }
+                guard from <= to else {
+                    throw ScriptError.runtime("Range requires lowerBound <= upperBound (\(from) \(op) \(to))")
+                }
+                if from == to && !closed { return nil }
+                var index = from
+                while true {
+                    try machine.step()
+                    store(machine, .int(index))
+                    if let result = try bodyExec(machine) { return result }
+                    if closed ? index >= to : index >= to - 1 { break }
+                    index += 1
+                }
+                return nil
+            }
+        }
+        let sequenceEval = compileExpr(sequence).eval
+        scopes.append([:])
+        let store = storer(declareLocal(name, isLet: true, type: nil))
+        let bodyExec = compileBlock(body)
+        scopes.removeLast()
+        return { machine in
+            let items: [Value]
+            switch try sequenceEval(machine) {
+            case .array(let values): items = values
+            case .set(let set): items = set.sorted
+            case let proxy where proxy.isProxy:
+                switch try machine.kvo.proxyContents(proxy) {
+                case .array(let values): items = values
+                case .set(let set): items = set.sorted
+                default: items = []
+                }
+            case let other:
+                throw ScriptError.runtime("for-in needs an array, a set or a range, got \(other.typeName)")
+            }
+            for item in items {
+                try machine.step()
+                store(machine, item)
+                if let result = try bodyExec(machine) { return result }
+            }
+            return nil
+        }
+    }
+
+    // MARK: Variables
+
+    func storer(_ binding: Binding) -> (Machine, Value) -> Void {
+        switch binding {
+        case .global(let slot, _, _): return { machine, value in machine.globals[slot] = value }
+        case .local(let slot, _, _): return { machine, value in machine.frame.locals[slot] = value }
+        case .context, .function, .classRef: return { _, _ in }
+        }
+    }
+
+    func loader(_ binding: Binding) -> Eval {
+        switch binding {
+        case .global(let slot, _, _): return { machine in machine.globals[slot] }
+        case .local(let slot, _, _): return { machine in machine.frame.locals[slot] }
+        case .context(let context): return { _ in .context(context) }
+        case .function(let box): return { _ in throw ScriptError.runtime("'\(box.name)' is a function; call it with '\(box.name)(…)'") }
+        case .classRef(let cls): return { _ in throw ScriptError.runtime("'\(cls.info.name)' is a class; create an instance with '\(cls.info.name)()'") }
+        }
+    }
+
+    /// Compiles an assignment target; nil (with a diagnostic) when it cannot be assigned.
+    func compileLValue(_ target: Expr) -> LValue? {
+        switch target {
+        case .identifier(let name, let location, let length):
+            if let binding = lookup(name) {
+                switch binding {
+                case .global(_, let isLet, _), .local(_, let isLet, _):
+                    if isLet {
+                        error("cannot assign to '\(name)': it is a 'let' constant; declare it with 'var' to change it", at: location, length: length)
+                        return nil
+                    }
+                    return LValue(get: loader(binding), set: storer(binding))
+                case .context, .function, .classRef:
+                    error("cannot assign to '\(name)'", at: location, length: length)
+                    return nil
+                }
+            }
+            if let cls = function?.cls, function?.isStatic == false {
+                let selfEval: Eval = { machine in try machine.selfValue() }
+                return memberLValue(Typed(selfEval, cls), name, location)
+            }
+            error("cannot find '\(name)' in scope\(Suggestion.didYouMean(name, in: namesInScope()))", at: location, length: length)
+            return nil
+        case .member(let receiver, let name, let location):
+            return memberLValue(compileExpr(receiver), name, location)
+        case .subscripted(let base, let index, let location):
+            let indexEval = compileExpr(index).eval
+            if let place = compileLValue(base) {
+                return LValue(
+                    get: { machine in try Self.element(of: try place.get(machine), at: try indexEval(machine), machine) },
+                    set: { machine, value in
+                        let container = try place.get(machine)
+                        let position = try indexEval(machine)
+                        if container.isProxy {
+                            return try Builtins.replace(container, at: position, with: value, machine)
+                        }
+                        guard case .array(var elements) = container else {
+                            throw ScriptError.runtime("cannot assign through a subscript of \(container.typeName)")
+                        }
+                        guard case .int(let offset) = position else { throw ScriptError.runtime("an array index must be an Int") }
+                        guard elements.indices.contains(offset) else {
+                            throw ScriptError.runtime("index \(offset) out of range for an array of \(elements.count) element\(elements.count == 1 ? "" : "s")")
+                        }
+                        elements[offset] = value
+                        try place.set(machine, .array(elements))
+                    })
+            }
+            _ = location
+            return nil
+        default:
+            error("cannot assign to this expression", at: target.location)
+            return nil
+        }
+    }
+
+    /// `o.prop = v` through the setter (notifying), `o._prop = v` to the ivar.
+    private func memberLValue(_ receiver: Typed, _ name: String, _ location: SourceLocation) -> LValue? {
+        let receiverEval = receiver.eval
+        let isIvar = name.hasPrefix("_") && name.count > 1
+        let key = isIvar ? String(name.dropFirst()) : name
+        if let cls = receiver.cls {
+            guard let property = cls.info.property(named: key) else {
+                error("value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: cls.info.properties.map(\.name)))", at: location, length: name.count + 1)
+                return nil
+            }
+            if !isIvar && property.isReadOnly && property.setter == nil {
+                if case .computed = property.storage {
+                    error("cannot assign to '\(key)': it is a computed property without a setter", at: location, length: name.count + 1)
+                    return nil
+                }
+            }
+        }
+        let cache = MemberCache()
+        let get: Eval = { machine in
+            let object = try Self.object(try receiverEval(machine), for: name)
+            let property = try cache.property(of: object, key)
+            return isIvar ? try Self.ivar(object, property) : try machine.kvo.get(object, property)
+        }
+        let set: (Machine, Value) throws -> Void = { machine, value in
+            let object = try Self.object(try receiverEval(machine), for: name)
+            let property = try cache.property(of: object, key)
+            if isIvar {
+                try machine.kvo.setIvar(object, property, value)
+            } else {
+                try machine.kvo.set(object, property, value)
+            }
+        }
+        return LValue(get: get, set: set)
+    }
+
+    static func object(_ value: Value, for member: String) throws -> KVOObject {
+        guard case .object(let object) = value else {
+            throw ScriptError.runtime("cannot use '.\(member)' on \(value.typeName) \(value.collectionDescription): it is not an object")
+        }
+        return object
+    }
+
+    static func ivar(_ object: KVOObject, _ property: PropertyInfo) throws -> Value {
+        if object.isReleased { throw ScriptError.runtime("use of released object \(object.description)") }
+        guard let slot = property.slot else {
+            throw ScriptError.runtime("computed property '\(property.name)' of \(object.cls.name) has no instance variable")
+        }
+        return object.slots[slot]
+    }
+
+    static func element(of container: Value, at position: Value, _ machine: Machine) throws -> Value {
+        guard case .int(let offset) = position else {
+            throw ScriptError.runtime("an index must be an Int, got \(position.typeName)")
+        }
+        switch container {
+        case .array(let elements):
+            guard elements.indices.contains(offset) else {
+                throw ScriptError.runtime("index \(offset) out of range for an array of \(elements.count) element\(elements.count == 1 ? "" : "s")")
+            }
+            return elements[offset]
+        case .arrayProxy:
+            guard case .array(let elements) = try machine.kvo.proxyContents(container) else { return .null }
+            guard elements.indices.contains(offset) else {
+                throw machine.kvo.exception(Exceptions.beyondBounds("objectAtIndex:", index: offset, count: elements.count))
+            }
+            return elements[offset]
+        case .string(let text):
+            let characters = Array(text)
+            guard characters.indices.contains(offset) else {
+                throw ScriptError.runtime("index \(offset) out of range for a string of \(characters.count) characters")
+            }
+            return .string(String(characters[offset]))
+        default:
+            throw ScriptError.runtime("cannot subscript \(container.typeName)")
+        }
+    }
+}
+
+/// A per-site cache of the last class seen and its property, so a dynamic
+/// `o.name` costs one identity check once warm.
+final class MemberCache {
+    private var cls: ClassInfo?
+    private var cached: PropertyInfo?
+
+    func property(of object: KVOObject, _ key: String) throws -> PropertyInfo {
+        if object.cls === cls, let cached { return cached }
+        guard let property = object.cls.property(named: key) else {
+            throw ScriptError.runtime("value of type '\(object.cls.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: object.cls.properties.map(\.name)))")
+        }
+        cls = object.cls
+        cached = property
+        return property
+    }
+
+    func lookup(_ object: KVOObject, _ key: String) -> PropertyInfo? {
+        if object.cls === cls, let cached { return cached }
+        guard let property = object.cls.property(named: key) else { return nil }
+        cls = object.cls
+        cached = property
+        return property
+    }
+}
+
+extension Machine {
+    func selfValue() throws -> Value {
+        guard let object = frame.selfObject else { throw ScriptError.runtime("'self' is not available here") }
+        return .object(object)
+    }
+}
+
+extension Value {
+    var isProxy: Bool {
+        switch self {
+        case .arrayProxy, .setProxy: return true
+        default: return false
+        }
+    }
+}

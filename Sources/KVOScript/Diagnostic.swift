@@ -1,0 +1,97 @@
+/// A position in a scenario: 1-based line and column, columns counting Characters.
+public struct SourceLocation: Equatable, Sendable, Comparable {
+    public var line: Int
+    public var column: Int
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+    public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
+        (a.line, a.column) < (b.line, b.column)
+    }
+}
+
+/// A problem with a scenario, reported compiler-style (SPEC §9).
+public struct Diagnostic: Error, Equatable, Sendable {
+    public enum Severity: String, Sendable {
+        case error, warning
+    }
+
+    public var severity: Severity
+    public var message: String
+    public var location: SourceLocation
+    /// Characters the caret line underlines.
+    public var length: Int
+
+    public init(_ severity: Severity = .error, _ message: String, at location: SourceLocation, length: Int = 1) {
+        self.severity = severity
+        self.message = message
+        self.location = location
+        self.length = max(1, length)
+    }
+
+    /// `file:line:col: error: message`, the source line and a caret under the range.
+    public func render(file: String, source: SourceText, color: Bool = false) -> String {
+        let header = "\(file):\(location.line):\(location.column): "
+        let label = color ? (severity == .error ? "\u{1B}[1;31merror:\u{1B}[0m" : "\u{1B}[1;35mwarning:\u{1B}[0m") : "\(severity.rawValue):"
+        var text = header + label + " " + (color ? "\u{1B}[1m\(message)\u{1B}[0m" : message)
+        if let line = source.line(location.line) {
+            var prefix = ""
+            for character in line.prefix(max(0, location.column - 1)) {
+                prefix.append(character == "\t" ? "\t" : " ")
+            }
+            let available = max(1, line.count - (location.column - 1))
+            let caret = "^" + String(repeating: "~", count: max(0, min(length, available) - 1))
+            text += "\n" + line + "\n" + prefix + (color ? "\u{1B}[1;32m\(caret)\u{1B}[0m" : caret)
+        }
+        return text
+    }
+}
+
+/// A scenario's text, split into lines for diagnostics.
+public struct SourceText: Sendable {
+    public let text: String
+    private let lines: [Substring]
+    public init(_ text: String) {
+        self.text = text
+        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+    public func line(_ number: Int) -> String? {
+        guard number >= 1, number <= lines.count else { return nil }
+        var line = String(lines[number - 1])
+        if line.hasSuffix("\r") { line.removeLast() }
+        return line
+    }
+}
+
+/// "did you mean …?" for a misspelled name, from the candidates in scope.
+enum Suggestion {
+    static func closest(to name: String, in candidates: [String]) -> String? {
+        let limit = max(1, name.count / 3)
+        var best: (String, Int)?
+        for candidate in candidates where candidate != name {
+            let distance = editDistance(name.lowercased(), candidate.lowercased(), limit: limit)
+            if distance <= limit, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
+        }
+        return best?.0
+    }
+
+    static func didYouMean(_ name: String, in candidates: [String]) -> String {
+        closest(to: name, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    /// Levenshtein distance, giving up (returning limit + 1) past `limit`.
+    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+        let a = Array(a), b = Array(b)
+        if abs(a.count - b.count) > limit { return limit + 1 }
+        var previous = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}

@@ -1,0 +1,105 @@
+/// Golden files: `X.kvo` beside `X.out`, which holds everything the scenario
+/// prints (stdout and stderr, in order) and a last line `# exit status: N` when
+/// N ≠ 0. Used by `kvo-run test` and by the test suite.
+public enum Golden {
+    public static func expectedPath(for scenario: String) -> String {
+        String(scenario.dropLast(4)) + ".out"
+    }
+
+    /// Runs a scenario in-process and renders what it printed.
+    public static func render(scenarioAt path: String) -> String {
+        let writer = OutputWriter(capturing: ())
+        let source: String
+        do {
+            source = try Files.read(path)
+        } catch {
+            return "\(error)\n# exit status: \(ExitStatus.usage)\n"
+        }
+        let session = Session(options: RunOptions(), out: writer, err: writer)
+        let status = session.run(source, file: Files.baseName(path))
+        var text = writer.capturedText
+        if status != 0 { text += "# exit status: \(status)\n" }
+        return text
+    }
+
+    /// The result of checking one scenario.
+    public struct Outcome {
+        public let scenario: String
+        public let passed: Bool
+        /// A unified diff, or why the golden file is missing.
+        public let report: String
+    }
+
+    public static func check(_ scenario: String, update: Bool) -> Outcome {
+        let actual = render(scenarioAt: scenario)
+        let goldenPath = expectedPath(for: scenario)
+        if update {
+            do {
+                try Files.write(actual, to: goldenPath)
+                return Outcome(scenario: scenario, passed: true, report: "")
+            } catch {
+                return Outcome(scenario: scenario, passed: false, report: "\(error)")
+            }
+        }
+        guard let expected = try? Files.read(goldenPath) else {
+            return Outcome(scenario: scenario, passed: false, report: "missing \(goldenPath); create it with 'kvo-run test --update \(scenario)'")
+        }
+        if expected == actual { return Outcome(scenario: scenario, passed: true, report: "") }
+        return Outcome(scenario: scenario, passed: false,
+                       report: UnifiedDiff.render(expected: expected, actual: actual, expectedName: goldenPath, actualName: "actual output"))
+    }
+}
+
+/// A unified diff of two texts by lines. Hand-written (LCS over lines): golden
+/// files are small and no diff library ships with the toolchain.
+public enum UnifiedDiff {
+    public static func render(expected: String, actual: String, expectedName: String, actualName: String, context: Int = 3) -> String {
+        let a = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let b = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Edit script from an LCS table; sizes are bounded by golden files.
+        let n = a.count, m = b.count
+        guard n * m <= 25_000_000 else { return "--- \(expectedName)\n+++ \(actualName)\n(files too large to diff)\n" }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            for j in stride(from: m - 1, through: 0, by: -1) {
+                table[i][j] = a[i] == b[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+            }
+        }
+        enum Line { case same(String), removed(String), added(String) }
+        var lines: [Line] = []
+        var i = 0, j = 0
+        while i < n || j < m {
+            if i < n, j < m, a[i] == b[j] {
+                lines.append(.same(a[i])); i += 1; j += 1
+            } else if j < m, i == n || table[i][j + 1] >= table[i + 1][j] {
+                lines.append(.added(b[j])); j += 1
+            } else {
+                lines.append(.removed(a[i])); i += 1
+            }
+        }
+        var output = "--- \(expectedName)\n+++ \(actualName)\n"
+        var index = 0
+        while index < lines.count {
+            guard let firstChange = lines[index...].firstIndex(where: { if case .same = $0 { return false } else { return true } }) else { break }
+            let start = max(index, firstChange - context)
+            var end = firstChange
+            var quiet = 0
+            while end < lines.count {
+                if case .same = lines[end] { quiet += 1 } else { quiet = 0 }
+                if quiet > context * 2 { break }
+                end += 1
+            }
+            end = min(lines.count, end - max(0, quiet - context))
+            output += "@@ @@\n"
+            for line in lines[start..<end] {
+                switch line {
+                case .same(let text): output += " \(text)\n"
+                case .removed(let text): output += "-\(text)\n"
+                case .added(let text): output += "+\(text)\n"
+                }
+            }
+            index = end
+        }
+        return output
+    }
+}

@@ -1,0 +1,299 @@
+/// Turns source text into tokens. Hand-written: the language is small, and
+/// string interpolation and leading-dot literals need context a generic
+/// tokenizer would not give.
+struct Lexer {
+    private let chars: [Character]
+    private var index = 0
+    private var line: Int
+    private var column: Int
+    private(set) var tokens: [Token] = []
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Interpolations nest strings inside strings; bounded like parser nesting.
+    private let nesting: Int
+
+    init(_ source: String, start: SourceLocation = SourceLocation(line: 1, column: 1), nesting: Int = 0) {
+        self.chars = Array(source)
+        self.line = start.line
+        self.column = start.column
+        self.nesting = nesting
+    }
+
+    static func tokenize(_ source: String, start: SourceLocation = SourceLocation(line: 1, column: 1), nesting: Int = 0) -> (tokens: [Token], diagnostics: [Diagnostic]) {
+        var lexer = Lexer(source, start: start, nesting: nesting)
+        lexer.run()
+        return (lexer.tokens, lexer.diagnostics)
+    }
+
+    private var current: Character? { index < chars.count ? chars[index] : nil }
+    private func peek(_ offset: Int = 1) -> Character? { index + offset < chars.count ? chars[index + offset] : nil }
+    private var location: SourceLocation { SourceLocation(line: line, column: column) }
+
+    private mutating func advance() {
+        guard index < chars.count else { return }
+        if chars[index] == "\n" || chars[index] == "\r\n" {
+            line += 1
+            column = 1
+        } else {
+            column += 1
+        }
+        index += 1
+    }
+
+    private mutating func add(_ kind: Token.Kind, at start: SourceLocation, length: Int) {
+        tokens.append(Token(kind: kind, location: start, length: length))
+    }
+
+    private mutating func error(_ message: String, at start: SourceLocation, length: Int = 1) {
+        diagnostics.append(Diagnostic(.error, message, at: start, length: length))
+    }
+
+    private mutating func run() {
+        if nesting == 0, current == "#", peek() == "!" {
+            while let c = current, c != "\n" && c != "\r\n" { advance() }
+        }
+        while let c = current {
+            let start = location
+            let startIndex = index
+            if c == "\n" || c == "\r\n" {
+                advance()
+                add(.newline, at: start, length: 1)
+            } else if c == " " || c == "\t" || c == "\r" {
+                advance()
+            } else if c == "/" && peek() == "/" {
+                while let c = current, c != "\n" && c != "\r\n" { advance() }
+            } else if c == "/" && peek() == "*" {
+                skipBlockComment(start)
+            } else if c.isASCIILetter || c == "_" {
+                var name = ""
+                while let c = current, c.isASCIILetter || c.isASCIIDigit || c == "_" {
+                    name.append(c)
+                    advance()
+                }
+                // `context` is contextual: a declaration at the start of a
+                // statement, an ordinary name (observeValue's parameter) elsewhere.
+                if let keyword = Keyword(rawValue: name), keyword != .context {
+                    add(.keyword(keyword), at: start, length: name.count)
+                } else {
+                    add(.identifier(name), at: start, length: name.count)
+                }
+            } else if c.isASCIIDigit {
+                lexNumber(start)
+            } else if c == "\"" {
+                lexString(start)
+            } else if c == "@" {
+                advance()
+                var name = ""
+                while let c = current, c.isASCIILetter || c.isASCIIDigit || c == "_" {
+                    name.append(c)
+                    advance()
+                }
+                if name.isEmpty { error("expected an attribute name after '@'", at: start) }
+                add(.attribute(name), at: start, length: name.count + 1)
+            } else if c == "." && (peek()?.isASCIILetter ?? false) && !previousEndsExpression {
+                advance()
+                var name = ""
+                while let c = current, c.isASCIILetter || c.isASCIIDigit || c == "_" {
+                    name.append(c)
+                    advance()
+                }
+                add(.dotName(name), at: start, length: name.count + 1)
+            } else if c == "." && (peek()?.isASCIIDigit ?? false) && !previousEndsExpression {
+                advance()
+                while let c = current, c.isASCIIDigit { advance() }
+                error("'.5' is not a number; write '0.5'", at: start, length: index - startIndex)
+            } else if let op = matchPunct() {
+                for _ in 0..<op.count { advance() }
+                add(.punct(op), at: start, length: op.count)
+            } else {
+                advance()
+                let shown = c.isASCII && !c.isWhitespace ? "'\(c)'" : "U+" + String(c.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true)
+                error("unexpected character \(shown) in the scenario", at: start)
+            }
+        }
+        add(.eof, at: location, length: 1)
+    }
+
+    /// Whether a `.` here continues an expression (member access) rather than
+    /// starting a literal like `.new`.
+    private var previousEndsExpression: Bool {
+        guard let last = tokens.last else { return false }
+        switch last.kind {
+        case .identifier, .integer, .double, .string: return true
+        case .keyword(let keyword): return keyword == .self || keyword == .super || keyword == .true || keyword == .false || keyword == .nil
+        case .punct(let p): return p == ")" || p == "]" || p == "?" || p == "!"
+        default: return false
+        }
+    }
+
+    private static let puncts = ["..<", "...", "==", "!=", "<=", ">=", "&&", "||", "->", "+=", "-=", "*=", "/=", "%=",
+                                 "(", ")", "{", "}", "[", "]", ",", ":", ";", ".", "=", "+", "-", "*", "/", "%",
+                                 "<", ">", "!", "?", "\\"]
+
+    private func matchPunct() -> String? {
+        for op in Self.puncts {
+            var matches = true
+            for (offset, char) in op.enumerated() where peek(offset) != char {
+                matches = false
+                break
+            }
+            if matches { return op }
+        }
+        return nil
+    }
+
+    private mutating func skipBlockComment(_ start: SourceLocation) {
+        var depth = 0
+        repeat {
+            if current == "/" && peek() == "*" {
+                depth += 1
+                advance(); advance()
+            } else if current == "*" && peek() == "/" {
+                depth -= 1
+                advance(); advance()
+            } else if current == nil {
+                error("unterminated '/*' comment; close it with '*/'", at: start, length: 2)
+                return
+            } else {
+                advance()
+            }
+        } while depth > 0
+    }
+
+    private mutating func lexNumber(_ start: SourceLocation) {
+        var text = ""
+        var isDouble = false
+        func digits(_ lexer: inout Lexer, into text: inout String) {
+            while let c = lexer.current, c.isASCIIDigit || c == "_" {
+                if c != "_" { text.append(c) }
+                lexer.advance()
+            }
+        }
+        digits(&self, into: &text)
+        if current == ".", peek()?.isASCIIDigit ?? false {
+            isDouble = true
+            text.append(".")
+            advance()
+            digits(&self, into: &text)
+        }
+        if current == "e" || current == "E" {
+            let save = (index, line, column)
+            var exponent = "e"
+            advance()
+            if current == "+" || current == "-" {
+                exponent.append(current ?? "+")
+                advance()
+            }
+            if current?.isASCIIDigit ?? false {
+                isDouble = true
+                text += exponent
+                digits(&self, into: &text)
+            } else {
+                (index, line, column) = save
+            }
+        }
+        let length = column - start.column
+        if let c = current, c.isASCIILetter || c == "_" {
+            error("'\(c)' is not valid in a number literal", at: location)
+        }
+        if isDouble {
+            guard let value = Double(text), value.isFinite else {
+                error("number literal '\(text)' is too large", at: start, length: length)
+                add(.double(0), at: start, length: length)
+                return
+            }
+            add(.double(value), at: start, length: length)
+        } else if let value = Int(text) {
+            add(.integer(value), at: start, length: length)
+        } else {
+            error("integer literal '\(text)' overflows Int (maximum \(Int.max))", at: start, length: length)
+            add(.integer(0), at: start, length: length)
+        }
+    }
+
+    private mutating func lexString(_ start: SourceLocation) {
+        advance()  // opening quote
+        var parts: [StringPart] = []
+        var text = ""
+        while true {
+            guard let c = current, c != "\n", c != "\r\n" else {
+                error("unterminated string literal; close it with '\"' on the same line", at: start)
+                break
+            }
+            if c == "\"" {
+                advance()
+                break
+            }
+            if c == "\\" {
+                let escapeStart = location
+                advance()
+                switch current {
+                case "n": text.append("\n"); advance()
+                case "t": text.append("\t"); advance()
+                case "r": text.append("\r"); advance()
+                case "0": text.append("\0"); advance()
+                case "\"": text.append("\""); advance()
+                case "\\": text.append("\\"); advance()
+                case "'": text.append("'"); advance()
+                case "u":
+                    advance()
+                    guard current == "{" else {
+                        error("expected '{' in '\\u{…}' escape", at: escapeStart, length: 2)
+                        continue
+                    }
+                    advance()
+                    var hex = ""
+                    while let h = current, h.isHexDigit, hex.count < 8 { hex.append(h); advance() }
+                    if current == "}" { advance() } else { error("expected '}' to close '\\u{…}'", at: escapeStart, length: 2) }
+                    if let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) {
+                        text.unicodeScalars.append(scalar)
+                    } else {
+                        error("invalid Unicode scalar '\\u{\(hex)}'", at: escapeStart, length: hex.count + 4)
+                    }
+                case "(":
+                    advance()
+                    if !text.isEmpty { parts.append(.text(text)); text = "" }
+                    let codeStart = location
+                    var depth = 1
+                    var code = ""
+                    var inString = false
+                    while let c = current, c != "\n", c != "\r\n" {
+                        if inString {
+                            if c == "\\" { code.append(c); advance(); if let n = current { code.append(n); advance() }; continue }
+                            if c == "\"" { inString = false }
+                        } else if c == "\"" {
+                            inString = true
+                        } else if c == "(" {
+                            depth += 1
+                        } else if c == ")" {
+                            depth -= 1
+                            if depth == 0 { break }
+                        }
+                        code.append(c)
+                        advance()
+                    }
+                    if current == ")" {
+                        advance()
+                        parts.append(.interpolation(source: code, at: codeStart))
+                    } else {
+                        error("unterminated interpolation '\\(' in string literal", at: escapeStart, length: 2)
+                    }
+                default:
+                    let shown = current.map { String($0) } ?? ""
+                    error("invalid escape sequence '\\\(shown)' in string literal", at: escapeStart, length: 2)
+                    advance()
+                }
+                continue
+            }
+            text.append(c)
+            advance()
+        }
+        if !text.isEmpty || parts.isEmpty { parts.append(.text(text)) }
+        let length = start.line == line ? column - start.column : 1
+        add(.string(parts), at: start, length: length)
+    }
+}
+
+extension Character {
+    var isASCIILetter: Bool { isASCII && isLetter }
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

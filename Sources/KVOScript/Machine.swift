@@ -1,0 +1,145 @@
+import KVOCore
+
+/// Compiled code: the checker turns each expression into an `Eval` and each
+/// statement into an `Exec`, with names already resolved to slots, so running
+/// never looks a name up by string.
+typealias Eval = (Machine) throws -> Value
+/// Returns nil to carry on, or the value of a `return`.
+typealias Exec = (Machine) throws -> Value?
+
+/// Set from a signal handler (Ctrl-C in the REPL) and checked at every statement.
+nonisolated(unsafe) public var kvoInterruptRequested: Int32 = 0
+
+/// The running state of a scenario: globals, the current frame, limits.
+public final class Machine {
+    public let kvo: KVORuntime
+    var globals: [Value] = []
+    var frame: Frame
+    var callDepth = 0
+    /// Scenario classes by their engine class, for dynamic method dispatch.
+    var classes: [ObjectIdentifier: ScriptClass] = [:]
+    public private(set) var steps = 0
+    /// `--max-steps`; Int.max when unlimited.
+    public var maxSteps = Int.max
+
+    init(kvo: KVORuntime) {
+        self.kvo = kvo
+        self.frame = Frame(size: 0, selfObject: nil)
+    }
+
+    /// Counts a statement and enforces `--max-steps` and Ctrl-C.
+    @inline(__always)
+    func step() throws {
+        steps &+= 1
+        if steps > maxSteps || kvoInterruptRequested != 0 {
+            if kvoInterruptRequested != 0 {
+                kvoInterruptRequested = 0
+                throw ScriptError.runtime("interrupted")
+            }
+            throw ScriptError.runtime("more than \(maxSteps) statements executed; raise the limit with --max-steps")
+        }
+    }
+
+    func emit(_ event: Event) { kvo.sink.emit(event) }
+
+    /// Calls a scenario function or method with a fresh frame.
+    func invoke(_ function: FunctionBox, selfObject: KVOObject?, arguments: [Value]) throws -> Value {
+        guard callDepth < kvo.maxDepth else {
+            throw ScriptError.runtime("method calls nested deeper than the maximum depth (\(kvo.maxDepth)); raise it with --max-depth")
+        }
+        guard let body = function.body else {
+            throw ScriptError.runtime("'\(function.name)' is not available: its declaration has errors")
+        }
+        if let selfObject, selfObject.isReleased {
+            throw ScriptError.runtime("-[\(selfObject.cls.name) \(function.name)]: message sent to deallocated instance \(selfObject.description)")
+        }
+        guard arguments.count == function.parameters.count else {
+            throw ScriptError.runtime("'\(function.name)' takes \(function.parameters.count) argument\(function.parameters.count == 1 ? "" : "s"), got \(arguments.count)")
+        }
+        callDepth += 1
+        let newFrame = Frame(size: function.frameSize, selfObject: selfObject)
+        for (index, argument) in arguments.enumerated() { newFrame.locals[index] = argument }
+        let saved = frame
+        frame = newFrame
+        defer {
+            frame = saved
+            callDepth -= 1
+        }
+        return try body(self) ?? .null
+    }
+}
+
+/// Locals of one call, by slot.
+final class Frame {
+    var locals: [Value]
+    let selfObject: KVOObject?
+    init(size: Int, selfObject: KVOObject?) {
+        self.locals = [Value](repeating: .null, count: size)
+        self.selfObject = selfObject
+    }
+}
+
+/// A function or method; its body is compiled after every declaration is known.
+final class FunctionBox {
+    let name: String
+    let parameters: [String]
+    let isStatic: Bool
+    let location: SourceLocation
+    var body: Exec?
+    var frameSize = 0
+    init(name: String, parameters: [String], isStatic: Bool, location: SourceLocation) {
+        self.name = name
+        self.parameters = parameters
+        self.isStatic = isStatic
+        self.location = location
+    }
+}
+
+/// A scenario class: the engine's `ClassInfo` plus its methods.
+final class ScriptClass {
+    let info: ClassInfo
+    let superclass: ScriptClass?
+    let location: SourceLocation
+    var methods: [String: FunctionBox] = [:]
+    var staticMethods: [String: FunctionBox] = [:]
+    /// Stored properties whose initial value is not a constant, evaluated per instance.
+    var instanceInitializers: [(PropertyInfo, Eval)] = []
+
+    init(info: ClassInfo, superclass: ScriptClass?, location: SourceLocation) {
+        self.info = info
+        self.superclass = superclass
+        self.location = location
+    }
+
+    func method(_ name: String) -> FunctionBox? {
+        var current: ScriptClass? = self
+        while let cls = current {
+            if let method = cls.methods[name] { return method }
+            current = cls.superclass
+        }
+        return nil
+    }
+
+    func staticMethod(_ name: String) -> FunctionBox? {
+        var current: ScriptClass? = self
+        while let cls = current {
+            if let method = cls.staticMethods[name] { return method }
+            current = cls.superclass
+        }
+        return nil
+    }
+
+    var allMethodNames: [String] {
+        var names: [String] = []
+        var current: ScriptClass? = self
+        while let cls = current {
+            names += cls.methods.keys
+            current = cls.superclass
+        }
+        return names
+    }
+
+    var allInitializers: [(PropertyInfo, Eval)] {
+        (superclass?.allInitializers ?? []) + instanceInitializers
+    }
+}

@@ -1,0 +1,94 @@
+import KVOCore
+
+/// The language's operators on values: Swift's rules, with Int and Double
+/// mixing by promotion, and overflow and division by zero as runtime errors.
+enum Operators {
+    typealias Binary = (Value, Value) throws -> Value
+
+    /// The implementation of a binary operator, chosen once at compile time.
+    static func binary(_ op: String) -> Binary? {
+        switch op {
+        case "+": return add
+        case "-": return { try arithmetic("-", $0, $1, { $0.subtractingReportingOverflow($1) }, -) }
+        case "*": return { try arithmetic("*", $0, $1, { $0.multipliedReportingOverflow(by: $1) }, *) }
+        case "/": return divide
+        case "%": return remainder
+        case "==": return { .bool($0 == $1) }
+        case "!=": return { .bool($0 != $1) }
+        case "<": return { try .bool(less($0, $1, "<")) }
+        case ">": return { try .bool(less($1, $0, ">")) }
+        case "<=": return { try .bool(!less($1, $0, "<=")) }
+        case ">=": return { try .bool(!less($0, $1, ">=")) }
+        default: return nil
+        }
+    }
+
+    static func add(_ lhs: Value, _ rhs: Value) throws -> Value {
+        switch (lhs, rhs) {
+        case (.string(let a), .string(let b)): return .string(a + b)
+        case (.array(let a), .array(let b)): return .array(a + b)
+        default: return try arithmetic("+", lhs, rhs, { $0.addingReportingOverflow($1) }, +)
+        }
+    }
+
+    private static func arithmetic(_ op: String, _ lhs: Value, _ rhs: Value,
+                                   _ intOp: (Int, Int) -> (partialValue: Int, overflow: Bool),
+                                   _ doubleOp: (Double, Double) -> Double) throws -> Value {
+        switch (lhs, rhs) {
+        case (.int(let a), .int(let b)):
+            let (result, overflow) = intOp(a, b)
+            if overflow { throw ScriptError.runtime("arithmetic overflow: \(a) \(op) \(b) does not fit in Int") }
+            return .int(result)
+        case (.int, .double), (.double, .int), (.double, .double):
+            return .double(doubleOp(lhs.number ?? 0, rhs.number ?? 0))
+        default:
+            throw ScriptError.runtime("binary operator '\(op)' cannot be applied to \(lhs.typeName) and \(rhs.typeName)")
+        }
+    }
+
+    static func divide(_ lhs: Value, _ rhs: Value) throws -> Value {
+        if case .int(let a) = lhs, case .int(let b) = rhs {
+            if b == 0 { throw ScriptError.runtime("division by zero") }
+            let (result, overflow) = a.dividedReportingOverflow(by: b)
+            if overflow { throw ScriptError.runtime("arithmetic overflow: \(a) / \(b) does not fit in Int") }
+            return .int(result)
+        }
+        return try arithmetic("/", lhs, rhs, { $0.dividedReportingOverflow(by: $1) }, /)
+    }
+
+    static func remainder(_ lhs: Value, _ rhs: Value) throws -> Value {
+        guard case .int(let a) = lhs, case .int(let b) = rhs else {
+            throw ScriptError.runtime("binary operator '%' needs two Ints, got \(lhs.typeName) and \(rhs.typeName)")
+        }
+        if b == 0 { throw ScriptError.runtime("division by zero in remainder") }
+        let (result, overflow) = a.remainderReportingOverflow(dividingBy: b)
+        if overflow { throw ScriptError.runtime("arithmetic overflow: \(a) % \(b)") }
+        return .int(result)
+    }
+
+    static func less(_ lhs: Value, _ rhs: Value, _ op: String) throws -> Bool {
+        guard let result = Value.compare(lhs, rhs) else {
+            throw ScriptError.runtime("binary operator '\(op)' cannot compare \(lhs.typeName) and \(rhs.typeName)")
+        }
+        return result
+    }
+
+    static func negate(_ value: Value) throws -> Value {
+        switch value {
+        case .int(let a):
+            let (result, overflow) = Int(0).subtractingReportingOverflow(a)
+            if overflow { throw ScriptError.runtime("arithmetic overflow: -(\(a)) does not fit in Int") }
+            return .int(result)
+        case .double(let a): return .double(-a)
+        default: throw ScriptError.runtime("unary operator '-' cannot be applied to \(value.typeName)")
+        }
+    }
+
+    /// Conditions must be Bool, as in Swift.
+    static func truth(_ value: Value) throws -> Bool {
+        guard case .bool(let flag) = value else {
+            throw ScriptError.runtime("a condition must be a Bool, got \(value.typeName) \(value.collectionDescription)")
+        }
+        return flag
+    }
+}

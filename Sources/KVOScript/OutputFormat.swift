@@ -1,0 +1,231 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import KVOCore
+
+/// Where rendered output goes: a file descriptor with a large buffer, so a
+/// million notification lines cost a few hundred writes, not a million.
+public final class OutputWriter {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    /// In-memory writers (golden tests, embedding) keep everything here.
+    public private(set) var captured: [UInt8] = []
+    private let capturing: Bool
+    private let limit: Int
+    /// Flush after every write (a terminal, where the user is watching).
+    public var flushesEachLine: Bool
+
+    public init(descriptor: Int32, bufferSize: Int = 1 << 16) {
+        self.descriptor = descriptor
+        self.limit = bufferSize
+        self.flushesEachLine = isatty(descriptor) != 0
+        self.capturing = false
+        buffer.reserveCapacity(bufferSize)
+    }
+
+    /// A writer that keeps what is written, for `capturedText`.
+    public init(capturing: Void) {
+        self.descriptor = -1
+        self.limit = 1 << 16
+        self.flushesEachLine = false
+        self.capturing = true
+    }
+
+    public var capturedText: String {
+        flush()
+        return String(decoding: captured, as: UTF8.self)
+    }
+
+    public func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if flushesEachLine || buffer.count >= limit { flush() }
+    }
+
+    public func flush() {
+        if capturing {
+            captured += buffer
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer.withUnsafeBytes { bytes -> Int in
+                guard let base = bytes.baseAddress else { return 0 }
+                return Glibc.write(descriptor, base + offset, bytes.count - offset)
+            }
+            if written <= 0 { break }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    deinit { flush() }
+}
+
+/// `--format`.
+public enum OutputFormatKind: String, Sendable, CaseIterable {
+    case text, json
+}
+
+/// Renders events, diagnostics and runtime errors in one of the two formats of
+/// SPEC §8, counting notifications instead of printing them with `--quiet`.
+public final class EventRenderer: EventSink {
+    public let format: OutputFormatKind
+    public let out: OutputWriter
+    public let err: OutputWriter
+    public var quiet = false
+    public var color = false
+    public private(set) var suppressedNotifications = 0
+
+    public init(format: OutputFormatKind, out: OutputWriter, err: OutputWriter) {
+        self.format = format
+        self.out = out
+        self.err = err
+    }
+
+    public func emit(_ event: Event) {
+        if quiet, case .notify = event {
+            suppressedNotifications += 1
+            return
+        }
+        switch format {
+        case .text: out.write(TextFormat.render(event, color: color))
+        case .json: out.write(JSONFormat.render(event) + "\n")
+        }
+    }
+
+    /// A diagnostic about the script (§9): text on stderr, or a JSON event on stdout.
+    public func report(_ diagnostic: Diagnostic, file: String, source: SourceText) {
+        switch format {
+        case .text:
+            out.flush()
+            err.write(diagnostic.render(file: file, source: source, color: color) + "\n")
+            err.flush()
+        case .json:
+            out.write(JSONFormat.object([
+                ("event", JSONFormat.string(diagnostic.severity.rawValue)),
+                ("message", JSONFormat.string(diagnostic.message)),
+                ("line", String(diagnostic.location.line)),
+                ("column", String(diagnostic.location.column)),
+            ]) + "\n")
+        }
+    }
+}
+
+/// The text format of SPEC §8.1.
+public enum TextFormat {
+    static let reset = "\u{1B}[0m"
+
+    public static func render(_ event: Event, color: Bool) -> String {
+        func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\(reset)" : text }
+        switch event {
+        case .notify(let object, let keyPath, let observer, let change, let context, let depth):
+            var line = indent(depth) + paint(object.name, "36") + "." + paint(keyPath, "1") + " → " + paint(observer.name, "33")
+                + " " + paint(change.description, "32")
+            if let context { line += " context: " + paint(context.name, "35") }
+            return line + "\n"
+        case .print(let text, let depth):
+            return indented(text, depth) + "\n"
+        case .exception(let exception, let caught):
+            if caught {
+                return indented(paint("*** \(exception.name) (caught): ", "31") + exception.reason, exception.depth) + "\n"
+            }
+            return paint("*** Terminating app due to uncaught exception '\(exception.name)', reason: '\(exception.reason)'", "1;31") + "\n"
+        case .observationInfo(let object, _, let depth):
+            return indented(object.observationInfoDescription ?? "nil", depth) + "\n"
+        }
+    }
+
+    static func indent(_ depth: Int) -> String { String(repeating: "  ", count: depth) }
+
+    static func indented(_ text: String, _ depth: Int) -> String {
+        guard depth > 0 else { return text }
+        let pad = indent(depth)
+        return pad + text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + pad)
+    }
+}
+
+/// The JSON Lines format of SPEC §8.2, written by hand: the events are flat
+/// and their keys fixed, and a generic encoder would cost a dictionary per line.
+public enum JSONFormat {
+    public static func render(_ event: Event) -> String {
+        switch event {
+        case .notify(let object, let keyPath, let observer, let change, let context, let depth):
+            return object_([
+                ("event", string("notify")), ("object", string(object.name)), ("keyPath", string(keyPath)),
+                ("observer", string(observer.name)), ("change", encode(change)),
+                ("context", context.map { string($0.name) } ?? "null"), ("depth", String(depth)),
+            ])
+        case .print(let text, let depth):
+            return object_([("event", string("print")), ("text", string(text)), ("depth", String(depth))])
+        case .exception(let exception, let caught):
+            return object_([
+                ("event", string("exception")), ("name", string(exception.name)), ("reason", string(exception.reason)),
+                ("caught", caught ? "true" : "false"), ("depth", String(exception.depth)),
+            ])
+        case .observationInfo(let object, let observances, _):
+            let items = observances.map { item in
+                object_([
+                    ("observer", string(item.observer)), ("keyPath", string(item.keyPath)),
+                    ("options", "[" + item.options.names.map(string).joined(separator: ",") + "]"),
+                    ("context", item.context.map { string($0.name) } ?? "null"),
+                ])
+            }
+            return object_([("event", string("observationInfo")), ("object", string(object.name)),
+                            ("observances", "[" + items.joined(separator: ",") + "]")])
+        }
+    }
+
+    public static func object(_ pairs: [(String, String)]) -> String { object_(pairs) }
+
+    private static func object_(_ pairs: [(String, String)]) -> String {
+        "{" + pairs.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    static func encode(_ change: Change) -> String {
+        var pairs: [(String, String)] = []
+        if let indexes = change.indexes { pairs.append(("indexes", "[" + indexes.map(String.init).joined(separator: ",") + "]")) }
+        pairs.append(("kind", String(change.kind.rawValue)))
+        if let new = change.new { pairs.append(("new", encode(new))) }
+        if change.isPrior { pairs.append(("notificationIsPrior", "true")) }
+        if let old = change.old { pairs.append(("old", encode(old))) }
+        return object_(pairs)
+    }
+
+    public static func encode(_ value: Value) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let int): return String(int)
+        case .double(let double): return double.isFinite ? Value.describe(double: double) : "null"
+        case .string(let text): return string(text)
+        case .object(let object): return object_([("object", string(object.name)), ("class", string(object.cls.name))])
+        case .array(let values): return "[" + values.map(encode).joined(separator: ",") + "]"
+        case .set(let set): return object_([("set", "[" + set.sorted.map(encode).joined(separator: ",") + "]")])
+        case .change(let change): return encode(change)
+        case .context(let context): return string(context.name)
+        case .option, .setMutation, .arrayProxy, .setProxy, .observationInfo, .exception:
+            return string(value.collectionDescription)
+        }
+    }
+
+    public static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
