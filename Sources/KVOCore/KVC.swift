@@ -152,6 +152,7 @@ extension KVORuntime {
         switch (type, value) {
         case (.int, _):
             if case .int = value { return value }
+            if case .string(let string) = value { return .int(Value.nsStringIntegerValue(string)) }
             guard let number = value.kvcNumber else { break }
             guard number.isFinite, number > -9.3e18, number < 9.3e18 else {
                 throw ScriptError.runtime("\(Value.describe(double: number)) does not fit the Int property '\(key)' of \(object.cls.name)")
@@ -237,9 +238,31 @@ extension Value {
         return nil
     }
 
-    /// NSString's `doubleValue`: the number the string starts with, or 0.
+    /// NSString's `longLongValue`: the decimal integer the string starts with,
+    /// or 0; saturating as the C scanner does.
+    static func nsStringIntegerValue(_ string: String) -> Int {
+        var scalars = Substring(string).unicodeScalars.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        var negative = false
+        if let sign = scalars.first, sign == "+" || sign == "-" {
+            negative = sign == "-"
+            scalars = scalars.dropFirst()
+        }
+        var result = 0
+        for scalar in scalars {
+            guard let digit = Int(String(scalar)), ("0"..."9").contains(scalar) else { break }
+            let (shifted, overflow1) = result.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = shifted.addingReportingOverflow(digit)
+            if overflow1 || overflow2 { return negative ? Int.min : Int.max }
+            result = next
+        }
+        return negative ? -result : result
+    }
+
+    /// NSString's `doubleValue`: the decimal number the string starts with, or 0.
     static func nsStringDoubleValue(_ string: String) -> Double {
-        let scalars = Array(string.unicodeScalars.drop { $0 == " " || $0 == "\t" || $0 == "\n" })
+        let decimal = string.unicodeScalars.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+            .prefix { ("0"..."9").contains($0) || $0 == "." || $0 == "e" || $0 == "E" || $0 == "+" || $0 == "-" }
+        let scalars = Array(decimal)
         var end = 0
         var best = 0
         var text = ""

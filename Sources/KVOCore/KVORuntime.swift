@@ -99,6 +99,7 @@ public final class KVORuntime {
             if case .null = target { return }
             throw ScriptError.runtime("cannot remove an observer from \(target.collectionDescription): it is not an object")
         }
+        try checkAlive(object)
         let match = object.observationInfo?.observances.lastIndex { observance in
             guard observance.root == nil, observance.observer === observer, observance.keyPath == keyPath else { return false }
             switch context {
@@ -184,18 +185,19 @@ public final class KVORuntime {
         try? attachForwards(of: root)
     }
 
-    /// Observing through an array raises, as `-[NSArray addObserver:…]` does.
+    /// Reads the relationships along a key path as registration does: an
+    /// undefined key raises, and observing through an array raises, as
+    /// `-[NSArray addObserver:…]` does.
     private func checkNoCollectionAlongPath(_ object: KVOObject, _ path: [String]) throws {
-        var current = Value.object(object)
-        var owner = object.name
+        var current = object
         for (index, key) in path.enumerated().dropLast() {
             if path[index + 1].hasPrefix("@") { return }
-            guard let next = try? value(of: current, forKey: key) else { return }
-            owner += "." + key
+            let next = try value(of: .object(current), forKey: key)
             switch next {
-            case .object: current = next
+            case .object(let related): current = related
             case .array, .set:
                 let rest = path[(index + 1)...].joined(separator: ".")
+                let owner = "\(current.name).\(key)"
                 throw exception(Exceptions.observeCollection(collectionReceiver(next, name: owner), keyPath: rest))
             default: return
             }
@@ -222,6 +224,7 @@ public final class KVORuntime {
     /// notification for each affected observance, old values read now, and
     /// delivers prior notifications in registration order.
     public func willChange(_ object: KVOObject, key: String, _ spec: ChangeSpec = .setting) throws {
+        try checkAlive(object)
         let change = PendingChange(object: object, key: key, spec: spec)
         pending.append(change)
         guard let info = object.observationInfo else { return }
@@ -254,6 +257,7 @@ public final class KVORuntime {
     /// `didChangeValue(forKey:)`: pops this key's most recent pending change and
     /// delivers its notifications from the most recent registration back.
     public func didChange(_ object: KVOObject, key: String) throws {
+        try checkAlive(object)
         guard let index = pending.lastIndex(where: { $0.object === object && $0.key == key }) else { return }
         let change = pending.remove(at: index)
         for root in change.rebuild where root.isRegistered { rebuildForwards(of: root) }

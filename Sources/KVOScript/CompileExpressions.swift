@@ -89,7 +89,17 @@ extension Compiler {
                     error("unknown operator '\(op)'", at: location, length: op.count)
                     return Typed({ _ in .null })
                 }
-                return Typed({ machine in try function(try left(machine), try right(machine)) })
+                return Typed({ machine in
+                    let (a, b) = (try left(machine), try right(machine))
+                    do {
+                        return try function(a, b)
+                    } catch ScriptError.runtime(var failure) where failure.line == nil {
+                        // Point at the operator, not the statement.
+                        failure.line = location.line
+                        failure.column = location.column
+                        throw ScriptError.runtime(failure)
+                    }
+                })
             }
         }
     }
