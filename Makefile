@@ -29,7 +29,7 @@ test-golden: build
 	$(BIN) test scenarios
 
 test-conformance: build
-	python3 $(CONFORMANCE)/check --bin $(BIN) $(CONFORMANCE)
+	scripts/conformance $(BIN) $(CONFORMANCE)
 
 clean:
 	rm -rf .build

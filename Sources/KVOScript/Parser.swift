@@ -111,11 +111,14 @@ struct Parser {
             while current.kind == .newline || isPunct(";") { advance() }
             if current.kind == .eof { return }
             if let closer, isPunct(closer) { return }
+            let start = index
             do {
                 statements.append(try parseStatement())
                 try endStatement()
             } catch is Abandon {
                 synchronize()
+                // A stray `}` stops synchronising without being consumed: always move on.
+                if index == start { advance() }
             }
         }
     }
@@ -359,11 +362,13 @@ struct Parser {
             while current.kind == .newline || isPunct(";") { advance() }
             if isPunct("}") { advance(); break }
             if current.kind == .eof { throw fail("expected '}' to close class '\(name)'", at: open) }
+            let start = index
             do {
                 try parseMember(into: &decl)
                 try endStatement()
             } catch is Abandon {
                 synchronize()
+                if index == start { advance() }
             }
         }
         return decl

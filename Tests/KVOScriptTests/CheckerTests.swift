@@ -1,0 +1,352 @@
+import Testing
+@testable import KVOScript
+
+/// SPEC §9: the whole file is parsed and checked before anything runs; each
+/// problem is reported as `file:line:col: error: message`, the source line and
+/// a caret line, and the status is 2.
+///
+/// Expectations are written inline, FindingSpec-style: the source, then the
+/// exact diagnostic with its source line and caret.
+@Suite struct CheckerTests {
+    /// Checks `source` and expects status 2 and exactly `diagnostics` (each the
+    /// three-line rendering) on standard error, and nothing on standard output.
+    func expectErrors(_ source: String, _ diagnostics: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let result = check(source)
+        #expect(result.status == 2, "\(result)", sourceLocation: sourceLocation)
+        #expect(result.out == "", sourceLocation: sourceLocation)
+        #expect(result.err == diagnostics.map { $0 + "\n" }.joined(), sourceLocation: sourceLocation)
+    }
+
+    static let account = """
+        class Account {
+            var balance: Double = 0
+        }
+        class Person {
+            var name: String = ""
+        }
+        let acct = Account()
+        let alice = Person()
+
+        """
+
+    // MARK: Names
+
+    @Test func unknownClassSuggestsTheClosest() {
+        expectErrors(Self.account + "let a = Acount()\n", [
+            """
+            t.kvo:9:9: error: unknown class 'Acount'; did you mean 'Account'?
+            let a = Acount()
+                    ^~~~~~
+            """,
+        ])
+    }
+
+    @Test func unknownPropertyOnAStaticallyKnownObject() {
+        expectErrors(Self.account + "print(acct.balnce)\n", [
+            """
+            t.kvo:9:11: error: value of type 'Account' has no property 'balnce'; did you mean 'balance'?
+            print(acct.balnce)
+                      ^~~~~~~
+            """,
+        ])
+    }
+
+    @Test func unknownPropertyAsAnAssignmentTarget() {
+        expectErrors(Self.account + "acct.balnce = 3\n", [
+            """
+            t.kvo:9:5: error: value of type 'Account' has no property 'balnce'; did you mean 'balance'?
+            acct.balnce = 3
+                ^~~~~~~
+            """,
+        ])
+    }
+
+    @Test func unknownConstructorLabel() {
+        expectErrors(Self.account + "let b = Account(balanse: 1)\n", [
+            """
+            t.kvo:9:17: error: 'Account' has no stored property 'balanse'; did you mean 'balance'?
+            let b = Account(balanse: 1)
+                            ^~~~~~~
+            """,
+        ])
+    }
+
+    @Test func unknownVariable() {
+        expectErrors(Self.account + "print(acc)\n", [
+            """
+            t.kvo:9:7: error: cannot find 'acc' in scope; did you mean 'acct'?
+            print(acc)
+                  ^~~
+            """,
+        ])
+    }
+
+    // MARK: Built-in calls
+
+    @Test func wrongBuiltinLabelOnAnObjectOfUnknownClass() {
+        expectErrors("""
+            func watch(o, p) {
+                o.addObserver(p, forKeyPath: "balance", option: [.new])
+            }
+            """, [
+            """
+            t.kvo:2:6: error: incorrect argument labels in call to 'addObserver' (have 'addObserver(_:forKeyPath:option:)', expected 'addObserver(_:forKeyPath:)', 'addObserver(_:forKeyPath:context:)', 'addObserver(_:forKeyPath:options:)', 'addObserver(_:forKeyPath:options:context:)')
+                o.addObserver(p, forKeyPath: "balance", option: [.new])
+                 ^~~~~~~~~~~~
+            """,
+        ])
+    }
+
+    /// The same mistake on `acct`, whose class the checker knows, must give the
+    /// same label diagnostic, not "has no method 'addObserver'".
+    @Test func wrongBuiltinLabelOnAStaticallyKnownObject() {
+        expectErrors(Self.account + #"acct.addObserver(alice, forKeyPath: "balance", option: [.new])"# + "\n", [
+            """
+            t.kvo:9:5: error: incorrect argument labels in call to 'addObserver' (have 'addObserver(_:forKeyPath:option:)', expected 'addObserver(_:forKeyPath:)', 'addObserver(_:forKeyPath:context:)', 'addObserver(_:forKeyPath:options:)', 'addObserver(_:forKeyPath:options:context:)')
+            acct.addObserver(alice, forKeyPath: "balance", option: [.new])
+                ^~~~~~~~~~~~
+            """,
+        ])
+    }
+
+    @Test func unknownMethodOnAStaticallyKnownObject() {
+        expectErrors(Self.account + "acct.deposit(5)\n", [
+            """
+            t.kvo:9:5: error: value of type 'Account' has no method 'deposit'
+            acct.deposit(5)
+                ^~~~~~~~
+            """,
+        ])
+    }
+
+    @Test func unknownDotLiteral() {
+        expectErrors(Self.account + #"acct.addObserver(alice, forKeyPath: "balance", options: [.neww])"# + "\n", [
+            """
+            t.kvo:9:58: error: unknown literal '.neww'; did you mean '.new'?
+            acct.addObserver(alice, forKeyPath: "balance", options: [.neww])
+                                                                     ^~~~~
+            """,
+        ])
+    }
+
+    // MARK: Statements
+
+    @Test func assignmentToALet() {
+        expectErrors("let total = 0\ntotal += 1\n", [
+            """
+            t.kvo:2:1: error: cannot assign to 'total': it is a 'let' constant; declare it with 'var' to change it
+            total += 1
+            ^~~~~
+            """,
+        ])
+    }
+
+    @Test func assignmentToALetInsideAFunction() {
+        expectErrors("func f() {\n    let n = 1\n    n = 2\n}\n", [
+            """
+            t.kvo:3:5: error: cannot assign to 'n': it is a 'let' constant; declare it with 'var' to change it
+                n = 2
+                ^
+            """,
+        ])
+    }
+
+    @Test func returnOutsideAFunction() {
+        expectErrors("print(1)\nreturn 5\n", [
+            """
+            t.kvo:2:1: error: 'return' outside of a function
+            return 5
+            ^~~~~~
+            """,
+        ])
+    }
+
+    @Test func returnInsideATopLevelLoopIsStillOutsideAFunction() {
+        expectErrors("for i in 0..<3 {\n    return\n}\n", [
+            """
+            t.kvo:2:5: error: 'return' outside of a function
+                return
+                ^~~~~~
+            """,
+        ])
+    }
+
+    // MARK: Declarations
+
+    @Test func unknownSuperclass() {
+        expectErrors("class Account { }\nclass Savings: Acount { }\n", [
+            """
+            t.kvo:2:16: error: unknown superclass 'Acount'; did you mean 'Account'?
+            class Savings: Acount { }
+                           ^~~~~~
+            """,
+        ])
+    }
+
+    /// Classes are hoisted: the suggestion must not depend on declaring the
+    /// intended superclass first.
+    @Test func unknownSuperclassDeclaredLaterStillSuggests() {
+        expectErrors("class Savings: Acount { }\nclass Account { }\n", [
+            """
+            t.kvo:1:16: error: unknown superclass 'Acount'; did you mean 'Account'?
+            class Savings: Acount { }
+                           ^~~~~~
+            """,
+        ])
+    }
+
+    @Test func unknownTypeInAPropertyDeclaration() {
+        expectErrors("""
+            class Employee { var salary: Double = 0 }
+            class Department {
+                var boss: Employe
+                var employees: [Employee]
+            }
+            """, [
+            """
+            t.kvo:3:15: error: unknown type 'Employe'; did you mean 'Employee'?
+                var boss: Employe
+                          ^~~~~~~
+            """,
+        ])
+    }
+
+    @Test func unknownExceptionNameInCatch() {
+        // The caret belongs under the misspelled name, as for every other unknown name.
+        expectErrors(#"do { print(1) } catch NSRangeExeption { print(2) }"# + "\n", [
+            """
+            t.kvo:1:23: error: unknown exception name 'NSRangeExeption'; did you mean 'NSRangeException'?
+            do { print(1) } catch NSRangeExeption { print(2) }
+                                  ^~~~~~~~~~~~~~~
+            """,
+        ])
+    }
+
+    @Test func unknownExceptionNameIsReportedOnItsLine() {
+        // At least the line and the message, whatever the column.
+        let result = check("do {\n    print(1)\n} catch NSRangeExeption {\n    print(2)\n}\n")
+        #expect(result.status == 2)
+        #expect(result.err.contains("error: unknown exception name 'NSRangeExeption'; did you mean 'NSRangeException'?"))
+    }
+
+    // MARK: Warnings
+
+    static let department = """
+        class Employee {
+            var salary: Double = 0
+        }
+        class Department {
+            var employees: [Employee]
+            @affectedBy(employees.salary)
+            var totalSalary: Double { 0 }
+        }
+        let dept = Department()
+        print(dept.totalSalary)
+
+        """
+
+    static let toManyWarning = """
+        t.kvo:6:17: warning: the affecting key path 'employees.salary' goes through the to-many relationship 'employees'; the dependency is ignored. Observe each element instead (the guide's Department/totalSalary pattern)
+            @affectedBy(employees.salary)
+                        ^~~~~~~~~~~~~~~~
+
+        """
+
+    @Test func affectedByThroughAToManyPropertyIsAWarningNotAnError() {
+        let result = check(Self.department)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out == "")
+        #expect(result.err == Self.toManyWarning)
+    }
+
+    @Test func aWarningDoesNotStopTheRun() {
+        let result = run(Self.department)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out == "0\n")
+        #expect(result.err == Self.toManyWarning)
+    }
+
+    @Test func affectedByAnUnknownKeyIsAnError() {
+        expectErrors("""
+            class Person {
+                var firstName: String = ""
+                @affectedBy(firstNam)
+                var fullName: String { firstName }
+            }
+            """, [
+            """
+            t.kvo:3:17: error: 'firstNam' in @affectedBy is not a property of 'Person'; did you mean 'firstName'?
+                @affectedBy(firstNam)
+                            ^~~~~~~~
+            """,
+        ])
+    }
+
+    // MARK: Several problems, nothing runs
+
+    @Test func everyProblemIsReportedInSourceOrder() {
+        let result = check(Self.account + """
+            let a = Acount()
+            print(acct.balnce)
+            let k = 1
+            k = 2
+
+            """)
+        #expect(result.status == 2)
+        let headers = result.err.split(separator: "\n").filter { $0.hasPrefix("t.kvo:") }
+        #expect(headers == [
+            "t.kvo:9:9: error: unknown class 'Acount'; did you mean 'Account'?",
+            "t.kvo:10:11: error: value of type 'Account' has no property 'balnce'; did you mean 'balance'?",
+            "t.kvo:12:1: error: cannot assign to 'k': it is a 'let' constant; declare it with 'var' to change it",
+        ])
+    }
+
+    @Test func nothingRunsWhenTheCheckFails() {
+        let result = run(Self.account + """
+            acct.addObserver(alice, forKeyPath: "balance", options: [.new])
+            acct.balance = 200
+            print("before")
+            let x = Acount()
+
+            """)
+        #expect(result.status == 2)
+        #expect(result.out == "")
+        #expect(result.err == """
+            t.kvo:12:9: error: unknown class 'Acount'; did you mean 'Account'?
+            let x = Acount()
+                    ^~~~~~
+
+            """)
+    }
+
+    @Test func syntaxErrorsAreReportedTheSameWay() {
+        expectErrors("let = 5\nprint(1)\nf(1 2)\n", [
+            """
+            t.kvo:1:5: error: expected a variable name, found '='
+            let = 5
+                ^
+            """,
+            """
+            t.kvo:3:5: error: expected ',' or ')' in the argument list, found '2'
+            f(1 2)
+                ^
+            """,
+        ])
+    }
+
+    @Test func aCleanScenarioChecksWithStatusZeroAndNoOutput() {
+        let result = check(Self.account + #"acct.addObserver(alice, forKeyPath: "balance", options: [.new, .old])"# + "\nacct.balance = 1\n")
+        #expect(result.status == 0)
+        #expect(result.out == "")
+        #expect(result.err == "")
+    }
+
+    @Test func checkErrorsInJSONAreEventsOnStandardOutput() {
+        var options = RunOptions()
+        options.format = .json
+        let result = check(Self.account + "let a = Acount()\n", options: options)
+        #expect(result.status == 2)
+        #expect(result.err == "")
+        #expect(result.out == #"{"event":"error","message":"unknown class 'Acount'; did you mean 'Account'?","line":9,"column":9}"# + "\n")
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import KVOScript
+
+/// One scenario under `scenarios/`, named by its path relative to that folder
+/// so each shows up as its own test case.
+struct Scenario: CustomTestStringConvertible, Sendable {
+    let path: String
+    let relativePath: String
+    var testDescription: String { relativePath }
+
+    /// Every `scenarios/**/*.kvo` of the package, found from this file's path.
+    static let all: [Scenario] = {
+        let folder = packageRoot().appendingPathComponent("scenarios").path
+        return Files.find(under: folder, suffix: ".kvo").map {
+            Scenario(path: $0, relativePath: String($0.dropFirst(folder.count + 1)))
+        }
+    }()
+}
+
+/// SPEC §10: every `X.kvo` beside an `X.out` holding all it prints and, when
+/// the status is not 0, a last line `# exit status: N`.
+/// `UPDATE_GOLDENS=1 swift test --filter GoldenTests` rewrites the `.out` files.
+@Suite struct GoldenTests {
+    static var update: Bool { ProcessInfo.processInfo.environment["UPDATE_GOLDENS"] == "1" }
+
+    @Test func thereAreScenarios() {
+        #expect(Scenario.all.count > 0, "no scenarios found under \(packageRoot().path)/scenarios")
+    }
+
+    @Test(arguments: Scenario.all)
+    func scenarioMatchesItsGoldenFile(_ scenario: Scenario) {
+        let update = Self.update
+        let outcome = onLargeStack { Golden.check(scenario.path, update: update) }
+        #expect(outcome.passed, "\(scenario.relativePath):\n\(outcome.report)")
+    }
+
+    // MARK: The golden runner itself
+
+    /// A fresh temporary folder, removed after `body`.
+    func withTemporaryFolder(_ body: (URL) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-golden-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try body(folder)
+    }
+
+    @Test func aMissingGoldenFileFails() throws {
+        try withTemporaryFolder { folder in
+            let scenario = folder.appendingPathComponent("lonely.kvo").path
+            try "print(1)\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+            let outcome = onLargeStack { Golden.check(scenario, update: false) }
+            #expect(!outcome.passed)
+            #expect(outcome.report.contains("missing"))
+            #expect(outcome.report.contains("lonely.out"))
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("lonely.out").path))
+        }
+    }
+
+    @Test func aMatchingGoldenFilePassesAndAStatusLineIsAppended() throws {
+        try withTemporaryFolder { folder in
+            let scenario = folder.appendingPathComponent("fails.kvo").path
+            try "print(\"hi\")\nprint(1 / 0)\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+            try """
+                hi
+                fails.kvo:2:9: error: division by zero
+                print(1 / 0)
+                        ^
+                # exit status: 1
+
+                """.write(toFile: folder.appendingPathComponent("fails.out").path, atomically: true, encoding: .utf8)
+            let outcome = onLargeStack { Golden.check(scenario, update: false) }
+            #expect(outcome.passed, "\(outcome.report)")
+        }
+    }
+
+    @Test func aDifferentGoldenFileFailsWithADiff() throws {
+        try withTemporaryFolder { folder in
+            let scenario = folder.appendingPathComponent("differs.kvo").path
+            try "print(\"b\")\nprint(\"c\")\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+            try "b\nx\n".write(toFile: folder.appendingPathComponent("differs.out").path, atomically: true, encoding: .utf8)
+            let outcome = onLargeStack { Golden.check(scenario, update: false) }
+            #expect(!outcome.passed)
+            #expect(outcome.report.contains("-x\n"))
+            #expect(outcome.report.contains("+c\n"))
+            #expect(outcome.report.contains(" b\n"))
+        }
+    }
+
+    @Test func updateWritesTheGoldenFile() throws {
+        try withTemporaryFolder { folder in
+            let scenario = folder.appendingPathComponent("new.kvo").path
+            try "print(\"fresh\")\nassert(false)\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+            let outcome = onLargeStack { Golden.check(scenario, update: true) }
+            #expect(outcome.passed)
+            let written = try String(contentsOfFile: folder.appendingPathComponent("new.out").path, encoding: .utf8)
+            #expect(written == """
+                fresh
+                new.kvo:2:7: error: assertion failed
+                assert(false)
+                      ^
+                # exit status: 1
+
+                """)
+            #expect(onLargeStack { Golden.check(scenario, update: false) }.passed)
+        }
+    }
+}

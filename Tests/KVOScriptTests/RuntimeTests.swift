@@ -1,0 +1,514 @@
+import Testing
+@testable import KVOScript
+
+/// SPEC §7 (exceptions), §8 (output), §9 (runtime errors and exit status).
+@Suite struct RuntimeTests {
+    func options(maxSteps: Int = .max, maxDepth: Int = 1000, keepGoing: Bool = false, json: Bool = false) -> RunOptions {
+        var options = RunOptions()
+        options.maxSteps = maxSteps
+        options.maxDepth = maxDepth
+        options.keepGoing = keepGoing
+        options.format = json ? .json : .text
+        return options
+    }
+
+    /// Runs `source` and expects exactly this status, standard output and standard error.
+    func expectRun(_ source: String, options: RunOptions = RunOptions(), status: Int32, out: String, err: String = "",
+                   sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let result = run(source, options: options)
+        #expect(result.status == status, "\(result)", sourceLocation: sourceLocation)
+        #expect(result.out == out, sourceLocation: sourceLocation)
+        #expect(result.err == err, sourceLocation: sourceLocation)
+    }
+
+    // MARK: Success
+
+    @Test func theSpecsFirstScenario() {
+        // SPEC §1, verbatim.
+        expectRun("""
+            // bank.kvo
+            context PersonAccountBalanceContext
+
+            class Account {
+                var balance: Double = 0
+                var interestRate: Double = 0.05
+            }
+
+            class Person {
+                var name: String = ""
+            }
+
+            let acct = Account(balance: 100)
+            let alice = Person(name: "Alice")
+
+            acct.addObserver(alice, forKeyPath: "balance", options: [.new, .old],
+                             context: PersonAccountBalanceContext)
+            acct.balance = 200
+            acct.setValue(250, forKey: "balance")
+            acct.removeObserver(alice, forKeyPath: "balance", context: PersonAccountBalanceContext)
+            acct.removeObserver(alice, forKeyPath: "balance")     // not registered any more
+            """, status: 1, out: """
+            acct.balance → alice {kind = 1; new = 200; old = 100} context: PersonAccountBalanceContext
+            acct.balance → alice {kind = 1; new = 250; old = 200} context: PersonAccountBalanceContext
+            *** Terminating app due to uncaught exception 'NSRangeException', reason: 'Cannot remove an observer <Person alice> for the key path "balance" from <Account acct> because it is not registered as an observer.'
+
+            """)
+    }
+
+    @Test func aCleanRunHasStatusZero() {
+        expectRun("""
+            class Account { var balance: Double = 0 }
+            class Person { }
+            let acct = Account()
+            let alice = Person()
+            acct.addObserver(alice, forKeyPath: "balance")
+            acct.balance = 1
+            print("total:", 1 + 2.5)
+            """, status: 0, out: """
+            acct.balance → alice {kind = 1}
+            total: 3.5
+
+            """)
+    }
+
+    // MARK: Runtime errors: status 1, the error names the line
+
+    @Test func divisionByZero() {
+        expectRun("print(\"before\")\nlet a = 10\nlet b = 0\nprint(a / b)\nprint(\"after\")\n", status: 1, out: "before\n", err: """
+            t.kvo:4:9: error: division by zero
+            print(a / b)
+                    ^
+
+            """)
+    }
+
+    @Test func remainderByZero() {
+        expectRun("print(7 % 0)\n", status: 1, out: "", err: """
+            t.kvo:1:9: error: division by zero in remainder
+            print(7 % 0)
+                    ^
+
+            """)
+    }
+
+    @Test func divisionByZeroInsideAFunctionNamesTheLineInTheFunction() {
+        expectRun("func share(total, people) {\n    return total / people\n}\nprint(share(10, 4))\nprint(share(10, 0))\n",
+                  status: 1, out: "2\n", err: """
+            t.kvo:2:18: error: division by zero
+                return total / people
+                             ^
+
+            """)
+    }
+
+    @Test func intOverflow() {
+        expectRun("print(9223372036854775807 + 1)\n", status: 1, out: "", err: """
+            t.kvo:1:27: error: arithmetic overflow: 9223372036854775807 + 1 does not fit in Int
+            print(9223372036854775807 + 1)
+                                      ^
+
+            """)
+    }
+
+    @Test func intOverflowInMultiplicationAndDivision() {
+        expectRun("var n = 1\nfor i in 1...20 {\n    n = n * 10\n}\n", status: 1, out: "", err: """
+            t.kvo:3:11: error: arithmetic overflow: 1000000000000000000 * 10 does not fit in Int
+                n = n * 10
+                      ^
+
+            """)
+        expectRun("let m = -9223372036854775807 - 1\nprint(m / -1)\n", status: 1, out: "", err: """
+            t.kvo:2:9: error: arithmetic overflow: -9223372036854775808 / -1 does not fit in Int
+            print(m / -1)
+                    ^
+
+            """)
+    }
+
+    @Test func doubleArithmeticDoesNotOverflow() {
+        expectRun("print(1e308 * 10.0)\nprint(1.0 / 0.0 > 1)\n", status: 0, out: "inf\ntrue\n")
+    }
+
+    @Test func indexOutOfRange() {
+        expectRun("let xs = [1, 2]\nprint(xs[1])\nprint(xs[2])\n", status: 1, out: "2\n", err: """
+            t.kvo:3:6: error: index 2 out of range for an array of 2 elements
+            print(xs[2])
+                 ^
+
+            """)
+    }
+
+    @Test func indexOutOfRangeInAnAssignment() {
+        expectRun("var ys = [1]\nys[3] = 0\n", status: 1, out: "", err: """
+            t.kvo:2:7: error: index 3 out of range for an array of 1 element
+            ys[3] = 0
+                  ^
+
+            """)
+    }
+
+    @Test func failedAssert() {
+        expectRun("assert(1 == 1, \"fine\")\nassert(1 == 2, \"nope\")\n", status: 1, out: "", err: """
+            t.kvo:2:7: error: assertion failed: nope
+            assert(1 == 2, "nope")
+                  ^
+
+            """)
+        expectRun("assert(false)\n", status: 1, out: "", err: """
+            t.kvo:1:7: error: assertion failed
+            assert(false)
+                  ^
+
+            """)
+    }
+
+    @Test func typeMismatchThroughASetter() {
+        expectRun("""
+            class A { var n: Int = 0 }
+            let a = A()
+            a.n = 3
+            print(a.n)
+            a.n = "x"
+            print("not reached")
+            """, status: 1, out: "3\n", err: """
+            t.kvo:5:5: error: cannot store String x in property 'n' of A, declared Int
+            a.n = "x"
+                ^
+
+            """)
+    }
+
+    @Test func aDoubleIsNotAnInt() {
+        expectRun("class A { var n: Int = 0 }\nlet a = A()\na.n = 2.5\n", status: 1, out: "", err: """
+            t.kvo:3:5: error: cannot store Double 2.5 in property 'n' of A, declared Int
+            a.n = 2.5
+                ^
+
+            """)
+    }
+
+    @Test func kvcCoercesWhereTheSetterRefuses() {
+        // SPEC §4.2: through setValue(_:forKey:) a String gives the number it starts with.
+        expectRun("""
+            class A { var n: Int = 0
+                      var d: Double = 0 }
+            let a = A()
+            a.setValue("12abc", forKey: "n")
+            a.setValue(3, forKey: "d")
+            a.d = 4
+            print(a.n, a.d)
+            """, status: 0, out: "12 4\n")
+    }
+
+    @Test func maxSteps() {
+        expectRun("var i = 0\nwhile true { i = i + 1 }\n", options: options(maxSteps: 100), status: 1, out: "", err: """
+            t.kvo:2:1: error: more than 100 statements executed; raise the limit with --max-steps
+            while true { i = i + 1 }
+            ^
+
+            """)
+    }
+
+    @Test func maxStepsCountsLoopIterationsAndStatements() {
+        expectRun("for i in 0..<1000 { print(i) }\n", options: options(maxSteps: 10), status: 1, out: "0\n1\n2\n3\n", err: """
+            t.kvo:1:1: error: more than 10 statements executed; raise the limit with --max-steps
+            for i in 0..<1000 { print(i) }
+            ^
+
+            """)
+    }
+
+    @Test func maxDepthForFunctionRecursion() {
+        expectRun("func f(n) { return f(n + 1) }\nf(0)\n", options: options(maxDepth: 50), status: 1, out: "", err: """
+            t.kvo:1:13: error: method calls nested deeper than the maximum depth (50); raise it with --max-depth
+            func f(n) { return f(n + 1) }
+                        ^
+
+            """)
+    }
+
+    @Test func maxDepthForMethodRecursion() {
+        expectRun("""
+            class C {
+                func down(n) {
+                    return down(n + 1)
+                }
+            }
+            let c = C()
+            c.down(0)
+            """, options: options(maxDepth: 20), status: 1, out: "", err: """
+            t.kvo:3:9: error: method calls nested deeper than the maximum depth (20); raise it with --max-depth
+                    return down(n + 1)
+                    ^
+
+            """)
+    }
+
+    @Test func theDefaultMaxDepthStopsUnboundedRecursion() {
+        let result = run("func f(n) { return f(n + 1) }\nf(0)\n")
+        #expect(result.status == 1)
+        #expect(result.err.hasPrefix("t.kvo:1:13: error: method calls nested deeper than the maximum depth (1000); raise it with --max-depth\n"))
+    }
+
+    @Test func maxDepthForNotificationRecursion() {
+        expectRun("""
+            class C {
+                var n: Int = 0
+                func observeValue(keyPath, object, change, context) {
+                    n = n + 1
+                }
+            }
+            let c = C()
+            c.addObserver(c, forKeyPath: "n", options: [.new])
+            c.n = 1
+            print("not reached")
+            """, options: options(maxDepth: 3), status: 1, out: """
+            c.n → c {kind = 1; new = 1}
+              c.n → c {kind = 1; new = 2}
+                c.n → c {kind = 1; new = 3}
+                  c.n → c {kind = 1; new = 4}
+
+            """, err: """
+            t.kvo:4:11: error: notifications nested deeper than the maximum depth (3); raise it with --max-depth
+                    n = n + 1
+                      ^
+
+            """)
+    }
+
+    @Test func notificationToAReleasedObserver() {
+        // SPEC §6.9.
+        expectRun("""
+            class A { var n: Int = 0 }
+            class P { }
+            let a = A()
+            let p = P()
+            a.addObserver(p, forKeyPath: "n")
+            release(p)
+            a.n = 1
+            print("not reached")
+            """, status: 1, out: "", err: """
+            t.kvo:7:5: error: *** -[P observeValueForKeyPath:ofObject:change:context:]: message sent to deallocated instance <P: p>
+            a.n = 1
+                ^
+
+            """)
+    }
+
+    @Test func useOfAReleasedObject() {
+        let result = run("class A { var n: Int = 0 }\nlet a = A()\nrelease(a)\nprint(a.n)\n")
+        #expect(result.status == 1)
+        #expect(result.err.hasPrefix("t.kvo:4:"))
+        #expect(result.err.contains("error: use of released object <A: a>\n"))
+    }
+
+    // MARK: Exceptions
+
+    static let observed = """
+        class Account { var balance: Double = 0 }
+        class Person { }
+        let acct = Account()
+        let alice = Person()
+
+        """
+
+    @Test func uncaughtExceptionEndsTheRun() {
+        expectRun(Self.observed + """
+            acct.removeObserver(alice, forKeyPath: "balance")
+            print("not reached")
+            """, status: 1, out: """
+            *** Terminating app due to uncaught exception 'NSRangeException', reason: 'Cannot remove an observer <Person alice> for the key path "balance" from <Account acct> because it is not registered as an observer.'
+
+            """)
+    }
+
+    @Test func uncaughtUndefinedKey() {
+        expectRun(Self.observed + "print(acct.value(forKey: \"nope\"))\n", status: 1, out: """
+            *** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: '[<Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.'
+
+            """)
+    }
+
+    @Test func caughtExceptionIsReportedAndTheRunGoesOn() {
+        expectRun(Self.observed + """
+            do {
+                acct.setValue(1, forKey: "nope")
+                print("not reached")
+            } catch NSUnknownKeyException {
+                print(error.name)
+            }
+            print("after")
+            """, status: 0, out: """
+            *** NSUnknownKeyException (caught): [<Account acct> setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key nope.
+            NSUnknownKeyException
+            after
+
+            """)
+    }
+
+    @Test func aCatchForAnotherNameDoesNotHandleIt() {
+        expectRun(Self.observed + """
+            do {
+                acct.removeObserver(alice, forKeyPath: "balance")
+            } catch NSUnknownKeyException {
+                print("not this handler")
+            }
+            print("not reached")
+            """, status: 1, out: """
+            *** Terminating app due to uncaught exception 'NSRangeException', reason: 'Cannot remove an observer <Person alice> for the key path "balance" from <Account acct> because it is not registered as an observer.'
+
+            """)
+    }
+
+    // MARK: --keep-going
+
+    @Test func keepGoingContinuesAfterAnExceptionAndAnError() {
+        expectRun(Self.observed + """
+            acct.removeObserver(alice, forKeyPath: "balance")
+            print("after the exception")
+            print(1 / 0)
+            print("after the error")
+            """, options: options(keepGoing: true), status: 1, out: """
+            *** Terminating app due to uncaught exception 'NSRangeException', reason: 'Cannot remove an observer <Person alice> for the key path "balance" from <Account acct> because it is not registered as an observer.'
+            after the exception
+            after the error
+
+            """, err: """
+            t.kvo:7:9: error: division by zero
+            print(1 / 0)
+                    ^
+
+            """)
+    }
+
+    @Test func keepGoingWithNothingWrongIsStatusZero() {
+        expectRun("print(1)\n", options: options(keepGoing: true), status: 0, out: "1\n")
+    }
+
+    @Test func keepGoingDoesNotRunAScriptWithErrors() {
+        expectRun("print(1)\nprint(nope)\n", options: options(keepGoing: true), status: 2, out: "", err: """
+            t.kvo:2:7: error: cannot find 'nope' in scope
+            print(nope)
+                  ^~~~
+
+            """)
+    }
+
+    // MARK: JSON Lines
+
+    @Test func jsonEventsAreExact() {
+        expectRun("""
+            context Ctx
+            class Account { var balance: Double = 0 }
+            class Person { }
+            let acct = Account()
+            let alice = Person()
+            acct.addObserver(alice, forKeyPath: "balance", options: [.new, .old, .prior], context: Ctx)
+            acct.balance = 2.5
+            print(acct.observationInfo)
+            print("a\\tb \\"q\\"", 1, nil)
+            do {
+                acct.removeObserver(alice, forKeyPath: "nope")
+            } catch NSRangeException {
+                print(error.name)
+            }
+            let xs = [1]
+            print(xs[1])
+            acct.removeObserver(alice, forKeyPath: "balance", context: Ctx)
+            print(acct.observationInfo)
+            acct.removeObserver(alice, forKeyPath: "balance")
+            print("reached with keepGoing")
+            """, options: options(keepGoing: true, json: true), status: 1, out: #"""
+            {"event":"notify","object":"acct","keyPath":"balance","observer":"alice","change":{"kind":1,"notificationIsPrior":true,"old":0},"context":"Ctx","depth":0}
+            {"event":"notify","object":"acct","keyPath":"balance","observer":"alice","change":{"kind":1,"new":2.5,"old":0},"context":"Ctx","depth":0}
+            {"event":"observationInfo","object":"acct","observances":[{"observer":"alice","keyPath":"balance","options":["new","old","prior"],"context":"Ctx"}]}
+            {"event":"print","text":"a\tb \"q\" 1 nil","depth":0}
+            {"event":"exception","name":"NSRangeException","reason":"Cannot remove an observer <Person alice> for the key path \"nope\" from <Account acct> because it is not registered as an observer.","caught":true,"depth":0}
+            {"event":"print","text":"NSRangeException","depth":0}
+            {"event":"error","message":"index 1 out of range for an array of 1 element","line":16,"column":6}
+            {"event":"observationInfo","object":"acct","observances":[]}
+            {"event":"exception","name":"NSRangeException","reason":"Cannot remove an observer <Person alice> for the key path \"balance\" from <Account acct> because it is not registered as an observer.","caught":false,"depth":0}
+            {"event":"print","text":"reached with keepGoing","depth":0}
+
+            """#)
+    }
+
+    @Test func jsonUncaughtExceptionIsTheLastLine() {
+        expectRun(Self.observed + """
+            acct.addObserver(alice, forKeyPath: "balance")
+            acct.balance = 1
+            acct.removeObserver(alice, forKeyPath: "balance")
+            acct.removeObserver(alice, forKeyPath: "balance")
+            print("not reached")
+            """, options: options(json: true), status: 1, out: #"""
+            {"event":"notify","object":"acct","keyPath":"balance","observer":"alice","change":{"kind":1},"context":null,"depth":0}
+            {"event":"exception","name":"NSRangeException","reason":"Cannot remove an observer <Person alice> for the key path \"balance\" from <Account acct> because it is not registered as an observer.","caught":false,"depth":0}
+
+            """#)
+    }
+
+    @Test func jsonRuntimeErrorIsAnEventOnStandardOutput() {
+        expectRun("print(1)\nlet z = 0\nprint(1 / z)\n", options: options(json: true), status: 1, out: """
+            {"event":"print","text":"1","depth":0}
+            {"event":"error","message":"division by zero","line":3,"column":9}
+
+            """)
+    }
+
+    @Test func jsonValuesAndNestedDepth() {
+        expectRun("""
+            class Item { var name: String = "" }
+            class Box {
+                var items: [Item]
+                var count: Int = 0
+                var owner: Item?
+                func observeValue(keyPath, object, change, context) {
+                    print("handled", keyPath)
+                }
+            }
+            let box = Box()
+            let pen = Item(name: "pen")
+            box.addObserver(box, forKeyPath: "items", options: [.new, .old])
+            box.addObserver(box, forKeyPath: "owner", options: [.new, .old])
+            box.mutableArrayValue(forKey: "items").add(pen)
+            box.owner = pen
+            """, options: options(json: true), status: 0, out: #"""
+            {"event":"notify","object":"box","keyPath":"items","observer":"box","change":{"indexes":[0],"kind":2,"new":[{"object":"pen","class":"Item"}]},"context":null,"depth":0}
+            {"event":"print","text":"handled items","depth":1}
+            {"event":"notify","object":"box","keyPath":"owner","observer":"box","change":{"kind":1,"new":{"object":"pen","class":"Item"},"old":null},"context":null,"depth":0}
+            {"event":"print","text":"handled owner","depth":1}
+
+            """#)
+    }
+
+    // MARK: Text format details
+
+    @Test func handlerOutputIsIndented() {
+        expectRun("""
+            class Account { var balance: Double = 0 }
+            class Person {
+                func observeValue(keyPath, object, change, context) {
+                    print("saw", change.new)
+                }
+            }
+            let acct = Account()
+            let alice = Person()
+            acct.addObserver(alice, forKeyPath: "balance", options: [.new])
+            acct.balance = 5
+            """, status: 0, out: """
+            acct.balance → alice {kind = 1; new = 5}
+              saw 5
+
+            """)
+    }
+
+    @Test func quietCountsNotificationsInsteadOfPrintingThem() {
+        var quiet = RunOptions()
+        quiet.quiet = true
+        expectRun(Self.observed + """
+            acct.addObserver(alice, forKeyPath: "balance")
+            acct.balance = 1
+            print("done")
+            """, options: quiet, status: 0, out: "done\n")
+    }
+}
