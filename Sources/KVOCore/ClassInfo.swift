@@ -109,6 +109,15 @@ public final class ClassInfo {
         return result
     }
 
+    /// The same answer for a property, cached on it for the setter's fast path.
+    public func automaticallyNotifies(_ property: PropertyInfo) throws -> Bool {
+        if property.automaticClass == ObjectIdentifier(self) { return property.automatic }
+        let result = try automaticallyNotifies(forKey: property.name)
+        property.automaticClass = ObjectIdentifier(self)
+        property.automatic = result
+        return result
+    }
+
     /// NSObject's answer, which honours `@manual`.
     public func defaultAutomaticallyNotifies(forKey key: String) -> Bool {
         !(property(named: key)?.isManual ?? false)
@@ -171,6 +180,9 @@ public final class PropertyInfo {
     public var getter: ((KVOObject) throws -> Value)?
     /// A custom `set { }` block, which replaces the plain store.
     public var setter: ((KVOObject, Value) throws -> Void)?
+    /// The class `automatic` was last worked out for.
+    var automaticClass: ObjectIdentifier?
+    var automatic = true
 
     public init(name: String, type: ValueType, storage: Storage, isManual: Bool = false,
                 affectedBy: [String] = [], defaultValue: Value? = nil) {

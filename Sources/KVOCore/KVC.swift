@@ -16,7 +16,7 @@ extension KVORuntime {
     /// one check.
     public func set(_ object: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
         try checkAlive(object)
-        guard object.observationInfo != nil, try object.cls.automaticallyNotifies(forKey: property.name) else {
+        guard object.observationInfo != nil, try object.cls.automaticallyNotifies(property) else {
             return try store(object, property, value)
         }
         let key = property.name
@@ -96,6 +96,9 @@ extension KVORuntime {
     /// `value(forKeyPath:)`: one key at a time; a collection operator applies to
     /// the collection reached so far and the rest of the path.
     public func value(of target: Value, forKeyPath keyPath: String) throws -> Value {
+        if !keyPath.utf8.contains(UInt8(ascii: ".")) && !keyPath.hasPrefix("@") {
+            return try value(of: target, forKey: keyPath)
+        }
         let path = KeyPaths.components(keyPath)
         var current = target
         for (index, key) in path.enumerated() {

@@ -100,36 +100,35 @@ public final class KVORuntime {
             throw ScriptError.runtime("cannot remove an observer from \(target.collectionDescription): it is not an object")
         }
         try checkAlive(object)
-        let match = object.observationInfo?.observances.lastIndex { observance in
-            guard observance.root == nil, observance.observer === observer, observance.keyPath == keyPath else { return false }
+        let match = object.observationInfo?.lastRegistration(of: observer, keyPath: keyPath) { observance in
             switch context {
             case .any: return true
             case .exactly(let wanted): return observance.context === wanted
             }
         }
-        guard let info = object.observationInfo, let index = match else {
+        guard let info = object.observationInfo, let observance = match else {
             throw exception(Exceptions.cannotRemove(observer: observer, keyPath: keyPath, from: object))
         }
-        let observance = info.observances.remove(at: index)
+        info.remove(observance)
         observance.isRegistered = false
-        if info.observances.isEmpty { object.observationInfo = nil }
+        if info.count == 0 { object.observationInfo = nil }
         detachForwards(of: observance)
     }
 
     private func append(_ observance: Observance, to object: KVOObject) {
         if let info = object.observationInfo {
-            info.observances.append(observance)
+            info.append(observance)
         } else {
             let info = ObservationInfo()
-            info.observances.append(observance)
+            info.append(observance)
             object.observationInfo = info
         }
     }
 
     private func remove(_ observance: Observance, from object: KVOObject) {
-        guard let info = object.observationInfo, let index = info.index(of: observance) else { return }
-        info.observances.remove(at: index)
-        if info.observances.isEmpty { object.observationInfo = nil }
+        guard let info = object.observationInfo else { return }
+        info.remove(observance)
+        if info.count == 0 { object.observationInfo = nil }
     }
 
     /// Builds an observance watching `path[0]` of `object` and every key affecting it.
@@ -140,10 +139,18 @@ public final class KVORuntime {
         var triggers = [key]
         for affecting in closure where !triggers.contains(affecting[0]) { triggers.append(affecting[0]) }
         let continues = path.count > 1 && !path[1].hasPrefix("@")
-        return Observance(
+        let observance = Observance(
             observed: object, root: root, observer: observer, keyPath: keyPath, options: options,
             context: context, triggerKeys: triggers, detailKey: path.count == 1 ? key : nil,
             needsRebuild: continues || closure.contains { $0.count > 1 })
+        if root == nil && path.count == 1 { observance.directProperty = object.cls.property(named: key) }
+        return observance
+    }
+
+    /// The current value of a root observance's key path.
+    func currentValue(_ root: Observance) throws -> Value {
+        if let property = root.directProperty { return try get(root.observed, property) }
+        return try value(of: .object(root.observed), forKeyPath: root.keyPath)
     }
 
     /// Registers the forwarding observances a root needs on related objects: the
@@ -230,7 +237,7 @@ public final class KVORuntime {
         guard let info = object.observationInfo else { return }
         changeStamp &+= 1
         let stamp = changeStamp
-        for entry in info.observances where entry.isTriggered(by: key) {
+        for case let entry? in info.slots where entry.isTriggered(by: key) {
             let root = entry.root ?? entry
             if entry.needsRebuild && !change.rebuild.contains(where: { $0 === root }) {
                 change.rebuild.append(root)
@@ -240,8 +247,7 @@ public final class KVORuntime {
             let detailed = entry.detailKey == key && !spec.isSetting
             var old: Value?
             if root.options.contains(.old) && (!detailed || spec.kind != .insertion) {
-                old = detailed ? try detailValues(object, key, spec, old: true)
-                               : try value(of: .object(root.observed), forKeyPath: root.keyPath)
+                old = detailed ? try detailValues(object, key, spec, old: true) : try currentValue(root)
             }
             change.records.append(PendingRecord(observance: root, detailed: detailed, old: old))
         }
@@ -269,7 +275,7 @@ public final class KVORuntime {
             if root.options.contains(.new) && notification.kind != .removal {
                 notification.new = record.detailed
                     ? try detailValues(object, key, change.spec, old: false)
-                    : try value(of: .object(root.observed), forKeyPath: root.keyPath)
+                    : try currentValue(root)
             }
             if root.options.contains(.old) && notification.kind != .insertion {
                 notification.old = record.old ?? .null

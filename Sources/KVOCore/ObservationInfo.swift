@@ -27,6 +27,11 @@ public final class Observance {
     /// The change that last recorded this observance as pending, so each
     /// observance is notified once per change.
     var lastChangeStamp = 0
+    /// Where it sits in its object's `ObservationInfo`.
+    var position = 0
+    /// Root only: the property a single-key path reads, so reading old and new
+    /// values skips key-path parsing.
+    var directProperty: PropertyInfo?
 
     init(observed: KVOObject, root: Observance?, observer: KVOObject, keyPath: String,
          options: ObservingOptions, context: Context?, triggerKeys: [String], detailKey: String?,
@@ -55,17 +60,77 @@ public final class Observance {
 }
 
 /// An object's observances in registration order (`-observationInfo`).
+///
+/// Removal must not be linear in the number of observers (adding then removing
+/// 100,000 observers is a benchmark), so removed entries leave a hole that a
+/// later compaction closes, and root observances are indexed by observer.
 public final class ObservationInfo {
-    public internal(set) var observances: [Observance] = []
+    /// Registration order; nil where an observance was removed.
+    private(set) var slots: [Observance?] = []
+    /// Live observances.
+    public private(set) var count = 0
+    /// Positions of each observer's root observances, ascending.
+    private var byObserver: [ObjectIdentifier: [Int]] = [:]
 
+    /// The live observances in registration order.
+    public var observances: [Observance] { slots.compactMap { $0 } }
+
+    func append(_ observance: Observance) {
+        observance.position = slots.count
+        if observance.root == nil {
+            byObserver[ObjectIdentifier(observance.observer), default: []].append(slots.count)
+        }
+        slots.append(observance)
+        count += 1
+    }
+
+    func remove(_ observance: Observance) {
+        let position = observance.position
+        guard position < slots.count, slots[position] === observance else { return }
+        slots[position] = nil
+        count -= 1
+        if observance.root == nil {
+            let key = ObjectIdentifier(observance.observer)
+            if var positions = byObserver[key], let index = positions.lastIndex(of: position) {
+                positions.remove(at: index)
+                byObserver[key] = positions.isEmpty ? nil : positions
+            }
+        }
+        if slots.count > 32 && count * 2 < slots.count { compact() }
+    }
+
+    /// The most recently added root observance of `observer` for `keyPath`
+    /// whose context passes `matches`.
+    func lastRegistration(of observer: KVOObject, keyPath: String, where matches: (Observance) -> Bool) -> Observance? {
+        guard let positions = byObserver[ObjectIdentifier(observer)] else { return nil }
+        for position in positions.reversed() {
+            if let observance = slots[position], observance.keyPath == keyPath, matches(observance) { return observance }
+        }
+        return nil
+    }
+
+    private func compact() {
+        let live = observances
+        slots = []
+        byObserver = [:]
+        count = 0
+        for observance in live { append(observance) }
+    }
+
+    /// The observance's index among the live ones, as a dump numbers it.
     func index(of observance: Observance) -> Int? {
-        observances.lastIndex { $0 === observance }
+        var index = 0
+        for case let entry? in slots {
+            if entry === observance { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// Whether `observance`, or an identical registration, is registered here now.
     func isStillRegistered(_ observance: Observance) -> Bool {
         if observance.isRegistered { return true }
-        return observances.contains { $0.isIdentical(to: observance) }
+        return slots.contains { $0?.isIdentical(to: observance) ?? false }
     }
 }
 

@@ -47,7 +47,7 @@ indirect enum Stmt {
     case ifElse(condition: Expr, then: [Stmt], else: [Stmt]?, SourceLocation)
     case forIn(name: String, sequence: Expr, body: [Stmt], SourceLocation)
     case whileLoop(condition: Expr, body: [Stmt], SourceLocation)
-    case doCatch(body: [Stmt], exceptionName: String?, handler: [Stmt], SourceLocation)
+    case doCatch(body: [Stmt], exceptionName: (String, SourceLocation)?, handler: [Stmt], SourceLocation)
     case returnValue(Expr?, SourceLocation)
     case release(Expr, SourceLocation)
     case function(FunctionDecl)

@@ -147,6 +147,11 @@ extension Compiler {
         let argumentEvals = evals(arguments)
         if let cls = typed.cls, cls.method(name) != nil || Builtins.table[signature] == nil {
             guard let box = cls.method(name) else {
+                if Builtins.names.contains(name) {
+                    let expected = Builtins.signatures(named: name).joined(separator: "', '")
+                    error("incorrect argument labels in call to '\(name)' (have '\(name)(\(labels.map { $0 + ":" }.joined()))', expected '\(expected)')", at: location, length: name.count + 1)
+                    return Typed({ _ in .null })
+                }
                 let candidates = cls.allMethodNames + Array(Builtins.names)
                 error("value of type '\(cls.info.name)' has no method '\(name)'\(Suggestion.didYouMean(name, in: candidates))", at: location, length: name.count + 1)
                 return Typed({ _ in .null })
@@ -200,6 +205,35 @@ extension Compiler {
     /// `x.append(y)`: get, append, set (one setting notification for a property,
     /// as with Swift's `@objc dynamic` arrays); on a proxy, the proxy's `add`.
     private func compileAppend(_ receiver: Expr, _ argument: Argument) -> Typed {
+        if case .identifier(let name, _, _) = receiver, let binding = lookup(name) {
+            // A variable's array is appended in place: taking it out of its slot
+            // first leaves it uniquely referenced, so no copy is made.
+            let valueEval = compileExpr(argument.value).eval
+            switch binding {
+            case .global(let slot, false, _):
+                return Typed({ machine in
+                    let value = try valueEval(machine)
+                    guard var elements = Value.takeArray(&machine.globals[slot]) else {
+                        return try Self.appendToProxy(machine.globals[slot], value, machine)
+                    }
+                    elements.append(value)
+                    machine.globals[slot] = .array(elements)
+                    return .null
+                })
+            case .local(let slot, false, _):
+                return Typed({ machine in
+                    let value = try valueEval(machine)
+                    guard var elements = Value.takeArray(&machine.frame.locals[slot]) else {
+                        return try Self.appendToProxy(machine.frame.locals[slot], value, machine)
+                    }
+                    elements.append(value)
+                    machine.frame.locals[slot] = .array(elements)
+                    return .null
+                })
+            default:
+                break
+            }
+        }
         guard let place = compileLValue(receiver) else { return Typed({ _ in .null }) }
         let valueEval = compileExpr(argument.value).eval
         return Typed({ machine in
@@ -216,6 +250,11 @@ extension Compiler {
             }
             return .null
         })
+    }
+
+    static func appendToProxy(_ target: Value, _ value: Value, _ machine: Machine) throws -> Value {
+        guard target.isProxy else { throw ScriptError.runtime("cannot append to \(target.typeName)") }
+        return try Builtins.call("add(_:)", machine, target, [value])
     }
 
     private func compileSuperCall(_ name: String, _ arguments: [Argument], _ location: SourceLocation) -> Typed {

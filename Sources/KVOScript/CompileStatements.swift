@@ -119,9 +119,10 @@ extension Compiler {
                 return nil
             }
 
-        case .doCatch(let body, let exceptionName, let handler, let location):
-            if let exceptionName, !Self.exceptionNames.contains(exceptionName) {
-                error("unknown exception name '\(exceptionName)'\(Suggestion.didYouMean(exceptionName, in: Self.exceptionNames))", at: location)
+        case .doCatch(let body, let caught, let handler, _):
+            let exceptionName = caught?.0
+            if let (name, location) = caught, !Self.exceptionNames.contains(name) {
+                error("unknown exception name '\(name)'\(Suggestion.didYouMean(name, in: Self.exceptionNames))", at: location, length: name.count)
             }
             let bodyExec = compileBlock(body)
             scopes.append([:])
@@ -410,6 +411,13 @@ extension Machine {
 }
 
 extension Value {
+    /// Moves an array out of `slot`, leaving nil, so the caller holds the only reference.
+    static func takeArray(_ slot: inout Value) -> [Value]? {
+        guard case .array(let elements) = slot else { return nil }
+        slot = .null
+        return elements
+    }
+
     var isProxy: Bool {
         switch self {
         case .arrayProxy, .setProxy: return true

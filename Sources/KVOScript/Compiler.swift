@@ -41,6 +41,8 @@ final class Compiler {
     var scopes: [[String: Binding]] = []
     /// The function or method being compiled; nil for top-level code.
     var function: FunctionState?
+    /// Classes declared by the program being compiled, for suggestions.
+    private var batchClassNames: [String] = []
     /// Bodies compiled once every top-level name is known.
     private var pendingBodies: [() -> Void] = []
 
@@ -127,6 +129,8 @@ final class Compiler {
     // MARK: Classes
 
     private func declareClasses(_ decls: [ClassDecl]) {
+        batchClassNames = decls.map(\.name)
+        defer { batchClassNames = [] }
         var remaining = decls
         var declared: [(ClassDecl, ScriptClass)] = []
         var progress = true
@@ -160,7 +164,7 @@ final class Compiler {
         var superclass: ScriptClass?
         if let (superName, location) = decl.superclass, superName != "NSObject" {
             guard let found = classes[superName] else {
-                error("unknown superclass '\(superName)'\(Suggestion.didYouMean(superName, in: Array(classes.keys)))", at: location, length: superName.count)
+                error("unknown superclass '\(superName)'\(Suggestion.didYouMean(superName, in: Array(classes.keys) + batchClassNames))", at: location, length: superName.count)
                 return nil
             }
             superclass = found

@@ -71,34 +71,50 @@ public enum UnifiedDiff {
         while i < n || j < m {
             if i < n, j < m, a[i] == b[j] {
                 lines.append(.same(a[i])); i += 1; j += 1
-            } else if j < m, i == n || table[i][j + 1] >= table[i + 1][j] {
-                lines.append(.added(b[j])); j += 1
-            } else {
+            } else if i < n, j == m || table[i + 1][j] >= table[i][j + 1] {
                 lines.append(.removed(a[i])); i += 1
+            } else {
+                lines.append(.added(b[j])); j += 1
             }
         }
+        // Line numbers (1-based) in each file where every edit-script entry starts.
+        var oldLine = [Int](), newLine = [Int]()
+        var o = 1, p = 1
+        for line in lines {
+            oldLine.append(o); newLine.append(p)
+            switch line {
+            case .same: o += 1; p += 1
+            case .removed: o += 1
+            case .added: p += 1
+            }
+        }
+        func isChange(_ k: Int) -> Bool { if case .same = lines[k] { return false } else { return true } }
         var output = "--- \(expectedName)\n+++ \(actualName)\n"
-        var index = 0
-        while index < lines.count {
-            guard let firstChange = lines[index...].firstIndex(where: { if case .same = $0 { return false } else { return true } }) else { break }
-            let start = max(index, firstChange - context)
-            var end = firstChange
-            var quiet = 0
+        var k = 0
+        while k < lines.count {
+            guard let first = (k..<lines.count).first(where: isChange) else { break }
+            let start = max(k, first - context)
+            var end = first
+            var lastChange = first
             while end < lines.count {
-                if case .same = lines[end] { quiet += 1 } else { quiet = 0 }
-                if quiet > context * 2 { break }
+                if isChange(end) { lastChange = end }
+                if end - lastChange > context * 2 { break }
                 end += 1
             }
-            end = min(lines.count, end - max(0, quiet - context))
-            output += "@@ @@\n"
+            end = min(lines.count, lastChange + context + 1)
+            var oldCount = 0, newCount = 0
+            var body = ""
             for line in lines[start..<end] {
                 switch line {
-                case .same(let text): output += " \(text)\n"
-                case .removed(let text): output += "-\(text)\n"
-                case .added(let text): output += "+\(text)\n"
+                case .same(let text): body += " \(text)\n"; oldCount += 1; newCount += 1
+                case .removed(let text): body += "-\(text)\n"; oldCount += 1
+                case .added(let text): body += "+\(text)\n"; newCount += 1
                 }
             }
-            index = end
+            let oldStart = oldCount == 0 ? oldLine[start] - 1 : oldLine[start]
+            let newStart = newCount == 0 ? newLine[start] - 1 : newLine[start]
+            output += "@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@\n" + body
+            k = end
         }
         return output
     }

@@ -99,8 +99,9 @@ struct Lexer {
                 add(.dotName(name), at: start, length: name.count + 1)
             } else if c == "." && (peek()?.isASCIIDigit ?? false) && !previousEndsExpression {
                 advance()
-                while let c = current, c.isASCIIDigit { advance() }
-                error("'.5' is not a number; write '0.5'", at: start, length: index - startIndex)
+                var digits = ""
+                while let c = current, c.isASCIIDigit { digits.append(c); advance() }
+                error("'.\(digits)' is not a number; write '0.\(digits)'", at: start, length: index - startIndex)
             } else if let op = matchPunct() {
                 for _ in 0..<op.count { advance() }
                 add(.punct(op), at: start, length: op.count)

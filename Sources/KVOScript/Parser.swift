@@ -4,7 +4,7 @@ import KVOCore
 /// (`maxNesting`) so no input can overflow the stack; after an error it resumes
 /// at the next statement, so one run reports several independent errors.
 struct Parser {
-    static let defaultMaxNesting = 200
+    static let defaultMaxNesting = 256
 
     private var tokens: [Token]
     private var index = 0
@@ -211,9 +211,9 @@ struct Parser {
             skipNewlines()
             guard isKeyword(.catch) else { throw fail("expected 'catch' after the 'do' block") }
             advance()
-            var name: String?
+            var name: (String, SourceLocation)?
             if case .identifier(let exceptionName) = current.kind {
-                name = exceptionName
+                name = (exceptionName, current.location)
                 advance()
             }
             let handler = try parseBlock("after 'catch'")
@@ -385,6 +385,7 @@ struct Parser {
                 isManual = true
             case "affectedBy":
                 try expectPunct("(", "after '@affectedBy'")
+                skipNewlines()
                 while !isPunct(")") {
                     let pathStart = current
                     var path = ""
@@ -401,7 +402,8 @@ struct Parser {
                         }
                     }
                     affectedBy.append((path, pathStart.location))
-                    if isPunct(",") { advance() } else if !isPunct(")") {
+                    skipNewlines()
+                    if isPunct(",") { advance(); skipNewlines() } else if !isPunct(")") {
                         throw fail("expected ',' or ')' in '@affectedBy(…)'")
                     }
                 }
@@ -512,7 +514,12 @@ struct Parser {
     private mutating func parseBinary(level: Int) throws -> Expr {
         if level == Self.levels.count { return try parseUnary() }
         var lhs = try parseBinary(level: level + 1)
+        var chain = 0
+        defer { nesting -= chain }
         while case .punct(let op) = current.kind, Self.levels[level].contains(op) {
+            // Each operator deepens the tree the checker walks: count it.
+            chain += 1
+            try enter()
             let token = current
             advance()
             skipNewlines()

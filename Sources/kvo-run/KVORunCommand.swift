@@ -106,9 +106,13 @@ extension KVORunCommand {
         @OptionGroup var options: ScenarioOptions
 
         func run() throws {
-            guard let source = Runner.readSource(file) else { throw ExitCode(ExitStatus.usage) }
-            let session = Runner.makeSession(options.runOptions)
-            throw ExitCode(session.check(source, file: file == "-" ? "<stdin>" : file))
+            let file = self.file
+            let options = self.options.runOptions
+            let status = LargeStack.run { () -> Int32 in
+                guard let source = Runner.readSource(file) else { return ExitStatus.usage }
+                return Runner.makeSession(options).check(source, file: file == "-" ? "<stdin>" : file)
+            }
+            throw ExitCode(status)
         }
     }
 

@@ -51,7 +51,7 @@ enum SX {
         case .forIn(let name, let sequence, let body, _): return "(for \(name) in \(expr(sequence)) \(block(body)))"
         case .whileLoop(let condition, let body, _): return "(while \(expr(condition)) \(block(body)))"
         case .doCatch(let body, let name, let handler, _):
-            return "(do \(block(body)) catch\(name.map { " " + $0 } ?? "") \(block(handler)))"
+            return "(do \(block(body)) catch\(name.map { " " + $0.0 } ?? "") \(block(handler)))"
         case .returnValue(let value, _): return value.map { "(return \(expr($0)))" } ?? "(return)"
         case .release(let target, _): return "(release \(expr(target)))"
         case .function(let decl):
@@ -419,7 +419,7 @@ enum SX {
     ])
     func deepNestingGivesOneDiagnosticAndNoCrash(_ name: String, _ source: String) {
         let diagnostics = onLargeStack { Parser.parse(source).diagnostics }
-        #expect(diagnostics.map(\.message) == ["nesting deeper than 200 levels; split the expression or block"], "\(name)")
+        #expect(diagnostics.map(\.message) == ["nesting deeper than \(Parser.defaultMaxNesting) levels; split the expression or block"], "\(name)")
         #expect(diagnostics.first?.location.line == 1 || name == "braces")
     }
 

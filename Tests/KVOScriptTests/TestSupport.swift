@@ -15,12 +15,7 @@ struct ScriptResult: CustomStringConvertible {
 /// (`LargeStack` in kvo-run): Swift Testing's worker threads may have small
 /// stacks, and the interpreter recurses once per nested call or notification.
 func onLargeStack<T>(_ body: @escaping () -> T) -> T {
-    final class Box: @unchecked Sendable {
-        var value: T?
-        let body: () -> T
-        init(_ body: @escaping () -> T) { self.body = body }
-    }
-    let box = Box(body)
+    let box = LargeStackJob(body)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
         box.value = box.body()
@@ -30,6 +25,12 @@ func onLargeStack<T>(_ body: @escaping () -> T) -> T {
     thread.start()
     done.wait()
     return box.value!
+}
+
+private final class LargeStackJob<T>: @unchecked Sendable {
+    var value: T?
+    let body: () -> T
+    init(_ body: @escaping () -> T) { self.body = body }
 }
 
 /// `session.run(source, file: "t.kvo")` with captured output.
