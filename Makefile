@@ -33,3 +33,89 @@ test-conformance: build
 
 clean:
 	rm -rf .build
+
+# ---------------------------------------------------------------------------
+# make bench: kvo-run against GNUstep Base's KVO in compiled Objective-C
+# (Benchmarks/README.md). Installs Debian's GNUstep packages when missing,
+# builds kvo-run in release and the peers into .build/bench/, then runs the
+# harness. Pass options through BENCH_ARGS, e.g. `make bench BENCH_ARGS=--quick`.
+BENCH_DIR := .build/bench
+BENCH_PEER_SRC := Benchmarks/peers/gnustep
+BENCH_PEERS := $(patsubst $(BENCH_PEER_SRC)/%.m,$(BENCH_DIR)/%,$(wildcard $(BENCH_PEER_SRC)/*.m))
+BENCH_ARGS ?=
+
+.PHONY: bench bench-setup bench-peers
+
+bench-setup:
+	@if ! command -v gnustep-config >/dev/null 2>&1; then \
+		echo "Installing gobjc gnustep-make libgnustep-base-dev (GNUstep Base)…"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq gobjc gnustep-make libgnustep-base-dev; \
+	fi
+
+bench-peers: bench-setup $(BENCH_PEERS)
+
+$(BENCH_DIR)/%: $(BENCH_PEER_SRC)/%.m $(BENCH_PEER_SRC)/common.h | bench-setup
+	@mkdir -p $(BENCH_DIR)
+	gcc -std=gnu11 -O2 $$(gnustep-config --objc-flags) -Wno-unused-variable -o $@ $< $$(gnustep-config --base-libs)
+
+bench: build bench-peers
+	python3 Benchmarks/run.py --bin $(BIN) --peers $(BENCH_DIR) $(BENCH_ARGS)
+
+# --- Robustness: fuzzing and AddressSanitizer -------------------------------
+# `make fuzz SECONDS=N` builds a libFuzzer target (Fuzz/FuzzKVO.swift) over the
+# lexer, parser, checker and interpreter with ASan, seeds .build/fuzz/corpus/
+# from every scenario, conformance case and fuzz regression, and fuzzes for N
+# seconds (default 60) in one worker process that keeps going after a crash.
+# Crashes, timeouts and OOMs land in .build/fuzz/artifacts/; minimise one with
+#   .build/fuzz/fuzz-kvo -minimize_crash=1 -runs=100000 CRASH_FILE
+# and keep it as Fuzz/regressions/NAME.kvo (Tests/KVORunTests/AdversarialTests
+# runs every file there through kvo-run).
+SWIFTC ?= swiftc
+SECONDS ?= 60
+FUZZ_DIR := .build/fuzz
+FUZZ_BIN := $(FUZZ_DIR)/fuzz-kvo
+FUZZ_SANITIZE ?= fuzzer,address
+FUZZ_SWIFTFLAGS := -sanitize=$(FUZZ_SANITIZE) -parse-as-library -O -g
+FUZZ_ENV := ASAN_OPTIONS=detect_leaks=0:malloc_context_size=2:allocator_may_return_null=1
+# Extra libFuzzer flags, e.g. FUZZ_ARGS=-max_len=8192
+FUZZ_ARGS ?=
+
+.PHONY: fuzz fuzz-build test-asan
+
+fuzz-build: $(FUZZ_BIN)
+
+$(FUZZ_BIN): Fuzz/FuzzKVO.swift $(wildcard Sources/KVOCore/*.swift) $(wildcard Sources/KVOScript/*.swift)
+	@mkdir -p $(FUZZ_DIR)/modules
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -wmo -module-name KVOCore \
+		-emit-module -emit-module-path $(FUZZ_DIR)/modules/KVOCore.swiftmodule \
+		-c $(wildcard Sources/KVOCore/*.swift) -o $(FUZZ_DIR)/KVOCore.o
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -wmo -module-name KVOScript -I $(FUZZ_DIR)/modules \
+		-emit-module -emit-module-path $(FUZZ_DIR)/modules/KVOScript.swiftmodule \
+		-c $(wildcard Sources/KVOScript/*.swift) -o $(FUZZ_DIR)/KVOScript.o
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -I $(FUZZ_DIR)/modules Fuzz/FuzzKVO.swift \
+		$(FUZZ_DIR)/KVOCore.o $(FUZZ_DIR)/KVOScript.o -o $@ 2>&1 | { grep -v 'Cannot export local symbol' || true; }
+	@test -x $@
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
+	@for f in $$(find scenarios Tests/Conformance Fuzz/regressions -name '*.kvo' 2>/dev/null); do \
+		cp "$$f" "$(FUZZ_DIR)/corpus/seed_$$(echo "$$f" | tr / _)"; \
+	done
+	@before=$$(ls $(FUZZ_DIR)/artifacts | wc -l); \
+	$(FUZZ_ENV) $(FUZZ_BIN) $(FUZZ_DIR)/corpus \
+		-max_total_time=$(SECONDS) -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+		-timeout=10 -rss_limit_mb=2048 -detect_leaks=0 -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_ARGS) 2>&1 | tee $(FUZZ_DIR)/last-run.log | grep -v ' NEW \| REDUCE '; \
+	after=$$(ls $(FUZZ_DIR)/artifacts | wc -l); \
+	echo "fuzz: corpus $$(ls $(FUZZ_DIR)/corpus | wc -l) files; artifacts $$before -> $$after in $(FUZZ_DIR)/artifacts (log: $(FUZZ_DIR)/last-run.log)"; \
+	test "$$after" = "$$before"
+
+# Every test (unit and CLI: the CLI tests run the ASan-built kvo-run beside
+# the test runner) and the golden scenarios, built with AddressSanitizer in
+# its own scratch path. Leak checking is off: the interpreter's object graph
+# has reference cycles that are freed at exit by the OS, not by ARC.
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=0
+test-asan: setup
+	$(ASAN_ENV) $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	$(ASAN_ENV) .build-asan/debug/kvo-run test scenarios

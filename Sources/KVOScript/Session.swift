@@ -23,9 +23,9 @@ public enum ExitStatus {
 /// entries so objects, observations and bindings persist.
 public final class Session {
     public let renderer: EventRenderer
-    public let kvo: KVORuntime
-    let machine: Machine
-    let compiler: Compiler
+    public private(set) var kvo: KVORuntime
+    private(set) var machine: Machine
+    private(set) var compiler: Compiler
     public let options: RunOptions
 
     public init(options: RunOptions, out: OutputWriter, err: OutputWriter) {
@@ -33,14 +33,32 @@ public final class Session {
         renderer = EventRenderer(format: options.format, out: out, err: err)
         renderer.quiet = options.quiet
         renderer.color = options.color
-        kvo = KVORuntime(sink: renderer)
+        (kvo, machine, compiler) = Session.makeInterpreter(renderer, options)
+    }
+
+    private static func makeInterpreter(_ renderer: EventRenderer, _ options: RunOptions) -> (KVORuntime, Machine, Compiler) {
+        let kvo = KVORuntime(sink: renderer)
         kvo.maxDepth = options.maxDepth
-        machine = Machine(kvo: kvo)
+        let machine = Machine(kvo: kvo)
         machine.maxSteps = options.maxSteps
-        compiler = Compiler(machine: machine)
+        return (kvo, machine, Compiler(machine: machine))
+    }
+
+    /// Forgets every class, object, variable and observation (the REPL's `:reset`).
+    public func reset() {
+        (kvo, machine, compiler) = Session.makeInterpreter(renderer, options)
     }
 
     public var statementsExecuted: Int { machine.steps }
+
+    /// How the last `run` ended, for the REPL's `:save`.
+    public enum Ending: Equatable {
+        case completed
+        case scriptErrors
+        case uncaughtException
+        case runtimeError
+    }
+    public private(set) var lastEnding = Ending.completed
 
     /// Parses and checks `source`, reporting every diagnostic; returns the
     /// compiled statements, or nil when there are errors.
@@ -70,7 +88,11 @@ public final class Session {
     /// Runs a scenario (or a REPL entry) and returns its exit status.
     public func run(_ source: String, file: String) -> Int32 {
         defer { renderer.out.flush() }
-        guard let statements = load(source, file: file) else { return ExitStatus.scriptErrors }
+        lastEnding = .completed
+        guard let statements = load(source, file: file) else {
+            lastEnding = .scriptErrors
+            return ExitStatus.scriptErrors
+        }
         let text = SourceText(source)
         var status = ExitStatus.success
         for statement in statements {
@@ -79,12 +101,14 @@ public final class Session {
             } catch ScriptError.exception(let exception) {
                 renderer.emit(.exception(exception, caught: false))
                 status = ExitStatus.failure
+                lastEnding = .uncaughtException
                 if !options.keepGoing { break }
             } catch ScriptError.runtime(let failure) {
                 let location = SourceLocation(line: failure.line ?? statement.location.line,
                                               column: failure.column ?? statement.location.column)
                 renderer.report(Diagnostic(.error, failure.message, at: location), file: file, source: text)
                 status = ExitStatus.failure
+                lastEnding = .runtimeError
                 if !options.keepGoing { break }
             } catch {
                 renderer.report(Diagnostic(.error, "internal error: \(error)", at: statement.location), file: file, source: text)
@@ -93,5 +117,73 @@ public final class Session {
             }
         }
         return status
+    }
+}
+
+/// What the REPL asks of a session: names for Tab completion and summaries
+/// for meta-commands.
+extension Session {
+    public static let keywords = Keyword.allCases.map(\.rawValue) + ["context", "print", "assert"]
+
+    /// Variables, classes, contexts and functions in scope at top level.
+    public var namesInScope: [String] {
+        compiler.globalNames.keys.sorted()
+    }
+
+    /// The value a top-level name holds now, if it is a variable.
+    func globalValue(_ name: String) -> Value? {
+        guard case .global(let slot, _, _)? = compiler.globalNames[name], machine.globals.indices.contains(slot) else { return nil }
+        return machine.globals[slot]
+    }
+
+    /// The class of the object a variable holds, or of its declared type.
+    private func scriptClass(ofVariable name: String) -> ScriptClass? {
+        if case .object(let object)? = globalValue(name) { return machine.classes[ObjectIdentifier(object.cls)] }
+        if case .global(_, _, let type)? = compiler.globalNames[name] { return type }
+        return nil
+    }
+
+    /// Property and method names after `name.`.
+    public func memberNames(ofVariable name: String) -> [String] {
+        guard let cls = scriptClass(ofVariable: name) else { return [] }
+        return Array(Set(cls.info.properties.map(\.name) + cls.allMethodNames + ["observationInfo"])).sorted()
+    }
+
+    /// Completions of a partial key path (`account.bal`) from the object a
+    /// variable holds; a completion ends with `.` when it names a to-one
+    /// relationship, so typing can go on.
+    public func keyPathCompletions(ofVariable name: String, partial: String) -> [String] {
+        guard var cls = scriptClass(ofVariable: name) else { return [] }
+        var components = partial.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let last = components.removeLast()
+        for key in components {
+            guard let property = cls.info.property(named: key), case .object(let typeName) = property.type,
+                  let next = compiler.classes[typeName] else { return [] }
+            cls = next
+        }
+        let prefix = components.isEmpty ? "" : components.joined(separator: ".") + "."
+        return cls.info.properties.filter { $0.name.hasPrefix(last) }.map { property in
+            if case .object = property.type { return prefix + property.name + "." }
+            return prefix + property.name
+        }.sorted()
+    }
+
+    /// `:objects`: each object bound to a name, with its class and whether it is observed.
+    public var objectSummary: [String] {
+        compiler.globalNames.keys.sorted().compactMap { name in
+            guard case .object(let object)? = globalValue(name) else { return nil }
+            let state = object.isReleased ? "released" : object.observationInfo == nil ? "not observed"
+                : "observed (\(object.observationInfo?.count ?? 0) observance\(object.observationInfo?.count == 1 ? "" : "s"))"
+            return "\(name): \(object.description), \(state)"
+        }
+    }
+
+    /// `:classes`: each declared class with its superclass and properties.
+    public var classSummary: [String] {
+        compiler.classes.keys.sorted().compactMap { name in
+            guard let cls = compiler.classes[name] else { return nil }
+            let properties = cls.info.properties.map { "\($0.name): \($0.type)" }.joined(separator: ", ")
+            return "\(name): \(cls.superclass?.info.name ?? "NSObject") { \(properties) }"
+        }
     }
 }

@@ -28,7 +28,7 @@ enum Runner {
             guard let source = readSource(file) else { return ExitStatus.usage }
             status = session.run(source, file: file == "-" ? "<stdin>" : file)
         } else if isatty(0) != 0 {
-            var repl = REPL(session: session)
+            var repl = REPL(session: session, input: ReadlineInput(session: session))
             status = repl.run()
         } else {
             // Not a terminal: a script, never through readline (it would echo).

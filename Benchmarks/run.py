@@ -1,0 +1,538 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark: kvo-run against GNUstep Base's KVO in compiled Objective-C.
+
+Builds nothing: `make bench` builds kvo-run (`swift build -c release`) and the
+GNUstep peers (into .build/bench/) and then runs this script. Each workload of
+Benchmarks/scenarios/ is run as `kvo-run FILE --quiet --stats` and compared with
+its peer Benchmarks/peers/gnustep/NAME.m, alternately (A B A B ...), and the
+medians are reported as a Markdown table on standard output; progress goes to
+standard error. Both sides report how many notifications they received (kvo-run
+on its --stats line, a peer as one integer line) and any difference is flagged.
+
+    python3 Benchmarks/run.py                 # full run (tens of minutes)
+    python3 Benchmarks/run.py --quick         # fewer pairs, smaller N
+    python3 Benchmarks/run.py --only B1,B5    # some workloads only
+    python3 Benchmarks/run.py --bin .build-bench/release/kvo-run
+
+Python 3 standard library only.
+"""
+
+import argparse
+import math
+import os
+import re
+import resource
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "Benchmarks" / "scenarios"
+STATS_RE = re.compile(r"^kvo-run: (\d+) notifications", re.M)
+PARAM_RE = r"^let {name} = [0-9_]+$"
+
+# name, what it measures, scenario, parameters (full, quick), peer argv from the
+# parameters, expected notification count from the parameters.
+WORKLOADS = [
+    dict(name="B1", what="1M sets of one property, one observer [.new, .old]",
+         scenario="B1.kvo", full=dict(n=1_000_000), quick=dict(n=100_000),
+         argv=lambda p: [p["n"]], expected=lambda p: p["n"]),
+    dict(name="B2", what="10k observers on one key, 100 sets (1M notifications)",
+         scenario="B2.kvo", full=dict(observers=10_000, sets=100),
+         quick=dict(observers=1_000, sets=100),
+         argv=lambda p: [p["observers"], p["sets"]],
+         expected=lambda p: p["observers"] * p["sets"]),
+    dict(name="B3", what="add then remove N observers on one key, same order",
+         scenario="B3.kvo", full=dict(n=100_000), quick=dict(n=10_000),
+         argv=lambda p: [p["n"]], expected=lambda p: 0),
+    dict(name="B4", what='key path "account.balance": swap account + set balance',
+         scenario="B4.kvo", full=dict(n=100_000), quick=dict(n=10_000),
+         argv=lambda p: [p["n"]], expected=lambda p: 2 * p["n"]),
+    dict(name="B5", what="dependency chain lComponent -> redComponent -> color",
+         scenario="B5.kvo", full=dict(n=100_000), quick=dict(n=10_000),
+         argv=lambda p: [p["n"]], expected=lambda p: p["n"]),
+    dict(name="B6", what='mutableArrayValue(forKey: "items").add(x), one observer',
+         scenario="B6.kvo", full=dict(n=100_000), quick=dict(n=10_000),
+         argv=lambda p: [p["n"]], expected=lambda p: p["n"]),
+]
+# B3 scaling: N values; the largest is the B3 workload itself (reused).
+SCALING = dict(full=[1_000, 10_000, 100_000], quick=[100, 1_000, 10_000])
+# Fixed-size scenario files kept for running by hand; used when N matches.
+SCALING_FILES = {1_000: "B3_1k.kvo", 10_000: "B3_10k.kvo", 100_000: "B3.kvo"}
+EXTRAS = ["startup", "rss", "text", "scaling"]
+
+
+def log(*args):
+    print(*args, file=sys.stderr, flush=True)
+
+
+class Outcome:
+    """One run: wall seconds, or why there is none."""
+
+    def __init__(self, seconds=None, count=None, status="ok", detail="", rss_kb=None):
+        self.seconds, self.count, self.status = seconds, count, status
+        self.detail, self.rss_kb = detail, rss_kb
+
+
+def run_process(cmd, timeout, stdout=subprocess.PIPE):
+    """Runs cmd in its own process group; kills the group on timeout."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([str(c) for c in cmd], stdout=stdout,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.communicate()
+        return None, "", "", time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    out = out.decode("utf-8", "replace") if out is not None else ""
+    return proc.returncode, out, err.decode("utf-8", "replace"), elapsed
+
+
+def tail(text, lines=5):
+    return " | ".join(text.strip().splitlines()[-lines:])
+
+
+def run_kvo(binary, scenario, timeout, quiet=True, stdout=subprocess.PIPE):
+    cmd = [binary, scenario, "--stats"] + (["--quiet"] if quiet else [])
+    rc, out, err, secs = run_process(cmd, timeout, stdout)
+    if rc is None:
+        return Outcome(status="timeout")
+    match = STATS_RE.search(err)
+    if rc != 0 or not match:
+        return Outcome(status="error", detail=f"exit {rc}: {tail(err + out)}")
+    return Outcome(secs, int(match.group(1)))
+
+
+def run_peer(binary, argv, timeout, stdout=subprocess.PIPE):
+    rc, out, err, secs = run_process([binary] + list(argv), timeout, stdout)
+    if rc is None:
+        return Outcome(status="timeout")
+    lines = out.strip().splitlines()
+    if rc != 0 or not lines or not lines[-1].strip().isdigit():
+        return Outcome(status="error", detail=f"exit {rc}: {tail(err + out)}")
+    return Outcome(secs, int(lines[-1]))
+
+
+class Series:
+    """Repeated runs of one side of a comparison."""
+
+    def __init__(self, label):
+        self.label, self.runs, self.dead = label, [], None
+
+    def add(self, outcome):
+        if outcome.status != "ok":
+            self.dead = outcome  # no more runs of this side: report why
+            if outcome.detail:
+                log(f"    {self.label}: {outcome.status}: {outcome.detail}")
+        else:
+            self.runs.append(outcome)
+
+    @property
+    def median(self):
+        return statistics.median(r.seconds for r in self.runs) if self.runs else None
+
+    @property
+    def counts(self):
+        return sorted({r.count for r in self.runs})
+
+    def time_text(self, timeout):
+        if self.dead is not None and self.dead.status == "timeout":
+            return f"timeout (>{timeout:g} s)"
+        if self.dead is not None and not self.runs:
+            return self.dead.status
+        if self.median is None:
+            return "–"
+        text = fmt_seconds(self.median)
+        if self.dead is not None:
+            text += f" ({self.dead.status} later)"
+        return text
+
+    def count_text(self):
+        counts = self.counts
+        if not counts:
+            return "–"
+        return " / ".join(f"{c:,}" for c in counts)
+
+
+def fmt_seconds(s):
+    if s is None:
+        return "–"
+    return f"{s:.3f}" if s >= 0.1 else f"{s:.4f}"
+
+
+def ratio_text(kvo, peer, timeout):
+    """GNUstep / kvo-run: > 1 means kvo-run is faster."""
+    k, g = kvo.median, peer.median
+    k_to = kvo.dead is not None and kvo.dead.status == "timeout" and not kvo.runs
+    g_to = peer.dead is not None and peer.dead.status == "timeout" and not peer.runs
+    if k is not None and g is not None:
+        return f"{g / k:.2f}"
+    if k_to and g is not None:
+        return f"< {g / timeout:.3f}"
+    if g_to and k is not None:
+        return f"> {timeout / k:.2f}"
+    return "–"
+
+
+def alternate(pairs, run_a, run_b, a, b, label):
+    """A B A B ...: at least `pairs` runs of each side, unless a side died."""
+    for i in range(pairs):
+        for series, run in ((a, run_a), (b, run_b)):
+            if series.dead is None:
+                outcome = run()
+                series.add(outcome)
+                shown = (fmt_seconds(outcome.seconds) + " s" if outcome.status == "ok"
+                         else outcome.status)
+                log(f"  {label} {series.label} run {i + 1}/{pairs}: {shown}")
+
+
+def materialize(scenario, params, defaults, tmpdir):
+    """The scenario file itself, or a copy with its `let NAME = N` lines changed."""
+    path = SCENARIOS / scenario
+    if params == defaults:
+        return path
+    text = path.read_text()
+    for name, value in params.items():
+        text, hits = re.subn(PARAM_RE.format(name=name), f"let {name} = {value}",
+                             text, count=1, flags=re.M)
+        if hits != 1:
+            raise SystemExit(f"{path}: no line `let {name} = …` to set")
+    suffix = "_".join(f"{k}{v}" for k, v in sorted(params.items()))
+    out = Path(tmpdir) / f"{path.stem}_{suffix}.kvo"
+    out.write_text(text)
+    return out
+
+
+def read_defaults(scenario, names):
+    text = (SCENARIOS / scenario).read_text()
+    found = {}
+    for name in names:
+        m = re.search(PARAM_RE.format(name=name).replace("[0-9_]+", "([0-9_]+)"), text, re.M)
+        if not m:
+            raise SystemExit(f"{SCENARIOS / scenario}: no line `let {name} = …`")
+        found[name] = int(m.group(1).replace("_", ""))
+    return found
+
+
+def check_text(kvo, peer, expected):
+    problems = []
+    for series in (kvo, peer):
+        if len(series.counts) > 1:
+            problems.append(f"{series.label} counts vary between runs")
+    kc, gc = kvo.counts, peer.counts
+    if kc and gc and kc != gc:
+        problems.append(f"MISMATCH kvo-run {kc[0]:,} ≠ GNUstep {gc[0]:,}")
+    for series, counts in ((kvo, kc), (peer, gc)):
+        if counts and counts[0] != expected:
+            problems.append(f"{series.label} ≠ expected {expected:,}")
+    if not (kc and gc) and not problems:
+        return f"unchecked (expected {expected:,})"
+    return "; ".join(problems) if problems else "ok"
+
+
+def compare(name, kvo_scenario, peer_bin, peer_argv, expected, args):
+    kvo, peer = Series("kvo-run"), Series("GNUstep")
+    alternate(args.pairs,
+              lambda: run_kvo(args.bin, kvo_scenario, args.timeout),
+              lambda: run_peer(peer_bin, peer_argv, args.timeout),
+              kvo, peer, name)
+    return kvo, peer, check_text(kvo, peer, expected)
+
+
+def max_rss_kb(cmd, timeout):
+    """Peak RSS of one run of cmd, in KiB: /usr/bin/time -v when present, else
+    getrusage(RUSAGE_CHILDREN) read in a fresh Python process that runs only cmd."""
+    gnu_time = "/usr/bin/time"
+    if os.access(gnu_time, os.X_OK):
+        rc, out, err, secs = run_process([gnu_time, "-v"] + cmd, timeout,
+                                         stdout=subprocess.DEVNULL)
+        m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
+        if rc is None:
+            return Outcome(status="timeout")
+        if rc != 0 or not m:
+            return Outcome(status="error", detail=f"exit {rc}: {tail(err)}")
+        return Outcome(secs, rss_kb=int(m.group(1)))
+    probe = ("import resource, subprocess, sys\n"
+             "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,"
+             " file=sys.stderr)\nsys.exit(r.returncode)\n")
+    rc, out, err, secs = run_process([sys.executable, "-c", probe] + cmd, timeout,
+                                     stdout=subprocess.DEVNULL)
+    if rc is None:
+        return Outcome(status="timeout")
+    lines = err.strip().splitlines()
+    if rc != 0 or not lines or not lines[-1].isdigit():
+        return Outcome(status="error", detail=f"exit {rc}: {tail(err)}")
+    return Outcome(secs, rss_kb=int(lines[-1]))  # ru_maxrss is in KiB on Linux
+
+
+def environment(args):
+    def cmd_out(cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True,
+                                  timeout=20).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    cpu = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    rev = cmd_out(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"])
+    dirty = cmd_out(["git", "-C", str(ROOT), "status", "--porcelain", "--", "Sources"])
+    binary = Path(args.bin)
+    built = time.strftime("%Y-%m-%d %H:%M", time.localtime(binary.stat().st_mtime))
+    gnustep = cmd_out(["dpkg-query", "-W", "-f", "${Version}", "libgnustep-base-dev"])
+    gcc = cmd_out(["gcc", "-dumpfullversion"])
+    return [
+        f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}; mode: "
+        f"{'quick' if args.quick else 'full'}; {args.pairs} pairs (A B A B …), "
+        f"medians; timeout {args.timeout:g} s per run",
+        f"- machine: {cpu or 'unknown CPU'}, {os.cpu_count()} CPUs, "
+        f"Linux {os.uname().release}",
+        f"- kvo-run: {binary} (built {built}), git {rev or '?'}"
+        f"{' + uncommitted changes in Sources/' if dirty else ''}",
+        f"- GNUstep Base {gnustep or '?'} (Debian), gcc {gcc or '?'} -O2, "
+        f"peers in {args.peers}",
+    ]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bin", default=str(ROOT / ".build/release/kvo-run"),
+                        help="kvo-run binary (default .build/release/kvo-run)")
+    parser.add_argument("--peers", default=str(ROOT / ".build/bench"),
+                        help="directory of the built GNUstep peers (default .build/bench)")
+    parser.add_argument("--quick", action="store_true",
+                        help="development run: 3 pairs, N / 10")
+    parser.add_argument("--pairs", type=int, help="A/B pairs per workload "
+                        "(default 5, 3 with --quick)")
+    parser.add_argument("--timeout", type=float, default=300.0,
+                        help="seconds per run before it is reported as timeout (300)")
+    parser.add_argument("--only", help="comma-separated subset of: "
+                        + ",".join([w["name"] for w in WORKLOADS] + EXTRAS))
+    parser.add_argument("--output", help="also write the Markdown report to this file")
+    args = parser.parse_args()
+    if args.pairs is None:
+        args.pairs = 3 if args.quick else 5
+    args.bin = str(Path(args.bin).resolve())
+    args.peers = Path(args.peers).resolve()
+    selected = set(args.only.split(",")) if args.only else None
+    known = {w["name"] for w in WORKLOADS} | set(EXTRAS)
+    if selected and not selected <= known:
+        parser.error(f"--only: unknown {', '.join(sorted(selected - known))}")
+
+    def wanted(name):
+        return selected is None or name in selected
+
+    if not os.access(args.bin, os.X_OK):
+        raise SystemExit(f"kvo-run not found at {args.bin}: run `make bench` "
+                         "or `swift build -c release`, or pass --bin")
+    peer_names = ([w["name"] for w in WORKLOADS if wanted(w["name"])]
+                  + (["B3"] if wanted("scaling") else [])
+                  + (["startup"] if wanted("startup") or wanted("rss") else [])
+                  + (["mem_1m"] if wanted("rss") else []))
+    missing = [n for n in peer_names if not os.access(args.peers / n, os.X_OK)]
+    if missing:
+        raise SystemExit(f"GNUstep peers missing in {args.peers}: "
+                         f"{', '.join(missing)}: run `make bench`")
+
+    mode = "quick" if args.quick else "full"
+    report = ["# kvo-run vs GNUstep Base KVO", ""] + environment(args) + [""]
+    tmpdir = tempfile.mkdtemp(prefix="kvo-bench-")
+    b3_result = None
+    try:
+        # ---- workloads ---------------------------------------------------
+        rows, notes = [], []
+        for w in WORKLOADS:
+            if not wanted(w["name"]):
+                continue
+            params = w[mode]
+            defaults = read_defaults(w["scenario"], params.keys())
+            scenario = materialize(w["scenario"], params, defaults, tmpdir)
+            expected = w["expected"](params)
+            log(f"{w['name']}: {w['what']} ({', '.join(f'{k}={v:,}' for k, v in params.items())})")
+            kvo, peer, check = compare(w["name"], scenario, args.peers / w["name"],
+                                       w["argv"](params), expected, args)
+            if w["name"] == "B3":
+                b3_result = (params["n"], kvo, peer)
+            size = ", ".join(f"{k}={v:,}" for k, v in params.items())
+            rows.append(f"| {w['name']} ({size}) | {kvo.time_text(args.timeout)} | "
+                        f"{peer.time_text(args.timeout)} | "
+                        f"{ratio_text(kvo, peer, args.timeout)} | {kvo.count_text()} | "
+                        f"{peer.count_text()} | {check} |")
+            notes.append(f"- **{w['name']}**: {w['what']}")
+        if rows:
+            report += ["## Workloads", "",
+                       "| workload | kvo-run median (s) | GNUstep median (s) | "
+                       "ratio GNUstep/kvo-run | notifications kvo-run | "
+                       "notifications GNUstep | check |",
+                       "|---|---:|---:|---:|---:|---:|---|"] + rows + [""]
+            report += ["Ratio > 1: kvo-run is faster. Times are wall-clock for the "
+                       "whole process (start-up included), kvo-run with "
+                       "`--quiet --stats`.", ""] + notes + [""]
+
+        # ---- start-up ----------------------------------------------------
+        if wanted("startup"):
+            runs = 10 if args.quick else 20
+            log(f"start-up: {runs} runs each of startup.kvo and its peer")
+            kvo, peer = Series("kvo-run"), Series("GNUstep")
+            scenario = SCENARIOS / "startup.kvo"
+            for i in range(runs):
+                for series, run in (
+                        (kvo, lambda: run_kvo(args.bin, scenario, args.timeout,
+                                              quiet=False, stdout=subprocess.DEVNULL)),
+                        (peer, lambda: run_peer(args.peers / "startup", [], args.timeout,
+                                                stdout=subprocess.PIPE))):
+                    if series.dead is None:
+                        series.add(run())
+            def ms(s):
+                return f"{s.median * 1000:.1f} ms" if s.median is not None else s.time_text(args.timeout)
+            report += ["## Start-up", "",
+                       f"A 10-line scenario (`Benchmarks/scenarios/startup.kvo`: one "
+                       f"observer, two changes, output to /dev/null), median of {runs} "
+                       f"runs: **kvo-run {ms(kvo)}**, GNUstep peer "
+                       f"(`startup.m`, same story) {ms(peer)}. "
+                       f"Notifications: kvo-run {kvo.count_text()}, "
+                       f"GNUstep {peer.count_text()}.", ""]
+
+        # ---- peak RSS ----------------------------------------------------
+        if wanted("rss"):
+            runs = 1 if args.quick else 3
+            log(f"peak RSS: 1M objects with 3 properties, {runs} run(s) each")
+            cmds = {
+                "kvo-run": ([args.bin, SCENARIOS / "mem_1m.kvo", "--quiet"],
+                            [args.bin, SCENARIOS / "startup.kvo", "--quiet"]),
+                "GNUstep": ([args.peers / "mem_1m"], [args.peers / "startup"]),
+            }
+            lines = []
+            for label, (cmd, base_cmd) in cmds.items():
+                big = [max_rss_kb([str(c) for c in cmd], args.timeout) for _ in range(runs)]
+                base = max_rss_kb([str(c) for c in base_cmd], args.timeout)
+                ok = [o.rss_kb for o in big if o.status == "ok"]
+                if not ok or base.status != "ok":
+                    bad = next((o for o in big + [base] if o.status != "ok"), None)
+                    lines.append(f"| {label} | {bad.status if bad else '–'} | | | |")
+                    continue
+                peak = statistics.median(ok)
+                per_obj = (peak - base.rss_kb) * 1024 / 1_000_000
+                secs = statistics.median(o.seconds for o in big if o.status == "ok")
+                lines.append(f"| {label} | {peak / 1024:.1f} | {base.rss_kb / 1024:.1f} | "
+                             f"{per_obj:.0f} | {fmt_seconds(secs)} |")
+            how = ("/usr/bin/time -v" if os.access("/usr/bin/time", os.X_OK)
+                   else "getrusage(RUSAGE_CHILDREN).ru_maxrss")
+            report += ["## Peak RSS: 1,000,000 objects with 3 properties", "",
+                       "| | peak RSS (MiB) | start-up RSS (MiB) | bytes/object "
+                       "| wall (s) |", "|---|---:|---:|---:|---:|"] + lines + [
+                       "", f"Measured with {how}; bytes/object = (peak − start-up "
+                       "scenario's peak) / 1M. `mem_1m.kvo` keeps the objects in a "
+                       "`var ps = []` array; `mem_1m.m` in an NSMutableArray.", ""]
+
+        # ---- text output -------------------------------------------------
+        if wanted("text"):
+            n = 100_000 if args.quick else 1_000_000
+            runs = 1 if args.quick else 3
+            log(f"text output: {n:,} notification lines to a file, {runs} run(s)")
+            defaults = read_defaults("B1.kvo", ["n"])
+            scenario = materialize("B1.kvo", dict(n=n), defaults, tmpdir)
+            out_path = Path(tmpdir) / "text.out"
+            series, quiet = Series("text"), Series("quiet")
+            for _ in range(runs):
+                with open(out_path, "wb") as f:
+                    outcome = run_kvo(args.bin, scenario, args.timeout, quiet=False,
+                                      stdout=f)
+                series.add(outcome)
+                if outcome.status == "ok":
+                    size = out_path.stat().st_size
+                    with open(out_path, "rb") as f:
+                        lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+                    outcome.detail = (size, lines)
+                quiet.add(run_kvo(args.bin, scenario, args.timeout))
+                if series.dead or quiet.dead:
+                    break
+            out_path.unlink(missing_ok=True)
+            if series.median is not None:
+                size, lines = series.runs[-1].detail
+                t = series.median
+                extra = ""
+                if quiet.median is not None:
+                    extra = (f"; the same run with `--quiet` takes {fmt_seconds(quiet.median)} s, "
+                             f"so printing costs {(t - quiet.median) / n * 1e6:.2f} µs per line")
+                check = "" if lines == n else f" **(expected {n:,} lines, got {lines:,})**"
+                report += ["## Text output throughput", "",
+                           f"B1 with n = {n:,} without `--quiet`, standard output to a "
+                           f"file: {lines:,} lines{check}, {size / 1e6:.1f} MB in "
+                           f"{fmt_seconds(t)} s (median of {len(series.runs)}) = "
+                           f"**{lines / t:,.0f} lines/s**, {size / 1e6 / t:.1f} MB/s{extra}. "
+                           "(kvo-run only: GNUstep has no notification trace.)", ""]
+            else:
+                report += ["## Text output throughput", "",
+                           f"kvo-run: {series.time_text(args.timeout)}", ""]
+
+        # ---- B3 scaling --------------------------------------------------
+        if wanted("scaling"):
+            sizes = SCALING[mode]
+            results = {}
+            for n in sizes:
+                if b3_result is not None and b3_result[0] == n:
+                    results[n] = b3_result[1:]
+                    continue
+                file = SCALING_FILES.get(n)
+                if file and read_defaults(file, ["n"])["n"] == n:
+                    scenario = SCENARIOS / file
+                else:
+                    scenario = materialize("B3.kvo", dict(n=n),
+                                           read_defaults("B3.kvo", ["n"]), tmpdir)
+                log(f"B3 scaling: N={n:,}")
+                kvo, peer, _ = compare(f"B3[N={n}]", scenario, args.peers / "B3",
+                                       [n], 0, args)
+                results[n] = (kvo, peer)
+            rows = []
+            prev = None
+            for n in sizes:
+                kvo, peer = results[n]
+                def growth(side):
+                    if prev is None:
+                        return "–"
+                    a, b = results[prev][side].median, results[n][side].median
+                    if a is None or b is None:
+                        return "–"
+                    g = b / a
+                    return f"×{g:.1f} (N^{math.log(g, n / prev):.2f})"
+                rows.append(f"| {n:,} | {kvo.time_text(args.timeout)} | "
+                            f"{growth(0)} | {peer.time_text(args.timeout)} | {growth(1)} |")
+                prev = n
+            report += ["## B3 scaling: add then remove N observers", "",
+                       "| N | kvo-run median (s) | kvo-run growth | GNUstep median (s) "
+                       "| GNUstep growth |", "|---:|---:|---:|---:|---:|"] + rows + [
+                       "", "Growth is the time ratio to the previous N (×10 is linear, "
+                       "×100 quadratic; the exponent is log base 10 of it). Whole-process "
+                       "times: at small N start-up dominates and flattens the growth.", ""]
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+
+    text = "\n".join(report)
+    print(text)
+    if args.output:
+        Path(args.output).write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(130)

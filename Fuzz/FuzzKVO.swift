@@ -1,0 +1,109 @@
+// libFuzzer entry point over the whole pipeline: lexer, parser, checker and
+// interpreter (SPEC §9: "Nothing a script does, however malformed or deep,
+// crashes the program or overflows its stack").
+//
+// Built by `make fuzz` (see the Makefile) with
+//   swiftc -sanitize=fuzzer,address -parse-as-library
+// against KVOCore and KVOScript compiled as separate modules. Each input runs
+// in a fresh Session with small limits, on a thread with a large stack (as
+// kvo-run itself does), in both output formats and with --keep-going on odd
+// inputs so more of a script runs after its first error.
+import KVOCore
+import KVOScript
+#if canImport(Glibc)
+import Glibc
+#endif
+
+private final class FuzzJob: @unchecked Sendable {
+    let source: String
+    let keepGoing: Bool
+    let json: Bool
+    init(source: String, keepGoing: Bool, json: Bool) {
+        self.source = source
+        self.keepGoing = keepGoing
+        self.json = json
+    }
+
+    func run() {
+        var options = RunOptions()
+        options.maxSteps = 5_000
+        options.maxDepth = 50
+        options.keepGoing = keepGoing
+        options.format = json ? .json : .text
+        let out = OutputWriter(capturing: ())
+        let err = OutputWriter(capturing: ())
+        let session = Session(options: options, out: out, err: err)
+        let status = session.run(source, file: "fuzz.kvo")
+        if status != 0 && status != 1 && status != 2 {
+            fatalError("unexpected exit status \(status)")
+        }
+        _ = out.capturedText
+        _ = err.capturedText
+    }
+}
+
+/// The interpreter recurses per nesting level; kvo-run gives it a 1 GB stack.
+/// ASan frames are bigger, so inputs run on one long-lived worker thread with
+/// a 512 MB stack (reserved, not committed). One thread for the whole run, not
+/// one per input: creating and tearing down a thread with a big stack under
+/// ASan (its shadow memory is cleared on exit) cost more than most inputs.
+private let stackSize = 512 << 20
+
+private final class Worker: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+    private var job: FuzzJob?
+    private var done = false
+
+    init() {
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&condition, nil)
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, stackSize)
+        var thread = pthread_t()
+        let created = pthread_create(&thread, &attributes, { raw in
+            Unmanaged<Worker>.fromOpaque(raw!).takeUnretainedValue().loop()
+            return nil
+        }, Unmanaged.passRetained(self).toOpaque())
+        precondition(created == 0, "cannot create the fuzz worker thread")
+    }
+
+    private func loop() -> Never {
+        pthread_mutex_lock(&mutex)
+        while true {
+            while job == nil { pthread_cond_wait(&condition, &mutex) }
+            let current = job!
+            pthread_mutex_unlock(&mutex)
+            current.run()
+            pthread_mutex_lock(&mutex)
+            job = nil
+            done = true
+            pthread_cond_broadcast(&condition)
+        }
+    }
+
+    /// Runs `work` on the worker thread and waits for it.
+    func perform(_ work: FuzzJob) {
+        pthread_mutex_lock(&mutex)
+        job = work
+        done = false
+        pthread_cond_broadcast(&condition)
+        while !done { pthread_cond_wait(&condition, &mutex) }
+        pthread_mutex_unlock(&mutex)
+    }
+}
+
+nonisolated(unsafe) private let worker = Worker()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    // Like Files.read: invalid UTF-8 is repaired, never rejected.
+    let source = String(decoding: bytes, as: UTF8.self)
+    // Cheap, deterministic variation of the options from the input itself.
+    let selector = size == 0 ? 0 : Int(data[size - 1])
+    worker.perform(FuzzJob(source: source, keepGoing: selector & 1 == 1, json: selector & 2 == 2))
+    return 0
+}
