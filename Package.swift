@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-let fastRelease: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+let fastRelease: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
     name: "kvo-run",

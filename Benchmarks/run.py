@@ -329,8 +329,8 @@ def main():
     args = parser.parse_args()
     if args.pairs is None:
         args.pairs = 3 if args.quick else 5
-    args.bin = str(Path(args.bin).resolve())
-    args.peers = Path(args.peers).resolve()
+    args.bin = os.path.abspath(args.bin)
+    args.peers = Path(os.path.abspath(args.peers))
     selected = set(args.only.split(",")) if args.only else None
     known = {w["name"] for w in WORKLOADS} | set(EXTRAS)
     if selected and not selected <= known:
@@ -356,6 +356,11 @@ def main():
     tmpdir = tempfile.mkdtemp(prefix="kvo-bench-")
     b3_result = None
     try:
+        # Run a snapshot of the binary, so that a rebuild during the run (the
+        # engine is work in progress) cannot mix two versions in one table.
+        snapshot = Path(tmpdir) / "kvo-run"
+        shutil.copy2(args.bin, snapshot)
+        args.bin = str(snapshot)
         # ---- workloads ---------------------------------------------------
         rows, notes = [], []
         for w in WORKLOADS:

@@ -14,7 +14,9 @@ public final class ClassInfo {
     public var instanceCount = 0
 
     /// Hooks this class declares itself; `hook(_:)` finds inherited ones.
-    public var ownHooks = Hooks()
+    public var ownHooks = Hooks() {
+        didSet { ClassInfo.hookGeneration &+= 1 }
+    }
     private var automaticCache: [String: Bool] = [:]
     private var affectingCache: [String: [[String]]] = [:]
 
@@ -84,6 +86,20 @@ public final class ClassInfo {
         }
         return nil
     }
+
+    /// `observeValue`, looked up through the superclasses once per change of
+    /// any class's hooks, not once per notification.
+    public var observeValueHook: Hooks.ObserveValue? {
+        if cachedHookGeneration != ClassInfo.hookGeneration {
+            cachedObserveValue = hook(\.observeValue)
+            cachedHookGeneration = ClassInfo.hookGeneration
+        }
+        return cachedObserveValue
+    }
+    private var cachedObserveValue: Hooks.ObserveValue?
+    private var cachedHookGeneration = -1
+    /// Bumped whenever any class's hooks change (the interpreter is single-threaded).
+    nonisolated(unsafe) static var hookGeneration = 0
 
     /// A zero-argument method KVC can use as the getter `-key`.
     public func getterMethod(_ key: String) -> ((KVOObject) throws -> Value)? {

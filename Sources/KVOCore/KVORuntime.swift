@@ -11,9 +11,13 @@ public final class KVORuntime {
     public var maxDepth = 1000
     public private(set) var notificationCount = 0
     public private(set) var objectCount = 0
+    /// False with `--quiet`: notifications are counted, not sent to the sink.
+    public var reportsNotifications = true
 
     /// Will-phase records waiting for their did phase, oldest first.
     private var pending: [PendingChange] = []
+    /// Finished changes kept for reuse, so a notifying set allocates nothing new.
+    private var spareChanges: [PendingChange] = []
     private var changeStamp = 0
 
     public init(sink: EventSink) {
@@ -232,11 +236,14 @@ public final class KVORuntime {
     /// delivers prior notifications in registration order.
     public func willChange(_ object: KVOObject, key: String, _ spec: ChangeSpec = .setting) throws {
         try checkAlive(object)
-        let change = PendingChange(object: object, key: key, spec: spec)
+        let change = spareChanges.popLast() ?? PendingChange()
+        change.start(object: object, key: key, spec: spec)
         pending.append(change)
         guard let info = object.observationInfo else { return }
         changeStamp &+= 1
         let stamp = changeStamp
+        let isSetting = spec.isSetting
+        var hasPrior = false
         for case let entry? in info.slots where entry.isTriggered(by: key) {
             let root = entry.root ?? entry
             if entry.needsRebuild && !change.rebuild.contains(where: { $0 === root }) {
@@ -244,13 +251,15 @@ public final class KVORuntime {
             }
             guard root.isRegistered, root.lastChangeStamp != stamp else { continue }
             root.lastChangeStamp = stamp
-            let detailed = entry.detailKey == key && !spec.isSetting
+            let detailed = !isSetting && entry.detailKey == key
             var old: Value?
             if root.options.contains(.old) && (!detailed || spec.kind != .insertion) {
                 old = detailed ? try detailValues(object, key, spec, old: true) : try currentValue(root)
             }
-            change.records.append(PendingRecord(observance: root, detailed: detailed, old: old))
+            change.append(PendingRecord(observance: root, detailed: detailed, old: old))
+            if root.options.contains(.prior) { hasPrior = true }
         }
+        guard hasPrior else { return }
         for record in change.records where record.observance.options.contains(.prior) {
             let root = record.observance
             var prior = Change(kind: record.detailed ? spec.kind : .setting, isPrior: true)
@@ -266,30 +275,45 @@ public final class KVORuntime {
         try checkAlive(object)
         guard let index = pending.lastIndex(where: { $0.object === object && $0.key == key }) else { return }
         let change = pending.remove(at: index)
+        defer { recycle(change) }
         for root in change.rebuild where root.isRegistered { rebuildForwards(of: root) }
-        for record in change.records.reversed() {
-            let root = record.observance
-            guard root.observed.observationInfo?.isStillRegistered(root) ?? false else { continue }
-            var notification = Change(kind: record.detailed ? change.spec.kind : .setting)
-            if record.detailed, case .ordered(_, let indexes) = change.spec { notification.indexes = indexes }
-            if root.options.contains(.new) && notification.kind != .removal {
-                notification.new = record.detailed
-                    ? try detailValues(object, key, change.spec, old: false)
-                    : try currentValue(root)
-            }
-            if root.options.contains(.old) && notification.kind != .insertion {
-                notification.old = record.old ?? .null
-            }
-            try deliver(root, notification)
+        var remaining = change.rest.count
+        while remaining > 0 {
+            remaining -= 1
+            try deliver(change.rest[remaining], of: change, object, key)
         }
+        if let first = change.first { try deliver(first, of: change, object, key) }
+    }
+
+    /// Delivers one recorded notification at did time, if its observance (or an
+    /// identical one) is still registered; `new` is read now.
+    private func deliver(_ record: PendingRecord, of change: PendingChange, _ object: KVOObject, _ key: String) throws {
+        let root = record.observance
+        guard root.observed.observationInfo?.isStillRegistered(root) ?? false else { return }
+        var notification = Change(kind: record.detailed ? change.spec.kind : .setting)
+        if record.detailed, case .ordered(_, let indexes) = change.spec { notification.indexes = indexes }
+        if root.options.contains(.new) && notification.kind != .removal {
+            notification.new = record.detailed
+                ? try detailValues(object, key, change.spec, old: false)
+                : try currentValue(root)
+        }
+        if root.options.contains(.old) && notification.kind != .insertion {
+            notification.old = record.old ?? .null
+        }
+        try deliver(root, notification)
     }
 
     /// Drops the pending change a failed automatic set left behind, so no key
     /// stays half-changed after an exception.
     func discardPending(_ object: KVOObject, key: String) {
         if let index = pending.lastIndex(where: { $0.object === object && $0.key == key }) {
-            pending.remove(at: index)
+            recycle(pending.remove(at: index))
         }
+    }
+
+    private func recycle(_ change: PendingChange) {
+        change.finish()
+        if spareChanges.count < 64 { spareChanges.append(change) }
     }
 
     /// The affected elements of a to-many change: at the indexes for arrays, the
@@ -315,9 +339,11 @@ public final class KVORuntime {
             throw ScriptError.runtime("*** -[\(observer.cls.name) observeValueForKeyPath:ofObject:change:context:]: message sent to deallocated instance \(observer.description)")
         }
         notificationCount += 1
-        sink.emit(.notify(object: observance.observed, keyPath: observance.keyPath, observer: observer,
-                          change: change, context: observance.context, depth: depth))
-        guard let handler = observer.cls.hook(\.observeValue) else { return }
+        if reportsNotifications {
+            sink.emit(.notify(object: observance.observed, keyPath: observance.keyPath, observer: observer,
+                              change: change, context: observance.context, depth: depth))
+        }
+        guard let handler = observer.cls.observeValueHook else { return }
         try nested {
             try handler(observer, observance.keyPath, observance.observed, change, observance.context)
         }
@@ -355,19 +381,42 @@ extension KVORuntime.ChangeSpec {
     }
 }
 
-/// A change between its will and did phases.
+/// A change between its will and did phases; reused once delivered.
 final class PendingChange {
-    let object: KVOObject
-    let key: String
-    let spec: KVORuntime.ChangeSpec
-    var records: [PendingRecord] = []
+    private(set) var object: KVOObject?
+    private(set) var key = ""
+    private(set) var spec = KVORuntime.ChangeSpec.setting
     /// Roots whose forwarding observances must follow a replaced object.
     var rebuild: [Observance] = []
 
-    init(object: KVOObject, key: String, spec: KVORuntime.ChangeSpec) {
+    func start(object: KVOObject, key: String, spec: KVORuntime.ChangeSpec) {
         self.object = object
         self.key = key
         self.spec = spec
+    }
+
+    /// Recorded notifications in registration order. The first is kept
+    /// inline: most changes notify one observance, and an array costs an
+    /// allocation or a slow clear per change.
+    private(set) var first: PendingRecord?
+    private(set) var rest: [PendingRecord] = []
+
+    func append(_ record: PendingRecord) {
+        if first == nil { first = record } else { rest.append(record) }
+    }
+
+    var records: [PendingRecord] { (first.map { [$0] } ?? []) + rest }
+
+    /// The records from the most recent back, as the did phase delivers them.
+    var recordsMostRecentFirst: [PendingRecord] {
+        rest.isEmpty ? (first.map { [$0] } ?? []) : rest.reversed() + (first.map { [$0] } ?? [])
+    }
+
+    func finish() {
+        object = nil
+        first = nil
+        if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }
+        if !rebuild.isEmpty { rebuild.removeAll(keepingCapacity: true) }
     }
 }
 

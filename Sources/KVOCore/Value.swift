@@ -17,15 +17,15 @@ public enum Value {
     /// `.union`, `.minus`, `.intersect`, `.set`.
     case setMutation(SetMutation)
     /// `mutableArrayValue(forKey:)` / `(forKeyPath:)`: mutations notify as the proxy does.
-    case arrayProxy(KVOObject, keyPath: String)
+    indirect case arrayProxy(KVOObject, keyPath: String)
     /// `mutableSetValue(forKey:)` / `(forKeyPath:)`.
-    case setProxy(KVOObject, keyPath: String)
+    indirect case setProxy(KVOObject, keyPath: String)
     /// `o.observationInfo`: printing it dumps the object's observances.
     case observationInfo(KVOObject)
     /// The change dictionary handed to `observeValue`.
     indirect case change(Change)
     /// The exception caught by `catch`, as `error`.
-    case exception(CocoaException)
+    indirect case exception(CocoaException)
 
     public var isNull: Bool {
         switch self {

@@ -7,6 +7,23 @@ enum Operators {
 
     /// The implementation of a binary operator, chosen once at compile time.
     static func binary(_ op: String) -> Binary? {
+        guard let general = generalBinary(op) else { return nil }
+        // Int on both sides is the common case (loop counters): answer it
+        // without going through Double or the general dispatch.
+        switch op {
+        case "+": return { if case .int(let a) = $0, case .int(let b) = $1 { let (r, o) = a.addingReportingOverflow(b); if !o { return .int(r) } }; return try general($0, $1) }
+        case "-": return { if case .int(let a) = $0, case .int(let b) = $1 { let (r, o) = a.subtractingReportingOverflow(b); if !o { return .int(r) } }; return try general($0, $1) }
+        case "<": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a < b) }; return try general($0, $1) }
+        case "<=": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a <= b) }; return try general($0, $1) }
+        case ">": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a > b) }; return try general($0, $1) }
+        case ">=": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a >= b) }; return try general($0, $1) }
+        case "==": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a == b) }; return try general($0, $1) }
+        case "!=": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a != b) }; return try general($0, $1) }
+        default: return general
+        }
+    }
+
+    private static func generalBinary(_ op: String) -> Binary? {
         switch op {
         case "+": return add
         case "-": return { try arithmetic("-", $0, $1, { $0.subtractingReportingOverflow($1) }, -) }

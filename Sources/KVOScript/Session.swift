@@ -39,6 +39,7 @@ public final class Session {
     private static func makeInterpreter(_ renderer: EventRenderer, _ options: RunOptions) -> (KVORuntime, Machine, Compiler) {
         let kvo = KVORuntime(sink: renderer)
         kvo.maxDepth = options.maxDepth
+        kvo.reportsNotifications = !options.quiet
         let machine = Machine(kvo: kvo)
         machine.maxSteps = options.maxSteps
         return (kvo, machine, Compiler(machine: machine))
