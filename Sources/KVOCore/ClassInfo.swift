@@ -65,8 +65,15 @@ public final class ClassInfo {
     }
 
     public func property(named name: String) -> PropertyInfo? {
-        propertyIndex[name].map { properties[$0] }
+        // Key paths ask for the same few keys over and over: comparing a short
+        // string is far cheaper than hashing it.
+        if let last = lastLookup, last.name == name { return last }
+        guard let index = propertyIndex[name] else { return nil }
+        lastLookup = properties[index]
+        return properties[index]
     }
+
+    private var lastLookup: PropertyInfo?
 
     public func isSubclass(of other: ClassInfo) -> Bool {
         var current: ClassInfo? = self
@@ -161,6 +168,15 @@ public final class ClassInfo {
     /// Every key path affecting `key`, following single-key dependencies transitively
     /// (LabColor: color ← redComponent ← lComponent). Cycles terminate.
     public func dependencyClosure(of key: String) throws -> [[String]] {
+        if let cached = closureCache[key] { return cached }
+        let result = try computeDependencyClosure(of: key)
+        closureCache[key] = result
+        return result
+    }
+
+    private var closureCache: [String: [[String]]] = [:]
+
+    private func computeDependencyClosure(of key: String) throws -> [[String]] {
         var result: [[String]] = []
         var seenKeys: Set<String> = [key]
         var queue = [key]
@@ -309,7 +325,21 @@ public indirect enum ValueType: Equatable, CustomStringConvertible {
 
 /// Key-path strings.
 public enum KeyPaths {
+    /// The components of `path` split at dots, empty ones kept. Scans UTF-8
+    /// directly: the generic `split` costs thousands of instructions a call.
     public static func components(_ path: String) -> [String] {
-        path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var result: [String] = []
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: ".") {
+                result.append(String(path[start..<index]))
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        result.append(String(path[start..<index]))
+        return result
     }
 }

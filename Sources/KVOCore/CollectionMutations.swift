@@ -56,26 +56,39 @@ extension KVORuntime {
     /// the caller, which knows the selector to name in an NSRangeException.
     public func mutateArray(_ object: KVOObject, keyPath: String, _ mutation: ArrayMutation) throws {
         let (owner, property) = try proxyTarget(object, keyPath: keyPath)
-        guard case .array(var elements) = try proxyContents(.arrayProxy(object, keyPath: keyPath)) else { return }
-        let spec: ChangeSpec
+        var elementType = ValueType.any
+        if case .array(let element) = property.type { elementType = element }
+        // Only what comes in is type-checked: the array already holds checked elements.
+        func accepted(_ values: [Value]) throws -> [Value] {
+            try values.map { value in
+                guard let checked = elementType.accept(value) else {
+                    throw ScriptError.runtime("cannot add \(value.typeName) \(value.collectionDescription) to '\(property.name)' of \(owner.cls.name), declared \(property.type)")
+                }
+                return checked
+            }
+        }
         switch mutation {
         case .insert(let values, let indexes):
-            for (value, index) in zip(values, indexes) where index <= elements.count {
-                elements.insert(value, at: index)
+            let values = try accepted(values)
+            try changeToMany(owner, property, .ordered(.insertion, indexes)) { elements in
+                for (value, index) in zip(values, indexes) where index <= elements.count {
+                    elements.insert(value, at: index)
+                }
             }
-            spec = .ordered(.insertion, indexes)
         case .remove(let indexes):
-            for index in indexes.reversed() where elements.indices.contains(index) {
-                elements.remove(at: index)
+            try changeToMany(owner, property, .ordered(.removal, indexes)) { elements in
+                for index in indexes.reversed() where elements.indices.contains(index) {
+                    elements.remove(at: index)
+                }
             }
-            spec = .ordered(.removal, indexes)
         case .replace(let indexes, let values):
-            for (index, value) in zip(indexes, values) where elements.indices.contains(index) {
-                elements[index] = value
+            let values = try accepted(values)
+            try changeToMany(owner, property, .ordered(.replacement, indexes)) { elements in
+                for (index, value) in zip(indexes, values) where elements.indices.contains(index) {
+                    elements[index] = value
+                }
             }
-            spec = .ordered(.replacement, indexes)
         }
-        try changeToMany(owner, property, spec, newValue: .array(elements))
     }
 
     /// Applies a set mutation to the set behind a `mutableSetValue` proxy.
@@ -83,7 +96,7 @@ extension KVORuntime {
         let (owner, property) = try proxyTarget(object, keyPath: keyPath)
         guard case .set(let current) = try proxyContents(.setProxy(object, keyPath: keyPath)) else { return }
         let (spec, result) = Self.setChange(current, mutation, objects)
-        try changeToMany(owner, property, spec, newValue: .set(result))
+        try changeToMany(owner, property, spec) { try storeWithoutNotifying(owner, property, .set(result)) }
     }
 
     /// What a set mutation adds and removes, and the set after it.
@@ -111,15 +124,37 @@ extension KVORuntime {
         }
     }
 
-    /// Stores a to-many relationship's new contents between will and did.
-    private func changeToMany(_ owner: KVOObject, _ property: PropertyInfo, _ spec: ChangeSpec, newValue: Value) throws {
+    /// Mutates an ordered to-many relationship between will and did. A stored
+    /// array is changed in place: it is moved out of its slot first, so it is
+    /// uniquely referenced and an append costs O(1), not a copy of the array.
+    private func changeToMany(_ owner: KVOObject, _ property: PropertyInfo, _ spec: ChangeSpec,
+                              _ mutate: (inout [Value]) throws -> Void) throws {
+        try changeToMany(owner, property, spec) {
+            if let slot = property.slot {
+                var elements: [Value] = []
+                if case .array(let current) = owner.slots[slot] {
+                    owner.slots[slot] = .null
+                    elements = current
+                }
+                defer { owner.slots[slot] = .array(elements) }
+                try mutate(&elements)
+            } else {
+                guard case .array(var elements) = try proxyContents(.arrayProxy(owner, keyPath: property.name)) else { return }
+                try mutate(&elements)
+                try store(owner, property, .array(elements))
+            }
+        }
+    }
+
+    /// Runs `apply`, wrapped in will/did when the key notifies automatically.
+    private func changeToMany(_ owner: KVOObject, _ property: PropertyInfo, _ spec: ChangeSpec, apply: () throws -> Void) throws {
         let key = property.name
-        guard owner.observationInfo != nil, try owner.cls.automaticallyNotifies(forKey: key) else {
-            return try storeWithoutNotifying(owner, property, newValue)
+        guard owner.observationInfo != nil, try owner.cls.automaticallyNotifies(property) else {
+            return try apply()
         }
         do {
             try willChange(owner, key: key, spec)
-            try storeWithoutNotifying(owner, property, newValue)
+            try apply()
         } catch {
             discardPending(owner, key: key)
             throw error

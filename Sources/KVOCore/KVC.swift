@@ -99,7 +99,11 @@ extension KVORuntime {
         if !keyPath.utf8.contains(UInt8(ascii: ".")) && !keyPath.hasPrefix("@") {
             return try value(of: target, forKey: keyPath)
         }
-        let path = KeyPaths.components(keyPath)
+        return try value(of: target, forPath: KeyPaths.components(keyPath))
+    }
+
+    /// `value(forKeyPath:)` with the path already split.
+    func value(of target: Value, forPath path: [String]) throws -> Value {
         var current = target
         for (index, key) in path.enumerated() {
             if key.hasPrefix("@") {

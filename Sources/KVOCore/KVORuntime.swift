@@ -19,6 +19,8 @@ public final class KVORuntime {
     /// Finished changes kept for reuse, so a notifying set allocates nothing new.
     private var spareChanges: [PendingChange] = []
     private var changeStamp = 0
+    /// Counts handlers run, so cached values are known to be current.
+    private var handlerRuns = 0
 
     public init(sink: EventSink) {
         self.sink = sink
@@ -144,7 +146,7 @@ public final class KVORuntime {
         for affecting in closure where !triggers.contains(affecting[0]) { triggers.append(affecting[0]) }
         let continues = path.count > 1 && !path[1].hasPrefix("@")
         let observance = Observance(
-            observed: object, root: root, observer: observer, keyPath: keyPath, options: options,
+            observed: object, root: root, observer: observer, keyPath: keyPath, components: path, options: options,
             context: context, triggerKeys: triggers, detailKey: path.count == 1 ? key : nil,
             needsRebuild: continues || closure.contains { $0.count > 1 })
         if root == nil && path.count == 1 { observance.directProperty = object.cls.property(named: key) }
@@ -154,27 +156,35 @@ public final class KVORuntime {
     /// The current value of a root observance's key path.
     func currentValue(_ root: Observance) throws -> Value {
         if let property = root.directProperty { return try get(root.observed, property) }
-        return try value(of: .object(root.observed), forKeyPath: root.keyPath)
+        return try value(of: .object(root.observed), forPath: root.components)
     }
 
     /// Registers the forwarding observances a root needs on related objects: the
     /// rest of its key path, and affecting key paths through to-one relationships.
     /// Iterative with a visited set, so object cycles terminate.
     private func attachForwards(of root: Observance) throws {
-        var visited: Set<String> = []
-        var work: [(KVOObject, [String])] = [(root.observed, KeyPaths.components(root.keyPath))]
+        struct Visit: Hashable {
+            let object: ObjectIdentifier
+            let path: [String]
+        }
+        var visited: Set<Visit> = []
+        var work: [(KVOObject, [String])] = [(root.observed, root.components)]
         while let (object, path) = work.popLast() {
-            var branches: [[String]] = []
-            if path.count > 1 && !path[1].hasPrefix("@") { branches.append(path) }
+            var branches: [(path: [String], affecting: Bool)] = []
+            if path.count > 1 && !path[1].hasPrefix("@") { branches.append((path, false)) }
             for affecting in try object.cls.dependencyClosure(of: path[0]) where affecting.count > 1 {
-                branches.append(affecting)
+                branches.append((affecting, true))
             }
-            for branch in branches {
+            for (branch, isAffecting) in branches {
                 guard case .object(let next)? = try? value(of: .object(object), forKey: branch[0]),
                       !next.isReleased else { continue }
                 let rest = Array(branch.dropFirst())
-                let restPath = rest.joined(separator: ".")
-                guard visited.insert("\(ObjectIdentifier(next).hashValue) \(restPath)").inserted else { continue }
+                // Following the path itself always shortens it, so only affecting
+                // key paths (which start afresh) can cycle through objects.
+                if isAffecting || !visited.isEmpty {
+                    guard visited.insert(Visit(object: ObjectIdentifier(next), path: rest)).inserted else { continue }
+                }
+                let restPath = rest.count == 1 ? rest[0] : rest.joined(separator: ".")
                 let forward = try makeObservance(on: next, root: root, observer: root.observer, path: rest,
                                                  keyPath: restPath, options: root.options, context: root.context)
                 append(forward, to: next)
@@ -244,6 +254,7 @@ public final class KVORuntime {
         let stamp = changeStamp
         let isSetting = spec.isSetting
         var hasPrior = false
+        var sharedOldProperty: PropertyInfo?
         for case let entry? in info.slots where entry.isTriggered(by: key) {
             let root = entry.root ?? entry
             if entry.needsRebuild && !change.rebuild.contains(where: { $0 === root }) {
@@ -253,10 +264,23 @@ public final class KVORuntime {
             root.lastChangeStamp = stamp
             let detailed = !isSetting && entry.detailKey == key
             var old: Value?
+            var sharesOld = false
             if root.options.contains(.old) && (!detailed || spec.kind != .insertion) {
-                old = detailed ? try detailValues(object, key, spec, old: true) : try currentValue(root)
+                if detailed {
+                    old = try detailValues(object, key, spec, old: true)
+                } else if let property = root.directProperty, root.observed === object {
+                    // Every observance of this key gets the same old value: read it
+                    // once and keep it on the change, not on each record.
+                    if sharedOldProperty !== property {
+                        change.sharedOld = try get(object, property)
+                        sharedOldProperty = property
+                    }
+                    sharesOld = true
+                } else {
+                    old = try currentValue(root)
+                }
             }
-            change.append(PendingRecord(observance: root, detailed: detailed, old: old))
+            change.append(PendingRecord(observance: root, detailed: detailed, sharesOld: sharesOld, old: old))
             if root.options.contains(.prior) { hasPrior = true }
         }
         guard hasPrior else { return }
@@ -264,7 +288,7 @@ public final class KVORuntime {
             let root = record.observance
             var prior = Change(kind: record.detailed ? spec.kind : .setting, isPrior: true)
             if record.detailed, case .ordered(_, let indexes) = spec { prior.indexes = indexes }
-            if root.options.contains(.old) { prior.old = record.old }
+            if root.options.contains(.old) { prior.old = change.old(of: record) }
             try deliver(root, prior)
         }
     }
@@ -277,28 +301,56 @@ public final class KVORuntime {
         let change = pending.remove(at: index)
         defer { recycle(change) }
         for root in change.rebuild where root.isRegistered { rebuildForwards(of: root) }
+        var newCache = NewValueCache()
         var remaining = change.rest.count
         while remaining > 0 {
             remaining -= 1
-            try deliver(change.rest[remaining], of: change, object, key)
+            try deliver(change.rest[remaining], of: change, object, key, &newCache)
         }
-        if let first = change.first { try deliver(first, of: change, object, key) }
+        if let first = change.first { try deliver(first, of: change, object, key, &newCache) }
+    }
+
+    /// The new value of a direct key, reused across deliveries of one change
+    /// until a handler runs (a handler may change it: c14's later observer sees
+    /// the value after the nested change).
+    private struct NewValueCache {
+        var property: PropertyInfo?
+        var handlerRuns = -1
+        var value = Value.null
     }
 
     /// Delivers one recorded notification at did time, if its observance (or an
     /// identical one) is still registered; `new` is read now.
-    private func deliver(_ record: PendingRecord, of change: PendingChange, _ object: KVOObject, _ key: String) throws {
+    private func deliver(_ record: PendingRecord, of change: PendingChange, _ object: KVOObject, _ key: String,
+                         _ cache: inout NewValueCache) throws {
         let root = record.observance
         guard root.observed.observationInfo?.isStillRegistered(root) ?? false else { return }
+        if !reportsNotifications && root.observer.cls.observeValueHook == nil
+            && (record.detailed || root.directProperty?.slot != nil) {
+            // With --quiet and no handler nothing reads this change dictionary,
+            // and reading a stored value has no side effects: just count it.
+            if root.observer.isReleased { try deliver(root, Change(kind: .setting)) }
+            notificationCount += 1
+            return
+        }
         var notification = Change(kind: record.detailed ? change.spec.kind : .setting)
         if record.detailed, case .ordered(_, let indexes) = change.spec { notification.indexes = indexes }
         if root.options.contains(.new) && notification.kind != .removal {
-            notification.new = record.detailed
-                ? try detailValues(object, key, change.spec, old: false)
-                : try currentValue(root)
+            if record.detailed {
+                notification.new = try detailValues(object, key, change.spec, old: false)
+            } else if let property = root.directProperty, root.observed === object {
+                if cache.property !== property || cache.handlerRuns != handlerRuns {
+                    cache.value = try get(object, property)
+                    cache.property = property
+                    cache.handlerRuns = handlerRuns
+                }
+                notification.new = cache.value
+            } else {
+                notification.new = try currentValue(root)
+            }
         }
         if root.options.contains(.old) && notification.kind != .insertion {
-            notification.old = record.old ?? .null
+            notification.old = change.old(of: record) ?? .null
         }
         try deliver(root, notification)
     }
@@ -355,6 +407,7 @@ public final class KVORuntime {
             throw ScriptError.runtime("notifications nested deeper than the maximum depth (\(maxDepth)); raise it with --max-depth")
         }
         depth += 1
+        handlerRuns &+= 1
         defer { depth -= 1 }
         return try body()
     }
@@ -412,9 +465,17 @@ final class PendingChange {
         rest.isEmpty ? (first.map { [$0] } ?? []) : rest.reversed() + (first.map { [$0] } ?? [])
     }
 
+    /// The old value of the changed key, read once for all direct observances.
+    var sharedOld: Value?
+
+    func old(of record: PendingRecord) -> Value? {
+        record.sharesOld ? sharedOld : record.old
+    }
+
     func finish() {
         object = nil
         first = nil
+        sharedOld = nil
         if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }
         if !rebuild.isEmpty { rebuild.removeAll(keepingCapacity: true) }
     }
@@ -424,5 +485,7 @@ struct PendingRecord {
     let observance: Observance
     /// Whether the to-many detail (kind, indexes, elements) reaches this observer.
     let detailed: Bool
+    /// The old value is the change's `sharedOld`.
+    let sharesOld: Bool
     let old: Value?
 }

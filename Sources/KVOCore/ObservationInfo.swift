@@ -10,6 +10,8 @@ public final class Observance {
     public let observer: KVOObject
     /// The full key path for a root; the rest of the path from `observed` otherwise.
     public let keyPath: String
+    /// `keyPath` split at dots, once.
+    let components: [String]
     public let options: ObservingOptions
     public let context: Context?
 
@@ -33,13 +35,14 @@ public final class Observance {
     /// values skips key-path parsing.
     var directProperty: PropertyInfo?
 
-    init(observed: KVOObject, root: Observance?, observer: KVOObject, keyPath: String,
+    init(observed: KVOObject, root: Observance?, observer: KVOObject, keyPath: String, components: [String],
          options: ObservingOptions, context: Context?, triggerKeys: [String], detailKey: String?,
          needsRebuild: Bool) {
         self.observed = observed
         self.root = root
         self.observer = observer
         self.keyPath = keyPath
+        self.components = components
         self.options = options
         self.context = context
         self.triggerKeys = triggerKeys
