@@ -25,7 +25,7 @@ let package = Package(
         .executableTarget(
             name: "kvo-run",
             dependencies: [
-                "KVOScript", "CReadline",
+                "KVOCore", "KVOScript", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "KVOCoreTests", dependencies: ["KVOCore"]),

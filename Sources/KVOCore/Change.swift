@@ -20,14 +20,34 @@ public struct Change: Equatable {
 
     /// `{indexes = (1); kind = 2; new = (…)}`: present keys in Apple's key order.
     public var description: String {
-        var parts: [String] = []
+        var text = ""
+        describe(into: &text)
+        return text
+    }
+
+    /// Appends the description to `text`: one buffer, no intermediate strings
+    /// (a trace of a million notifications prints a million of these).
+    public func describe(into text: inout String) {
+        text += "{"
         if let indexes {
-            parts.append("indexes = (" + indexes.map(String.init).joined(separator: ", ") + ")")
+            text += "indexes = ("
+            for (position, index) in indexes.enumerated() {
+                if position > 0 { text += ", " }
+                text += String(index)
+            }
+            text += "); "
         }
-        parts.append("kind = \(kind.rawValue)")
-        if let new { parts.append("new = \(new.collectionDescription)") }
-        if isPrior { parts.append("notificationIsPrior = 1") }
-        if let old { parts.append("old = \(old.collectionDescription)") }
-        return "{" + parts.joined(separator: "; ") + "}"
+        text += "kind = "
+        text += String(kind.rawValue)
+        if let new {
+            text += "; new = "
+            new.describe(into: &text)
+        }
+        if isPrior { text += "; notificationIsPrior = 1" }
+        if let old {
+            text += "; old = "
+            old.describe(into: &text)
+        }
+        text += "}"
     }
 }

@@ -99,13 +99,14 @@ extension KVORuntime {
         if !keyPath.utf8.contains(UInt8(ascii: ".")) && !keyPath.hasPrefix("@") {
             return try value(of: target, forKey: keyPath)
         }
-        return try value(of: target, forPath: KeyPaths.components(keyPath))
+        return try value(of: target, forPath: KeyPaths.components(keyPath)[...])
     }
 
     /// `value(forKeyPath:)` with the path already split.
-    func value(of target: Value, forPath path: [String]) throws -> Value {
+    func value(of target: Value, forPath path: ArraySlice<String>) throws -> Value {
         var current = target
-        for (index, key) in path.enumerated() {
+        for index in path.indices {
+            let key = path[index]
             if key.hasPrefix("@") {
                 return try collectionOperator(key, on: current, rest: Array(path[(index + 1)...]))
             }

@@ -78,8 +78,8 @@ public final class KVORuntime {
         }
         try checkAlive(object)
         try checkAlive(observer)
-        let path = KeyPaths.components(keyPath)
-        try checkNoCollectionAlongPath(object, path)
+        let path = KeyPaths.components(keyPath)[...]
+        try checkNoCollectionAlongPath(object, Array(path))
 
         let root = try makeObservance(on: object, root: nil, observer: observer, path: path,
                                       keyPath: keyPath, options: options, context: context)
@@ -138,13 +138,13 @@ public final class KVORuntime {
     }
 
     /// Builds an observance watching `path[0]` of `object` and every key affecting it.
-    private func makeObservance(on object: KVOObject, root: Observance?, observer: KVOObject, path: [String],
-                                keyPath: String, options: ObservingOptions, context: Context?) throws -> Observance {
-        let key = path[0]
+    private func makeObservance(on object: KVOObject, root: Observance?, observer: KVOObject, path: ArraySlice<String>,
+                                keyPath: String?, options: ObservingOptions, context: Context?) throws -> Observance {
+        let key = path[path.startIndex]
         let closure = try object.cls.dependencyClosure(of: key)
         var triggers = [key]
         for affecting in closure where !triggers.contains(affecting[0]) { triggers.append(affecting[0]) }
-        let continues = path.count > 1 && !path[1].hasPrefix("@")
+        let continues = path.count > 1 && !path[path.startIndex + 1].hasPrefix("@")
         let observance = Observance(
             observed: object, root: root, observer: observer, keyPath: keyPath, components: path, options: options,
             context: context, triggerKeys: triggers, detailKey: path.count == 1 ? key : nil,
@@ -168,25 +168,25 @@ public final class KVORuntime {
             let path: [String]
         }
         var visited: Set<Visit> = []
-        var work: [(KVOObject, [String])] = [(root.observed, root.components)]
+        var work: [(KVOObject, ArraySlice<String>)] = [(root.observed, root.components)]
         while let (object, path) = work.popLast() {
-            var branches: [(path: [String], affecting: Bool)] = []
-            if path.count > 1 && !path[1].hasPrefix("@") { branches.append((path, false)) }
-            for affecting in try object.cls.dependencyClosure(of: path[0]) where affecting.count > 1 {
-                branches.append((affecting, true))
+            var branches: [(path: ArraySlice<String>, affecting: Bool)] = []
+            if path.count > 1 && !path[path.startIndex + 1].hasPrefix("@") { branches.append((path, false)) }
+            for affecting in try object.cls.dependencyClosure(of: path[path.startIndex]) where affecting.count > 1 {
+                branches.append((affecting[...], true))
             }
             for (branch, isAffecting) in branches {
-                guard case .object(let next)? = try? value(of: .object(object), forKey: branch[0]),
+                guard case .object(let next)? = try? value(of: .object(object), forKey: branch[branch.startIndex]),
                       !next.isReleased else { continue }
-                let rest = Array(branch.dropFirst())
+                // A slice of the same storage: no copy of the rest of the path.
+                let rest = branch.dropFirst()
                 // Following the path itself always shortens it, so only affecting
                 // key paths (which start afresh) can cycle through objects.
                 if isAffecting || !visited.isEmpty {
-                    guard visited.insert(Visit(object: ObjectIdentifier(next), path: rest)).inserted else { continue }
+                    guard visited.insert(Visit(object: ObjectIdentifier(next), path: Array(rest))).inserted else { continue }
                 }
-                let restPath = rest.count == 1 ? rest[0] : rest.joined(separator: ".")
                 let forward = try makeObservance(on: next, root: root, observer: root.observer, path: rest,
-                                                 keyPath: restPath, options: root.options, context: root.context)
+                                                 keyPath: nil, options: root.options, context: root.context)
                 append(forward, to: next)
                 root.forwards.append(forward)
                 work.append((next, rest))
@@ -376,7 +376,13 @@ public final class KVORuntime {
             return try value(of: .object(object), forKey: key)
         case .ordered(_, let indexes):
             guard case .array(let elements) = try value(of: .object(object), forKey: key) else { return .array([]) }
-            return .array(indexes.map { elements.indices.contains($0) ? elements[$0] : .null })
+            // `-objectsAtIndexes:` raises for an index the array does not have.
+            if let bad = indexes.first(where: { !elements.indices.contains($0) }) {
+                let bounds = elements.isEmpty ? "for empty array" : "[0 .. \(elements.count - 1)]"
+                let shown = bad < 0 ? String(UInt(bitPattern: bad)) : String(bad)
+                throw exception((Exceptions.range, "*** -[NSArray objectsAtIndexes:]: index \(shown) in index set beyond bounds \(bounds)"))
+            }
+            return .array(indexes.map { elements[$0] })
         case .unordered(_, let added, let removed):
             return .set(old ? removed : added)
         }
@@ -406,6 +412,7 @@ public final class KVORuntime {
         guard depth < maxDepth else {
             throw ScriptError.runtime("notifications nested deeper than the maximum depth (\(maxDepth)); raise it with --max-depth")
         }
+        try StackGuard.check("notifications")
         depth += 1
         handlerRuns &+= 1
         defer { depth -= 1 }

@@ -9,9 +9,12 @@ public final class Observance {
     public let root: Observance?
     public let observer: KVOObject
     /// The full key path for a root; the rest of the path from `observed` otherwise.
-    public let keyPath: String
-    /// `keyPath` split at dots, once.
-    let components: [String]
+    public var keyPath: String { storedKeyPath ?? components.joined(separator: ".") }
+    /// A forwarding observance's path is joined only when shown: a long key
+    /// path would otherwise cost time quadratic in its length to register.
+    private let storedKeyPath: String?
+    /// `keyPath` split at dots, once; forwarding observances share the root's storage.
+    let components: ArraySlice<String>
     public let options: ObservingOptions
     public let context: Context?
 
@@ -35,13 +38,13 @@ public final class Observance {
     /// values skips key-path parsing.
     var directProperty: PropertyInfo?
 
-    init(observed: KVOObject, root: Observance?, observer: KVOObject, keyPath: String, components: [String],
+    init(observed: KVOObject, root: Observance?, observer: KVOObject, keyPath: String?, components: ArraySlice<String>,
          options: ObservingOptions, context: Context?, triggerKeys: [String], detailKey: String?,
          needsRebuild: Bool) {
         self.observed = observed
         self.root = root
         self.observer = observer
-        self.keyPath = keyPath
+        self.storedKeyPath = keyPath
         self.components = components
         self.options = options
         self.context = context

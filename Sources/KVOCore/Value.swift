@@ -140,3 +140,57 @@ public struct ObservingOptions: OptionSet, Sendable, Hashable {
 public enum SetMutation: Sendable, Equatable {
     case union, minus, intersect, set
 }
+
+extension Value {
+    /// Releases a value without recursion: Swift's own release of an array of
+    /// arrays recurses once per level, so a deeply nested array built by a
+    /// scenario would overflow the stack when dropped. Taking each array out of
+    /// its holder first leaves it uniquely referenced; emptying it into a work
+    /// list frees it one level at a time.
+    public static func dispose(_ value: inout Value) {
+        guard case .array = value else { return }
+        var work: [Value] = []
+        work.append(value)
+        value = .null
+        while !work.isEmpty {
+            // Take the last entry's array out in place: the entry becomes nil, so
+            // the array (if nobody else holds it) has exactly one holder here.
+            var elements: [Value] = []
+            let last = work.count - 1
+            if case .array = work[last] {
+                swapArray(&work[last], into: &elements)
+            }
+            work.removeLast()
+            // Only an array nobody else holds is taken apart; a shared one is
+            // just let go (its other holder keeps it, so nothing recurses).
+            guard isUnique(&elements) else { continue }
+            while !elements.isEmpty {
+                let index = elements.count - 1
+                if case .array = elements[index] {
+                    work.append(.null)
+                    swap(&work[work.count - 1], &elements[index])
+                }
+                elements.removeLast()
+            }
+        }
+    }
+
+    /// Moves the array held by `slot` into `elements`, leaving `slot` nil.
+    private static func swapArray(_ slot: inout Value, into elements: inout [Value]) {
+        var taken = Value.null
+        swap(&taken, &slot)
+        if case .array(let array) = taken {
+            taken = .null
+            elements = array
+        }
+    }
+
+    /// Whether the array's storage has no other holder. An Array is one
+    /// reference to its storage object; it is inspected in place, without the
+    /// retain a cast would add.
+    private static func isUnique(_ elements: inout [Value]) -> Bool {
+        withUnsafeMutablePointer(to: &elements) { pointer in
+            pointer.withMemoryRebound(to: AnyObject.self, capacity: 1) { isKnownUniquelyReferenced(&$0.pointee) }
+        }
+    }
+}

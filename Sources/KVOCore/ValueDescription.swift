@@ -16,14 +16,64 @@ extension Value {
     /// The description inside a collection or a change dictionary.
     public var collectionDescription: String {
         switch self {
+        case .array, .set:
+            var output = ""
+            Value.describeCollection(self, into: &output)
+            return output
+        default:
+            return scalarDescription
+        }
+    }
+
+    /// Appends `collectionDescription` to `output`.
+    public func describe(into output: inout String) {
+        switch self {
+        case .array, .set: Value.describeCollection(self, into: &output)
+        default: output += scalarDescription
+        }
+    }
+
+    /// Arrays and sets nest without bound: describe them with an explicit
+    /// stack into one buffer, so depth costs neither native stack nor copies.
+    static func describeCollection(_ value: Value, into output: inout String) {
+        var stack: [(elements: [Value], next: Int, close: String)] = []
+        func open(_ value: Value) {
+            switch value {
+            case .array(let elements):
+                output += "("
+                stack.append((elements, 0, ")"))
+            case .set(let set):
+                output += "{("
+                stack.append((set.sorted, 0, ")}"))
+            default:
+                output += value.scalarDescription
+            }
+        }
+        open(value)
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            let index = stack[top].next
+            if index == stack[top].elements.count {
+                output += stack[top].close
+                stack.removeLast()
+                continue
+            }
+            stack[top].next = index + 1
+            if index > 0 { output += ", " }
+            open(stack[top].elements[index])
+        }
+    }
+
+    /// The description of anything but an array or a set.
+    var scalarDescription: String {
+        switch self {
         case .null: return "<null>"
         case .bool(let value): return value ? "1" : "0"
         case .int(let value): return String(value)
         case .double(let value): return Value.describe(double: value)
         case .string(let value): return Value.quoteIfNeeded(value)
         case .object(let object): return object.description
-        case .array(let values): return "(" + values.map(\.collectionDescription).joined(separator: ", ") + ")"
-        case .set(let set): return "{(" + set.sorted.map(\.collectionDescription).joined(separator: ", ") + ")}"
+        case .array, .set: return collectionDescription
         case .context(let context): return context.name
         case .option(let options): return "." + options.names.joined(separator: ", .")
         case .setMutation(let mutation): return ".\(mutation)"

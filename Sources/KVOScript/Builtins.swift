@@ -241,6 +241,12 @@ enum Builtins {
         case .int(let index): return [index]
         case .array(let values):
             let numbers = try values.map { try int($0, "index") }
+            if let negative = numbers.first(where: { $0 < 0 }) {
+                // NSIndexSet holds unsigned indexes: a negative one is NSNotFound territory.
+                throw ScriptError.exception(CocoaException(
+                    name: Exceptions.range,
+                    reason: "*** -[NSIndexSet initWithIndexesInRange:]: Range {\(UInt(bitPattern: negative)), 1} exceeds maximum index value of NSNotFound - 1"))
+            }
             return Array(Set(numbers)).sorted()
         default: throw ScriptError.runtime("indexes are written [0, 2]; got \(value.typeName)")
         }

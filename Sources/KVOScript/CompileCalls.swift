@@ -216,8 +216,9 @@ extension Compiler {
                     guard var elements = Value.takeArray(&machine.globals[slot]) else {
                         return try Self.appendToProxy(machine.globals[slot], value, machine)
                     }
+                    defer { machine.globals[slot] = .array(elements) }
+                    try Operators.checkSize(array: elements.count + 1)
                     elements.append(value)
-                    machine.globals[slot] = .array(elements)
                     return .null
                 })
             case .local(let slot, false, _):
@@ -226,8 +227,9 @@ extension Compiler {
                     guard var elements = Value.takeArray(&machine.frame.locals[slot]) else {
                         return try Self.appendToProxy(machine.frame.locals[slot], value, machine)
                     }
+                    defer { machine.frame.locals[slot] = .array(elements) }
+                    try Operators.checkSize(array: elements.count + 1)
                     elements.append(value)
-                    machine.frame.locals[slot] = .array(elements)
                     return .null
                 })
             default:
@@ -241,6 +243,7 @@ extension Compiler {
             let value = try valueEval(machine)
             switch current {
             case .array(var elements):
+                try Operators.checkSize(array: elements.count + 1)
                 elements.append(value)
                 try place.set(machine, .array(elements))
             case .arrayProxy, .setProxy:

@@ -26,7 +26,10 @@ extension Compiler {
             return Typed({ machine in
                 var text = ""
                 for piece in pieces {
-                    if case .string(let part) = try piece(machine) { text += part }
+                    if case .string(let part) = try piece(machine) {
+                        try Operators.checkSize(string: text.utf8.count + part.utf8.count)
+                        text += part
+                    }
                 }
                 return .string(text)
             })

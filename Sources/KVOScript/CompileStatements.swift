@@ -229,8 +229,18 @@ extension Compiler {
 
     func storer(_ binding: Binding) -> (Machine, Value) -> Void {
         switch binding {
-        case .global(let slot, _, _): return { machine, value in machine.globals[slot] = value }
-        case .local(let slot, _, _): return { machine, value in machine.frame.locals[slot] = value }
+        case .global(let slot, _, _):
+            return { machine, value in
+                var old = machine.globals[slot]
+                machine.globals[slot] = value
+                Value.dispose(&old)
+            }
+        case .local(let slot, _, _):
+            return { machine, value in
+                var old = machine.frame.locals[slot]
+                machine.frame.locals[slot] = value
+                Value.dispose(&old)
+            }
         case .context, .function, .classRef: return { _, _ in }
         }
     }

@@ -469,6 +469,7 @@ extension Machine {
         if selfObject.isReleased {
             throw ScriptError.runtime("-[\(selfObject.cls.name) \(name)]: message sent to deallocated instance \(selfObject.description)")
         }
+        try StackGuard.check("accessor calls")
         callDepth += 1
         let newFrame = Frame(size: max(frameSize, arguments.count), selfObject: selfObject)
         for (index, argument) in arguments.enumerated() { newFrame.locals[index] = argument }

@@ -35,12 +35,23 @@ public struct Diagnostic: Error, Equatable, Sendable {
         let header = "\(file):\(location.line):\(location.column): "
         let label = color ? (severity == .error ? "\u{1B}[1;31merror:\u{1B}[0m" : "\u{1B}[1;35mwarning:\u{1B}[0m") : "\(severity.rawValue):"
         var text = header + label + " " + (color ? "\u{1B}[1m\(message)\u{1B}[0m" : message)
-        if let line = source.line(location.line) {
+        if let characters = source.lineCharacters(location.line) {
+            var column = location.column
+            var line: String
+            // A very long line is shown as a window around the column.
+            if characters.count > 160 {
+                let start = min(max(0, column - 80), characters.count)
+                let end = min(characters.count, start + 160)
+                line = (start > 0 ? "…" : "") + String(characters[start..<end]) + (end < characters.count ? "…" : "")
+                column = column - start + (start > 0 ? 1 : 0)
+            } else {
+                line = String(characters)
+            }
             var prefix = ""
-            for character in line.prefix(max(0, location.column - 1)) {
+            for character in line.prefix(max(0, column - 1)) {
                 prefix.append(character == "\t" ? "\t" : " ")
             }
-            let available = max(1, line.count - (location.column - 1))
+            let available = max(1, line.count - (column - 1))
             let caret = "^" + String(repeating: "~", count: max(0, min(length, available) - 1))
             text += "\n" + line + "\n" + prefix + (color ? "\u{1B}[1;32m\(caret)\u{1B}[0m" : caret)
         }
@@ -49,12 +60,28 @@ public struct Diagnostic: Error, Equatable, Sendable {
 }
 
 /// A scenario's text, split into lines for diagnostics.
-public struct SourceText: Sendable {
+public struct SourceText: @unchecked Sendable {
     public let text: String
     private let lines: [Substring]
+    /// Lines as characters, made once each: a long line with many errors would
+    /// otherwise be copied and walked again for every caret.
+    private let characterCache = CharacterCache()
+
+    private final class CharacterCache {
+        var lines: [Int: [Character]] = [:]
+    }
+
     public init(_ text: String) {
         self.text = text
         self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    func lineCharacters(_ number: Int) -> [Character]? {
+        if let cached = characterCache.lines[number] { return cached }
+        guard let line = line(number) else { return nil }
+        let characters = Array(line)
+        characterCache.lines[number] = characters
+        return characters
     }
     public func line(_ number: Int) -> String? {
         guard number >= 1, number <= lines.count else { return nil }

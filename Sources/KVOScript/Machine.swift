@@ -27,6 +27,10 @@ public final class Machine {
         self.frame = Frame(size: 0, selfObject: nil)
     }
 
+    deinit {
+        for index in globals.indices { Value.dispose(&globals[index]) }
+    }
+
     /// Counts a statement and enforces `--max-steps` and Ctrl-C.
     @inline(__always)
     func step() throws {
@@ -56,6 +60,7 @@ public final class Machine {
         guard arguments.count == function.parameters.count else {
             throw ScriptError.runtime("'\(function.name)' takes \(function.parameters.count) argument\(function.parameters.count == 1 ? "" : "s"), got \(arguments.count)")
         }
+        try StackGuard.check("method calls")
         callDepth += 1
         let newFrame = Frame(size: function.frameSize, selfObject: selfObject)
         for (index, argument) in arguments.enumerated() { newFrame.locals[index] = argument }
@@ -76,6 +81,10 @@ final class Frame {
     init(size: Int, selfObject: KVOObject?) {
         self.locals = [Value](repeating: .null, count: size)
         self.selfObject = selfObject
+    }
+
+    deinit {
+        for index in locals.indices { Value.dispose(&locals[index]) }
     }
 }
 

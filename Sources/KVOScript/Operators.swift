@@ -40,10 +40,32 @@ enum Operators {
         }
     }
 
+    /// The largest string (in UTF-8 bytes) and array (in elements) a scenario
+    /// may build: a few doublings would otherwise ask for terabytes and abort
+    /// in the allocator instead of ending with an error.
+    static let maxStringBytes = 1 << 26
+    static let maxArrayCount = 1 << 24
+
+    static func checkSize(string count: Int) throws {
+        if count > maxStringBytes {
+            throw ScriptError.runtime("string of \(count) bytes is larger than the limit of \(maxStringBytes) bytes")
+        }
+    }
+
+    static func checkSize(array count: Int) throws {
+        if count > maxArrayCount {
+            throw ScriptError.runtime("array of \(count) elements is larger than the limit of \(maxArrayCount) elements")
+        }
+    }
+
     static func add(_ lhs: Value, _ rhs: Value) throws -> Value {
         switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return .string(a + b)
-        case (.array(let a), .array(let b)): return .array(a + b)
+        case (.string(let a), .string(let b)):
+            try checkSize(string: a.utf8.count + b.utf8.count)
+            return .string(a + b)
+        case (.array(let a), .array(let b)):
+            try checkSize(array: a.count + b.count)
+            return .array(a + b)
         default: return try arithmetic("+", lhs, rhs, { $0.addingReportingOverflow($1) }, +)
         }
     }

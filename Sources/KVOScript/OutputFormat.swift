@@ -43,6 +43,81 @@ public final class OutputWriter {
         if flushesEachLine || buffer.count >= limit { flush() }
     }
 
+    /// One text-format notification line, appended as bytes: building a String
+    /// first costs several times more than the notification itself.
+    func writeNotification(_ object: KVOObject, _ keyPath: String, _ observer: KVOObject, _ change: Change,
+                           _ context: Context?, _ depth: Int) {
+        for _ in 0..<depth { append("  ") }
+        append(object.name)
+        append(".")
+        append(keyPath)
+        append(" → ")
+        append(observer.name)
+        append(" {")
+        if let indexes = change.indexes {
+            append("indexes = (")
+            for (position, index) in indexes.enumerated() {
+                if position > 0 { append(", ") }
+                append(index)
+            }
+            append("); ")
+        }
+        append("kind = ")
+        append(change.kind.rawValue)
+        if let new = change.new {
+            append("; new = ")
+            append(new)
+        }
+        if change.isPrior { append("; notificationIsPrior = 1") }
+        if let old = change.old {
+            append("; old = ")
+            append(old)
+        }
+        append("}")
+        if let context {
+            append(" context: ")
+            append(context.name)
+        }
+        append("\n")
+        if flushesEachLine || buffer.count >= limit { flush() }
+    }
+
+    private func append(_ text: String) {
+        var text = text
+        text.withUTF8 { buffer.append(contentsOf: $0) }
+    }
+
+    private func append(_ number: Int) {
+        guard number >= 0 else { return append(String(number)) }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = number
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                raw[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            buffer.append(contentsOf: raw[(20 - count)...])
+        }
+    }
+
+    private func append(_ value: Value) {
+        switch value {
+        case .int(let number): append(number)
+        case .null: append("<null>")
+        case .object(let object):
+            append("<")
+            append(object.cls.name)
+            append(": ")
+            append(object.name)
+            append(">")
+        default: append(value.collectionDescription)
+        }
+    }
+
     public func flush() {
         if capturing {
             captured += buffer
@@ -91,10 +166,18 @@ public final class EventRenderer: EventSink {
             return
         }
         switch format {
-        case .text: out.write(TextFormat.render(event, color: color))
+        case .text:
+            if !color, case .notify(let object, let keyPath, let observer, let change, let context, let depth) = event {
+                // The trace's hot path: bytes straight into the output buffer.
+                out.writeNotification(object, keyPath, observer, change, context, depth)
+                return
+            }
+            out.write(TextFormat.render(event, color: color))
         case .json: out.write(JSONFormat.render(event) + "\n")
         }
     }
+
+
 
     /// A diagnostic about the script (§9): text on stderr, or a JSON event on stdout.
     public func report(_ diagnostic: Diagnostic, file: String, source: SourceText) {
@@ -122,6 +205,11 @@ public enum TextFormat {
         func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\(reset)" : text }
         switch event {
         case .notify(let object, let keyPath, let observer, let change, let context, let depth):
+            if !color {
+                var line = ""
+                appendNotification(object, keyPath, observer, change, context, depth, to: &line)
+                return line
+            }
             var line = indent(depth) + paint(object.name, "36") + "." + paint(keyPath, "1") + " → " + paint(observer.name, "33")
                 + " " + paint(change.description, "32")
             if let context { line += " context: " + paint(context.name, "35") }
@@ -136,6 +224,24 @@ public enum TextFormat {
         case .observationInfo(let object, _, let depth):
             return indented(object.observationInfoDescription ?? "nil", depth) + "\n"
         }
+    }
+
+    /// `OBJECT.KEYPATH → OBSERVER {CHANGE} context: CONTEXT` and a newline.
+    static func appendNotification(_ object: KVOObject, _ keyPath: String, _ observer: KVOObject, _ change: Change,
+                                   _ context: Context?, _ depth: Int, to line: inout String) {
+        if depth > 0 { line += indent(depth) }
+        line += object.name
+        line += "."
+        line += keyPath
+        line += " → "
+        line += observer.name
+        line += " "
+        change.describe(into: &line)
+        if let context {
+            line += " context: "
+            line += context.name
+        }
+        line += "\n"
     }
 
     static func indent(_ depth: Int) -> String { String(repeating: "  ", count: depth) }

@@ -67,16 +67,22 @@ public final class Session {
         let text = SourceText(source)
         let (statements, syntaxDiagnostics) = Parser.parse(source)
         if syntaxDiagnostics.contains(where: { $0.severity == .error }) {
-            for diagnostic in syntaxDiagnostics { renderer.report(diagnostic, file: file, source: text) }
+            report(syntaxDiagnostics, file: file, source: text)
             return nil
         }
         compiler.diagnostics = []
         let compiled = compiler.compileProgram(statements)
         let diagnostics = compiler.diagnostics.sorted { $0.location < $1.location }
         compiler.diagnostics = []
-        for diagnostic in diagnostics { renderer.report(diagnostic, file: file, source: text) }
+        report(diagnostics, file: file, source: text)
         if diagnostics.contains(where: { $0.severity == .error }) { return nil }
         return compiled
+    }
+
+    /// Every diagnostic is reported; a very long source line is shown as a
+    /// window around the column, so garbage input cannot flood the output.
+    private func report(_ diagnostics: [Diagnostic], file: String, source: SourceText) {
+        for diagnostic in diagnostics { renderer.report(diagnostic, file: file, source: source) }
     }
 
     /// `kvo-run check`: parse and check only.

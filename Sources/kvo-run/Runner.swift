@@ -1,3 +1,4 @@
+import KVOCore
 import KVOScript
 #if canImport(Glibc)
 import Glibc
@@ -82,13 +83,18 @@ enum LargeStack {
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
+    static let stackSize: UInt = 1 << 30
+
     static func run<T>(_ body: @escaping () -> T) -> T {
         var result: T?
-        let job = Job { result = body() }
+        let job = Job {
+            StackGuard.install(stackSize: stackSize, margin: 64 << 20)
+            result = body()
+        }
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setstacksize(&attributes, 1 << 30)
+        pthread_attr_setstacksize(&attributes, Int(stackSize))
         var thread = pthread_t()
         let unmanaged = Unmanaged.passRetained(job)
         let created = pthread_create(&thread, &attributes, { raw in
