@@ -79,10 +79,29 @@ public final class Session {
         return compiled
     }
 
-    /// Every diagnostic is reported; a very long source line is shown as a
-    /// window around the column, so garbage input cannot flood the output.
+    /// Diagnostics shown per source line; the rest of that line's are counted
+    /// in one closing message, so a line of garbage cannot flood the output.
+    static let diagnosticsPerLine = 10
+
+    /// Reports diagnostics (sorted by location), at most `diagnosticsPerLine`
+    /// for any one line; a long line is shown as a window around the column.
     private func report(_ diagnostics: [Diagnostic], file: String, source: SourceText) {
-        for diagnostic in diagnostics { renderer.report(diagnostic, file: file, source: source) }
+        var index = 0
+        while index < diagnostics.count {
+            let line = diagnostics[index].location.line
+            var end = index
+            while end < diagnostics.count && diagnostics[end].location.line == line { end += 1 }
+            let shown = min(end - index, Session.diagnosticsPerLine)
+            for diagnostic in diagnostics[index..<(index + shown)] {
+                renderer.report(diagnostic, file: file, source: source)
+            }
+            if end - index > shown {
+                let last = diagnostics[index + shown - 1]
+                renderer.report(Diagnostic(.error, "\(end - index - shown) more errors on this line; fix the first ones and run again",
+                                           at: last.location, length: last.length), file: file, source: source)
+            }
+            index = end
+        }
     }
 
     /// `kvo-run check`: parse and check only.

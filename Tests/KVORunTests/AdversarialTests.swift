@@ -1012,9 +1012,14 @@ enum Adversarial {
         #expect(limited.err.hasPrefix("adv.kvo:5001:"), "\(limited.err.prefix(200))")
     }
 
+    /// Every error, or the first ones and a note that there are more: either
+    /// way in order, starting with the first line, and not megabytes of them.
     @Test func hundredThousandErrors() throws {
         let result = try A.check(String(repeating: "print(nope)\n", count: 100_000), .scriptError, timeout: A.largeInputTimeout)
-        #expect(A.errorLocations(in: result.err, file: "adv.kvo").count == 100_000)
+        let locations = A.errorLocations(in: result.err, file: "adv.kvo")
+        #expect(locations.first.map { $0 == (1, 7) } == true, "\(result.err.prefix(300))")
+        #expect(zip(locations, locations.dropFirst()).allSatisfy { $0.0 <= $1.0 }, "errors out of order")
+        #expect(result.err.utf8.count < 16 << 20, "stderr is \(result.err.utf8.count) bytes")
     }
 
     @Test func hundredThousandParametersAndArguments() throws {
