@@ -168,13 +168,27 @@ public final class ClassInfo {
     /// Every key path affecting `key`, following single-key dependencies transitively
     /// (LabColor: color ← redComponent ← lComponent). Cycles terminate.
     public func dependencyClosure(of key: String) throws -> [[String]] {
-        if let cached = closureCache[key] { return cached }
-        let result = try computeDependencyClosure(of: key)
-        closureCache[key] = result
+        try dependencies(of: key).closure
+    }
+
+    /// What observing `key` involves, computed once per key: registering an
+    /// observer (100,000 of them in B3) and re-registering forwards reuse it.
+    public func dependencies(of key: String) throws -> KeyDependencies {
+        // Comparing with the last key is cheaper than hashing it.
+        if let last = lastDependencies, last.key == key { return last.value }
+        let result: KeyDependencies
+        if let cached = dependencyCache[key] {
+            result = cached
+        } else {
+            result = KeyDependencies(key: key, closure: try computeDependencyClosure(of: key))
+            dependencyCache[key] = result
+        }
+        lastDependencies = (key, result)
         return result
     }
 
-    private var closureCache: [String: [[String]]] = [:]
+    private var dependencyCache: [String: KeyDependencies] = [:]
+    private var lastDependencies: (key: String, value: KeyDependencies)?
 
     private func computeDependencyClosure(of key: String) throws -> [[String]] {
         var result: [[String]] = []
@@ -189,6 +203,25 @@ public final class ClassInfo {
             }
         }
         return result
+    }
+}
+
+/// The keys whose changes notify an observer of one key.
+public struct KeyDependencies {
+    /// Every key path affecting the key, transitively.
+    public let closure: [[String]]
+    /// The key, then the first key of each affecting path, without repeats.
+    public let triggers: [String]
+    /// Some affecting key path goes through a relationship, so a change along
+    /// it must re-register forwarding observances.
+    public let throughRelationship: Bool
+
+    init(key: String, closure: [[String]]) {
+        self.closure = closure
+        var triggers = [key]
+        for affecting in closure where !triggers.contains(affecting[0]) { triggers.append(affecting[0]) }
+        self.triggers = triggers
+        self.throughRelationship = closure.contains { $0.count > 1 }
     }
 }
 
@@ -341,5 +374,12 @@ public enum KeyPaths {
         }
         result.append(String(path[start..<index]))
         return result
+    }
+
+    /// `@count`, `@sum`…: a collection operator. `hasPrefix` is generic over
+    /// Unicode and costs far more than this on every key of every path read.
+    @inline(__always)
+    public static func isOperator(_ key: String) -> Bool {
+        key.utf8.first == UInt8(ascii: "@")
     }
 }

@@ -69,10 +69,10 @@ extension KVORuntime {
             if let hook = object.cls.hook(\.valueForUndefinedKey) { return try hook(object, key) }
             throw exception(Exceptions.undefinedKeyGet(object.pointerDescription, key: key))
         case .array(let elements):
-            if key.hasPrefix("@") { return try collectionOperator(key, on: target, rest: []) }
+            if KeyPaths.isOperator(key) { return try collectionOperator(key, on: target, rest: []) }
             return .array(try elements.map { try value(of: $0, forKey: key) })
         case .set(let set):
-            if key.hasPrefix("@") { return try collectionOperator(key, on: target, rest: []) }
+            if KeyPaths.isOperator(key) { return try collectionOperator(key, on: target, rest: []) }
             return .set(ValueSet(try set.elements.map { try value(of: $0, forKey: key) }))
         case .arrayProxy, .setProxy:
             return try value(of: try proxyContents(target), forKey: key)
@@ -96,7 +96,7 @@ extension KVORuntime {
     /// `value(forKeyPath:)`: one key at a time; a collection operator applies to
     /// the collection reached so far and the rest of the path.
     public func value(of target: Value, forKeyPath keyPath: String) throws -> Value {
-        if !keyPath.utf8.contains(UInt8(ascii: ".")) && !keyPath.hasPrefix("@") {
+        if !keyPath.utf8.contains(UInt8(ascii: ".")) && !KeyPaths.isOperator(keyPath) {
             return try value(of: target, forKey: keyPath)
         }
         return try value(of: target, forPath: KeyPaths.components(keyPath)[...])
@@ -107,7 +107,7 @@ extension KVORuntime {
         var current = target
         for index in path.indices {
             let key = path[index]
-            if key.hasPrefix("@") {
+            if KeyPaths.isOperator(key) {
                 return try collectionOperator(key, on: current, rest: Array(path[(index + 1)...]))
             }
             current = try value(of: current, forKey: key)

@@ -78,8 +78,8 @@ public final class KVORuntime {
         }
         try checkAlive(object)
         try checkAlive(observer)
-        let path = KeyPaths.components(keyPath)[...]
-        try checkNoCollectionAlongPath(object, Array(path))
+        let path = split(keyPath)
+        try checkNoCollectionAlongPath(object, path)
 
         let root = try makeObservance(on: object, root: nil, observer: observer, path: path,
                                       keyPath: keyPath, options: options, context: context)
@@ -137,18 +137,26 @@ public final class KVORuntime {
         if info.count == 0 { object.observationInfo = nil }
     }
 
+    /// `keyPath` split at dots. Registrations repeat one key path (100,000 of
+    /// them in B3): the last split is kept, and its storage shared.
+    private func split(_ keyPath: String) -> ArraySlice<String> {
+        if let last = lastSplit, last.keyPath == keyPath { return last.components[...] }
+        let components = KeyPaths.components(keyPath)
+        lastSplit = (keyPath, components)
+        return components[...]
+    }
+    private var lastSplit: (keyPath: String, components: [String])?
+
     /// Builds an observance watching `path[0]` of `object` and every key affecting it.
     private func makeObservance(on object: KVOObject, root: Observance?, observer: KVOObject, path: ArraySlice<String>,
                                 keyPath: String?, options: ObservingOptions, context: Context?) throws -> Observance {
         let key = path[path.startIndex]
-        let closure = try object.cls.dependencyClosure(of: key)
-        var triggers = [key]
-        for affecting in closure where !triggers.contains(affecting[0]) { triggers.append(affecting[0]) }
-        let continues = path.count > 1 && !path[path.startIndex + 1].hasPrefix("@")
+        let dependencies = try object.cls.dependencies(of: key)
+        let continues = path.count > 1 && !KeyPaths.isOperator(path[path.startIndex + 1])
         let observance = Observance(
             observed: object, root: root, observer: observer, keyPath: keyPath, components: path, options: options,
-            context: context, triggerKeys: triggers, detailKey: path.count == 1 ? key : nil,
-            needsRebuild: continues || closure.contains { $0.count > 1 })
+            context: context, triggerKeys: dependencies.triggers, detailKey: path.count == 1 ? key : nil,
+            needsRebuild: continues || dependencies.throughRelationship)
         if root == nil && path.count == 1 { observance.directProperty = object.cls.property(named: key) }
         return observance
     }
@@ -161,35 +169,42 @@ public final class KVORuntime {
 
     /// Registers the forwarding observances a root needs on related objects: the
     /// rest of its key path, and affecting key paths through to-one relationships.
-    /// Iterative with a visited set, so object cycles terminate.
+    /// Iterative with a visited set, so object cycles terminate. This runs on
+    /// every replacement of an object along an observed path (B4 swaps one per
+    /// iteration), so it builds no arrays beyond the observances themselves.
     private func attachForwards(of root: Observance) throws {
         struct Visit: Hashable {
             let object: ObjectIdentifier
             let path: [String]
         }
         var visited: Set<Visit> = []
-        var work: [(KVOObject, ArraySlice<String>)] = [(root.observed, root.components)]
-        while let (object, path) = work.popLast() {
-            var branches: [(path: ArraySlice<String>, affecting: Bool)] = []
-            if path.count > 1 && !path[path.startIndex + 1].hasPrefix("@") { branches.append((path, false)) }
-            for affecting in try object.cls.dependencyClosure(of: path[path.startIndex]) where affecting.count > 1 {
-                branches.append((affecting[...], true))
+        var work: [(KVOObject, ArraySlice<String>)] = []
+        var current: (KVOObject, ArraySlice<String>)? = (root.observed, root.components)
+
+        func forward(from object: KVOObject, along branch: ArraySlice<String>, isAffecting: Bool) throws {
+            guard case .object(let next)? = try? value(of: .object(object), forKey: branch[branch.startIndex]),
+                  !next.isReleased else { return }
+            // A slice of the same storage: no copy of the rest of the path.
+            let rest = branch.dropFirst()
+            // Following the path itself always shortens it, so only affecting
+            // key paths (which start afresh) can cycle through objects.
+            if isAffecting || !visited.isEmpty {
+                guard visited.insert(Visit(object: ObjectIdentifier(next), path: Array(rest))).inserted else { return }
             }
-            for (branch, isAffecting) in branches {
-                guard case .object(let next)? = try? value(of: .object(object), forKey: branch[branch.startIndex]),
-                      !next.isReleased else { continue }
-                // A slice of the same storage: no copy of the rest of the path.
-                let rest = branch.dropFirst()
-                // Following the path itself always shortens it, so only affecting
-                // key paths (which start afresh) can cycle through objects.
-                if isAffecting || !visited.isEmpty {
-                    guard visited.insert(Visit(object: ObjectIdentifier(next), path: Array(rest))).inserted else { continue }
-                }
-                let forward = try makeObservance(on: next, root: root, observer: root.observer, path: rest,
-                                                 keyPath: nil, options: root.options, context: root.context)
-                append(forward, to: next)
-                root.forwards.append(forward)
-                work.append((next, rest))
+            let forward = try makeObservance(on: next, root: root, observer: root.observer, path: rest,
+                                             keyPath: nil, options: root.options, context: root.context)
+            append(forward, to: next)
+            root.forwards.append(forward)
+            work.append((next, rest))
+        }
+
+        while let (object, path) = current ?? work.popLast() {
+            current = nil
+            if path.count > 1 && !KeyPaths.isOperator(path[path.startIndex + 1]) {
+                try forward(from: object, along: path, isAffecting: false)
+            }
+            for affecting in try object.cls.dependencyClosure(of: path[path.startIndex]) where affecting.count > 1 {
+                try forward(from: object, along: affecting[...], isAffecting: true)
             }
         }
     }
@@ -209,10 +224,11 @@ public final class KVORuntime {
     /// Reads the relationships along a key path as registration does: an
     /// undefined key raises, and observing through an array raises, as
     /// `-[NSArray addObserver:…]` does.
-    private func checkNoCollectionAlongPath(_ object: KVOObject, _ path: [String]) throws {
+    private func checkNoCollectionAlongPath(_ object: KVOObject, _ path: ArraySlice<String>) throws {
         var current = object
-        for (index, key) in path.enumerated().dropLast() {
-            if path[index + 1].hasPrefix("@") { return }
+        for index in path.indices.dropLast() {
+            let key = path[index]
+            if KeyPaths.isOperator(path[index + 1]) { return }
             let next = try value(of: .object(current), forKey: key)
             switch next {
             case .object(let related): current = related

@@ -76,7 +76,7 @@ public final class ObservationInfo {
     /// Live observances.
     public private(set) var count = 0
     /// Positions of each observer's root observances, ascending.
-    private var byObserver: [ObjectIdentifier: [Int]] = [:]
+    private var byObserver: [ObjectIdentifier: Positions] = [:]
 
     /// The live observances in registration order.
     public var observances: [Observance] { slots.compactMap { $0 } }
@@ -84,7 +84,8 @@ public final class ObservationInfo {
     func append(_ observance: Observance) {
         observance.position = slots.count
         if observance.root == nil {
-            byObserver[ObjectIdentifier(observance.observer), default: []].append(slots.count)
+            let key = ObjectIdentifier(observance.observer)
+            if byObserver[key]?.append(slots.count) == nil { byObserver[key] = Positions(first: slots.count) }
         }
         slots.append(observance)
         count += 1
@@ -97,10 +98,7 @@ public final class ObservationInfo {
         count -= 1
         if observance.root == nil {
             let key = ObjectIdentifier(observance.observer)
-            if var positions = byObserver[key], let index = positions.lastIndex(of: position) {
-                positions.remove(at: index)
-                byObserver[key] = positions.isEmpty ? nil : positions
-            }
+            if byObserver[key]?.remove(position) == true { byObserver[key] = nil }
         }
         if slots.count > 32 && count * 2 < slots.count { compact() }
     }
@@ -109,10 +107,14 @@ public final class ObservationInfo {
     /// whose context passes `matches`.
     func lastRegistration(of observer: KVOObject, keyPath: String, where matches: (Observance) -> Bool) -> Observance? {
         guard let positions = byObserver[ObjectIdentifier(observer)] else { return nil }
-        for position in positions.reversed() {
+        func matching(_ position: Int) -> Observance? {
             if let observance = slots[position], observance.keyPath == keyPath, matches(observance) { return observance }
+            return nil
         }
-        return nil
+        for position in positions.more.reversed() {
+            if let observance = matching(position) { return observance }
+        }
+        return matching(positions.first)
     }
 
     private func compact() {
@@ -137,6 +139,29 @@ public final class ObservationInfo {
     func isStillRegistered(_ observance: Observance) -> Bool {
         if observance.isRegistered { return true }
         return slots.contains { $0?.isIdentical(to: observance) ?? false }
+    }
+}
+
+/// Positions of one observer's root observances in an `ObservationInfo`,
+/// ascending. Most observers register once per object, so the first position is
+/// kept inline: indexing 100,000 observers allocates no array per observer.
+struct Positions {
+    private(set) var first: Int
+    private(set) var more: [Int] = []
+
+    init(first: Int) { self.first = first }
+
+    mutating func append(_ position: Int) { more.append(position) }
+
+    /// Removes `position`; true when none is left.
+    mutating func remove(_ position: Int) -> Bool {
+        if let index = more.lastIndex(of: position) {
+            more.remove(at: index)
+        } else if position == first {
+            if more.isEmpty { return true }
+            first = more.removeFirst()
+        }
+        return false
     }
 }
 

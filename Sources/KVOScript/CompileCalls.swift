@@ -15,8 +15,8 @@ extension Compiler {
         }
     }
 
-    private func evals(_ arguments: [Argument]) -> [Eval] {
-        arguments.map { compileExpr($0.value).eval }
+    private func evals(_ arguments: [Argument]) -> ArgumentEvals {
+        ArgumentEvals(arguments.map { compileExpr($0.value).eval })
     }
 
     private func checkArity(_ box: FunctionBox, _ arguments: [Argument], _ location: SourceLocation) {
@@ -224,10 +224,10 @@ extension Compiler {
             case .local(let slot, false, _):
                 return Typed({ machine in
                     let value = try valueEval(machine)
-                    guard var elements = Value.takeArray(&machine.frame.locals[slot]) else {
-                        return try Self.appendToProxy(machine.frame.locals[slot], value, machine)
+                    guard var elements = Value.takeArray(&machine.stack[machine.base &+ slot]) else {
+                        return try Self.appendToProxy(machine.local(slot), value, machine)
                     }
-                    defer { machine.frame.locals[slot] = .array(elements) }
+                    defer { machine.stack[machine.base &+ slot] = .array(elements) }
                     try Operators.checkSize(array: elements.count + 1)
                     elements.append(value)
                     return .null
@@ -271,7 +271,7 @@ extension Compiler {
             checkArity(box, arguments, location)
             let isStatic = state.isStatic
             return Typed({ machine in
-                try machine.invoke(box, selfObject: isStatic ? nil : machine.frame.selfObject,
+                try machine.invoke(box, selfObject: isStatic ? nil : machine.selfObject,
                                    arguments: try argumentEvals.map { try $0(machine) })
             })
         }
@@ -289,7 +289,7 @@ extension Compiler {
         case "observeValue" where expect(4, "(keyPath, object, change, context)"):
             return Typed({ machine in
                 let values = try argumentEvals.map { try $0(machine) }
-                guard let observer = machine.frame.selfObject, case .object(let object) = values[1] else {
+                guard let observer = machine.selfObject, case .object(let object) = values[1] else {
                     throw ScriptError.runtime("super.observeValue needs the observed object")
                 }
                 var change = Change(kind: .setting)
@@ -301,17 +301,17 @@ extension Compiler {
             })
         case "setNilValueForKey" where expect(1, "(key)"):
             return Typed({ machine in
-                guard let object = machine.frame.selfObject else { return .null }
+                guard let object = machine.selfObject else { return .null }
                 throw machine.kvo.exception(Exceptions.setNil(object, key: string(try argumentEvals[0](machine))))
             })
         case "valueForUndefinedKey" where expect(1, "(key)"):
             return Typed({ machine in
-                guard let object = machine.frame.selfObject else { return .null }
+                guard let object = machine.selfObject else { return .null }
                 throw machine.kvo.exception(Exceptions.undefinedKeyGet(object.pointerDescription, key: string(try argumentEvals[0](machine))))
             })
         case "setValueForUndefinedKey" where expect(2, "(value, key)"):
             return Typed({ machine in
-                guard let object = machine.frame.selfObject else { return .null }
+                guard let object = machine.selfObject else { return .null }
                 throw machine.kvo.exception(Exceptions.undefinedKeySet(object.pointerDescription, key: string(try argumentEvals[1](machine))))
             })
         case "automaticallyNotifiesObservers" where expect(1, "(key)"):

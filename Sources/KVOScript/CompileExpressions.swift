@@ -121,12 +121,12 @@ extension Compiler {
                 let type = propertyClass(property)
                 if isIvar {
                     return Typed({ machine in
-                        guard let object = machine.frame.selfObject else { throw ScriptError.runtime("'self' is not available here") }
+                        guard let object = machine.selfObject else { throw ScriptError.runtime("'self' is not available here") }
                         return try Self.ivar(object, property)
                     }, type)
                 }
                 return Typed({ machine in
-                    guard let object = machine.frame.selfObject else { throw ScriptError.runtime("'self' is not available here") }
+                    guard let object = machine.selfObject else { throw ScriptError.runtime("'self' is not available here") }
                     return try machine.kvo.get(object, property)
                 }, type)
             }

@@ -14,14 +14,20 @@ extension Compiler {
     func compileBlock(_ statements: [Stmt]) -> Exec {
         scopes.append([:])
         defer { scopes.removeLast() }
-        let execs = statements.map { compileStatement($0, topLevel: false) }
+        let execs = statements.map { ExecBox(exec: compileStatement($0, topLevel: false)) }
         switch execs.count {
         case 0: return { _ in nil }
-        case 1: return execs[0]
+        case 1: return execs[0].exec
+        case 2:
+            let first = execs[0].exec, second = execs[1].exec
+            return { machine in
+                if let result = try first(machine) { return result }
+                return try second(machine)
+            }
         default:
             return { machine in
-                for exec in execs {
-                    if let result = try exec(machine) { return result }
+                for box in execs {
+                    if let result = try box.exec(machine) { return result }
                 }
                 return nil
             }
@@ -231,14 +237,14 @@ extension Compiler {
         switch binding {
         case .global(let slot, _, _):
             return { machine, value in
-                var old = machine.globals[slot]
-                machine.globals[slot] = value
+                var old = value
+                swap(&old, &machine.globals[slot])
                 Value.dispose(&old)
             }
         case .local(let slot, _, _):
             return { machine, value in
-                var old = machine.frame.locals[slot]
-                machine.frame.locals[slot] = value
+                var old = value
+                swap(&old, &machine.stack[machine.base &+ slot])
                 Value.dispose(&old)
             }
         case .context, .function, .classRef: return { _, _ in }
@@ -248,7 +254,7 @@ extension Compiler {
     func loader(_ binding: Binding) -> Eval {
         switch binding {
         case .global(let slot, _, _): return { machine in machine.globals[slot] }
-        case .local(let slot, _, _): return { machine in machine.frame.locals[slot] }
+        case .local(let slot, _, _): return { machine in machine.local(slot) }
         case .context(let context): return { _ in .context(context) }
         case .function(let box): return { _ in throw ScriptError.runtime("'\(box.name)' is a function; call it with '\(box.name)(…)'") }
         case .classRef(let cls): return { _ in throw ScriptError.runtime("'\(cls.info.name)' is a class; create an instance with '\(cls.info.name)()'") }
@@ -415,7 +421,7 @@ final class MemberCache {
 
 extension Machine {
     func selfValue() throws -> Value {
-        guard let object = frame.selfObject else { throw ScriptError.runtime("'self' is not available here") }
+        guard let object = selfObject else { throw ScriptError.runtime("'self' is not available here") }
         return .object(object)
     }
 }

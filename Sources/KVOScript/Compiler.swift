@@ -238,16 +238,21 @@ final class Compiler {
         if let computed = decl.computed {
             pendingBodies.append { [unowned self] in
                 let (eval, frameSize) = self.compileInMethod(cls, parameters: []) { self.compileExpr(computed).eval }
-                property.getter = { [unowned machine = self.machine] object in
-                    try machine.invokeBody(frameSize: frameSize, selfObject: object, arguments: [], name: decl.name) { try eval($0) }
+                let name = decl.name
+                // unowned(unsafe): the machine owns the classes whose
+                // properties hold these accessors, so it outlives every call,
+                // and a checked unowned reference costs an atomic per call.
+                property.getter = { [unowned(unsafe) machine = self.machine] object in
+                    try machine.invokeBody(frameSize: frameSize, selfObject: object, argument: nil, name: name, eval)
                 }
             }
         }
         if let setter = decl.setter {
             pendingBodies.append { [unowned self] in
                 let (exec, frameSize) = self.compileInMethod(cls, parameters: ["newValue"]) { self.compileBlock(setter) }
-                property.setter = { [unowned machine = self.machine] object, value in
-                    _ = try machine.invokeBody(frameSize: frameSize, selfObject: object, arguments: [value], name: "set \(decl.name)") { try exec($0) ?? .null }
+                let name = "set \(decl.name)"
+                property.setter = { [unowned(unsafe) machine = self.machine] object, value in
+                    _ = try machine.invokeBody(frameSize: frameSize, selfObject: object, argument: value, name: name) { try exec($0) ?? .null }
                 }
             }
         }
@@ -461,8 +466,9 @@ final class Compiler {
 }
 
 extension Machine {
-    /// Runs a compiled accessor body (getter, setter) with a frame of its own.
-    func invokeBody(frameSize: Int, selfObject: KVOObject, arguments: [Value], name: String, _ body: (Machine) throws -> Value) throws -> Value {
+    /// Runs a compiled accessor body (a getter, or a setter with its `newValue`)
+    /// as a call of its own.
+    func invokeBody(frameSize: Int, selfObject: KVOObject, argument: Value?, name: String, _ body: (Machine) throws -> Value) throws -> Value {
         guard callDepth < kvo.maxDepth else {
             throw ScriptError.runtime("accessor calls nested deeper than the maximum depth (\(kvo.maxDepth)) in '\(name)'; raise it with --max-depth")
         }
@@ -470,15 +476,8 @@ extension Machine {
             throw ScriptError.runtime("-[\(selfObject.cls.name) \(name)]: message sent to deallocated instance \(selfObject.description)")
         }
         try StackGuard.check("accessor calls")
-        callDepth += 1
-        let newFrame = Frame(size: max(frameSize, arguments.count), selfObject: selfObject)
-        for (index, argument) in arguments.enumerated() { newFrame.locals[index] = argument }
-        let saved = frame
-        frame = newFrame
-        defer {
-            frame = saved
-            callDepth -= 1
-        }
-        return try body(self)
+        let newBase = stack.count
+        if let argument { stack.append(argument) }
+        return try inFrame(base: newBase, size: frameSize, selfObject: selfObject, body)
     }
 }

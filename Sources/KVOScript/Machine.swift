@@ -7,6 +7,30 @@ typealias Eval = (Machine) throws -> Value
 /// Returns nil to carry on, or the value of a `return`.
 typealias Exec = (Machine) throws -> Value?
 
+/// Compiled code kept in arrays is wrapped in a struct: an array of bare
+/// closures stores them at the most general abstraction level, and each call
+/// would then go through a reabstraction thunk.
+struct ExecBox {
+    let exec: Exec
+}
+
+/// The compiled arguments of a call, evaluated left to right.
+struct ArgumentEvals {
+    private struct Box {
+        let eval: Eval
+    }
+    private let boxes: [Box]
+    init(_ evals: [Eval]) { boxes = evals.map(Box.init) }
+    var count: Int { boxes.count }
+    subscript(index: Int) -> Eval { boxes[index].eval }
+    func map<T>(_ transform: (Eval) throws -> T) rethrows -> [T] {
+        var results: [T] = []
+        results.reserveCapacity(boxes.count)
+        for box in boxes { results.append(try transform(box.eval)) }
+        return results
+    }
+}
+
 /// Set from a signal handler (Ctrl-C in the REPL) and checked at every statement.
 nonisolated(unsafe) public var kvoInterruptRequested: Int32 = 0
 
@@ -14,7 +38,14 @@ nonisolated(unsafe) public var kvoInterruptRequested: Int32 = 0
 public final class Machine {
     public let kvo: KVORuntime
     var globals: [Value] = []
-    var frame: Frame
+    /// Locals of every active call, innermost last: slot `i` of the running
+    /// call is `stack[base + i]`. One growing array rather than a frame object
+    /// per call, so a call (a computed getter, say) allocates nothing once the
+    /// stack has grown. Nothing keeps a call's locals after it returns.
+    var stack: [Value] = []
+    var base = 0
+    /// `self` of the running method or accessor; nil at top level.
+    var selfObject: KVOObject?
     var callDepth = 0
     /// Scenario classes by their engine class, for dynamic method dispatch.
     var classes: [ObjectIdentifier: ScriptClass] = [:]
@@ -24,11 +55,11 @@ public final class Machine {
 
     init(kvo: KVORuntime) {
         self.kvo = kvo
-        self.frame = Frame(size: 0, selfObject: nil)
     }
 
     deinit {
         for index in globals.indices { Value.dispose(&globals[index]) }
+        popLocals(to: 0)
     }
 
     /// Counts a statement and enforces `--max-steps` and Ctrl-C.
@@ -61,30 +92,39 @@ public final class Machine {
             throw ScriptError.runtime("'\(function.name)' takes \(function.parameters.count) argument\(function.parameters.count == 1 ? "" : "s"), got \(arguments.count)")
         }
         try StackGuard.check("method calls")
+        let newBase = stack.count
+        stack.append(contentsOf: arguments)
+        return try inFrame(base: newBase, size: function.frameSize, selfObject: selfObject) { try body($0) ?? .null }
+    }
+
+    /// Runs `body` as a call whose locals start at `newBase` (its arguments
+    /// already pushed there), then pops them and restores the caller's frame.
+    @inline(__always)
+    func inFrame(base newBase: Int, size: Int, selfObject newSelf: KVOObject?, _ body: (Machine) throws -> Value) throws -> Value {
+        while stack.count < newBase + size { stack.append(.null) }
+        let savedBase = base
+        let savedSelf = selfObject
+        base = newBase
+        selfObject = newSelf
         callDepth += 1
-        let newFrame = Frame(size: function.frameSize, selfObject: selfObject)
-        for (index, argument) in arguments.enumerated() { newFrame.locals[index] = argument }
-        let saved = frame
-        frame = newFrame
         defer {
-            frame = saved
+            popLocals(to: newBase)
+            base = savedBase
+            selfObject = savedSelf
             callDepth -= 1
         }
-        return try body(self) ?? .null
-    }
-}
-
-/// Locals of one call, by slot.
-final class Frame {
-    var locals: [Value]
-    let selfObject: KVOObject?
-    init(size: Int, selfObject: KVOObject?) {
-        self.locals = [Value](repeating: .null, count: size)
-        self.selfObject = selfObject
+        return try body(self)
     }
 
-    deinit {
-        for index in locals.indices { Value.dispose(&locals[index]) }
+    /// A local of the running call.
+    @inline(__always)
+    func local(_ slot: Int) -> Value { stack[base &+ slot] }
+
+    func popLocals(to newCount: Int) {
+        while stack.count > newCount {
+            var value = stack.removeLast()
+            Value.dispose(&value)
+        }
     }
 }
 

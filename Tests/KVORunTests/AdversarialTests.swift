@@ -121,8 +121,10 @@ enum Adversarial {
         if let problem {
             throw Failure(description: "kvo-run \((arguments + [file]).joined(separator: " ")) \(problem) on a \(bytes.count)-byte input \(preview(bytes))\n--- stdout\n\(out.prefix(2000))\n--- stderr\n\(err.prefix(2000))")
         }
-        // Through the shell, a signal shows as status 128 + N.
+        // Through the shell, a signal shows as status 128 + N; under `make
+        // test-asan`, AddressSanitizer reports a crash and exits with status 1.
         let signalled = process.terminationReason == .uncaughtSignal || (memoryLimitKB != nil && process.terminationStatus > 128)
+            || err.contains("ERROR: AddressSanitizer")
         return CLI.Result(status: process.terminationStatus, crashed: signalled, out: out, err: err)
     }
 
