@@ -125,7 +125,8 @@ fuzz: fuzz-build
 
 # Every test (unit and CLI: the CLI tests run the ASan-built kvo-run beside
 # the test runner) and the golden scenarios, built with AddressSanitizer in
-# its own scratch path. Leak checking is off: the interpreter's object graph
+# its own scratch path. Release configuration, as `make test`: the adversarial
+# suite needs it (see test-unit). Leak checking is off: the interpreter's object graph
 # has reference cycles that are freed at exit by the OS, not by ARC.
 # ASan frames are several times larger, and unit tests that recurse to the
 # default --max-depth run on the test runner's threads (kvo-run itself uses a
@@ -136,5 +137,39 @@ fuzz: fuzz-build
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=0
 ASAN_STACK_KB ?= 262144
 test-asan: setup
-	ulimit -s $(ASAN_STACK_KB) && $(ASAN_ENV) $(SWIFT) test --sanitize=address --scratch-path .build-asan
-	$(ASAN_ENV) .build-asan/debug/kvo-run test scenarios
+	ulimit -s $(ASAN_STACK_KB) && $(ASAN_ENV) $(SWIFT) test -c release -Xswiftc -enable-testing --no-parallel \
+		--sanitize=address --scratch-path .build-asan
+	$(ASAN_ENV) .build-asan/release/kvo-run test scenarios
+
+# --- make bench-core: allocation benchmarks of the engine (KVOCore) ---------
+# Benchmarks/Package.swift is a package of its own (ordo-one/benchmark), built
+# in release in its own scratch path .build-bench/ (never .build/), two jobs at
+# most. `bench-core` runs the benchmarks (allocations, bytes and wall clock per
+# iteration, for reading), then checks the malloc counts, and only them,
+# against Benchmarks/Thresholds/*.p90.json: any difference fails. More
+# allocations is a regression; fewer fails too, until `make bench-core-update`
+# re-records the files (review the JSON diff and commit it), so the gate stays
+# exact. Wall clock is never gated. Not part of `make test`. First build: about
+# 5 minutes on 2 cores. See Benchmarks/README.md.
+BENCH_CORE := $(SWIFT) package --package-path Benchmarks --scratch-path .build-bench --jobs 2
+BENCH_CORE_THRESHOLDS := $(CURDIR)/Benchmarks/Thresholds
+
+.PHONY: bench-core bench-core-update
+
+bench-core:
+	$(BENCH_CORE) benchmark run --no-progress
+	@$(BENCH_CORE) benchmark thresholds check --path $(BENCH_CORE_THRESHOLDS) --metric mallocCountTotal \
+		--no-progress > .build-bench/thresholds-check.log 2>&1; \
+	status=$$?; \
+	cat .build-bench/thresholds-check.log; \
+	if grep -q "BETTER than the defined thresholds" .build-bench/thresholds-check.log; then \
+		echo "bench-core: fewer allocations than Benchmarks/Thresholds records: run 'make bench-core-update' and commit the new files."; \
+	elif [ $$status != 0 ]; then \
+		echo "bench-core: allocation counts differ from Benchmarks/Thresholds (see above)."; \
+	fi; \
+	exit $$status
+
+bench-core-update:
+	@mkdir -p $(BENCH_CORE_THRESHOLDS)
+	$(BENCH_CORE) --allow-writing-to-directory $(BENCH_CORE_THRESHOLDS) benchmark thresholds update \
+		--path $(BENCH_CORE_THRESHOLDS) --metric mallocCountTotal --no-progress

@@ -414,8 +414,8 @@ public final class KVORuntime {
         }
         notificationCount += 1
         if reportsNotifications {
-            sink.emit(.notify(object: observance.observed, keyPath: observance.keyPath, observer: observer,
-                              change: change, context: observance.context, depth: depth))
+            sink.notify(object: observance.observed, keyPath: observance.keyPath, observer: observer,
+                        change: change, context: observance.context, depth: depth)
         }
         guard let handler = observer.cls.observeValueHook else { return }
         try nested {

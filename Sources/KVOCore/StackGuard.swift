@@ -14,7 +14,7 @@ public enum StackGuard {
         limit = here > size ? here - size + margin : 0
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func check(_ what: @autoclosure () -> String) throws {
         guard limit != 0 else { return }
         var marker = 0

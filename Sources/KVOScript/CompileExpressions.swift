@@ -92,16 +92,25 @@ extension Compiler {
                     error("unknown operator '\(op)'", at: location, length: op.count)
                     return Typed({ _ in .null })
                 }
-                return Typed({ machine in
-                    let (a, b) = (try left(machine), try right(machine))
-                    do {
-                        return try function(a, b)
-                    } catch ScriptError.runtime(var failure) where failure.line == nil {
-                        // Point at the operator, not the statement.
+                func located(_ failure: RuntimeFailure) -> ScriptError {
+                    // Point at the operator, not the statement.
+                    var failure = failure
+                    if failure.line == nil {
                         failure.line = location.line
                         failure.column = location.column
-                        throw ScriptError.runtime(failure)
                     }
+                    return ScriptError.runtime(failure)
+                }
+                if case .literal(let constant, _) = rhs {
+                    // `x * 2`, `i + 1`: the constant is captured, not evaluated.
+                    return Typed({ machine in
+                        let a = try left(machine)
+                        do { return try function(a, constant) } catch ScriptError.runtime(let failure) { throw located(failure) }
+                    })
+                }
+                return Typed({ machine in
+                    let (a, b) = (try left(machine), try right(machine))
+                    do { return try function(a, b) } catch ScriptError.runtime(let failure) { throw located(failure) }
                 })
             }
         }

@@ -273,7 +273,7 @@ final class Compiler {
     }
 
     /// A literal initial value, shared by every instance.
-    private func constantValue(_ expr: Expr) -> Value? {
+    func constantValue(_ expr: Expr) -> Value? {
         switch expr {
         case .literal(let value, _): return value
         case .arrayLiteral(let elements, _):

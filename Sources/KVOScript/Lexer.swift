@@ -130,14 +130,19 @@ struct Lexer {
                                  "(", ")", "{", "}", "[", "]", ",", ":", ";", ".", "=", "+", "-", "*", "/", "%",
                                  "<", ">", "!", "?", "\\"]
 
+    /// The operators as characters, longest first, kept with their text:
+    /// matching compares characters instead of walking every operator's String.
+    private static let punctTable: [(text: String, chars: [Character])] = puncts.map { ($0, Array($0)) }
+
     private func matchPunct() -> String? {
-        for op in Self.puncts {
+        guard let first = current, first.isASCII else { return nil }
+        for entry in Self.punctTable where entry.chars[0] == first {
             var matches = true
-            for (offset, char) in op.enumerated() where peek(offset) != char {
+            for offset in entry.chars.indices.dropFirst() where peek(offset) != entry.chars[offset] {
                 matches = false
                 break
             }
-            if matches { return op }
+            if matches { return entry.text }
         }
         return nil
     }
@@ -295,6 +300,13 @@ struct Lexer {
 }
 
 extension Character {
-    var isASCIILetter: Bool { isASCII && isLetter }
-    var isASCIIDigit: Bool { isASCII && isNumber }
+    // By code, not through Unicode's properties: the lexer asks for every character.
+    var isASCIILetter: Bool {
+        guard let code = asciiValue else { return false }
+        return (code | 0x20) >= UInt8(ascii: "a") && (code | 0x20) <= UInt8(ascii: "z")
+    }
+    var isASCIIDigit: Bool {
+        guard let code = asciiValue else { return false }
+        return code >= UInt8(ascii: "0") && code <= UInt8(ascii: "9")
+    }
 }

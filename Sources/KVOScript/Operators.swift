@@ -10,9 +10,24 @@ enum Operators {
         guard let general = generalBinary(op) else { return nil }
         // Int on both sides is the common case (loop counters): answer it
         // without going through Double or the general dispatch.
+        // Doubles, or a Double and an Int, likewise (computed properties such as
+        // LabColor's compute in Double).
         switch op {
-        case "+": return { if case .int(let a) = $0, case .int(let b) = $1 { let (r, o) = a.addingReportingOverflow(b); if !o { return .int(r) } }; return try general($0, $1) }
-        case "-": return { if case .int(let a) = $0, case .int(let b) = $1 { let (r, o) = a.subtractingReportingOverflow(b); if !o { return .int(r) } }; return try general($0, $1) }
+        case "+": return {
+            if case .int(let a) = $0, case .int(let b) = $1 { let (r, o) = a.addingReportingOverflow(b); if !o { return .int(r) } }
+            if let (a, b) = doubles($0, $1) { return .double(a + b) }
+            return try general($0, $1)
+        }
+        case "-": return {
+            if case .int(let a) = $0, case .int(let b) = $1 { let (r, o) = a.subtractingReportingOverflow(b); if !o { return .int(r) } }
+            if let (a, b) = doubles($0, $1) { return .double(a - b) }
+            return try general($0, $1)
+        }
+        case "*": return {
+            if case .int(let a) = $0, case .int(let b) = $1 { let (r, o) = a.multipliedReportingOverflow(by: b); if !o { return .int(r) } }
+            if let (a, b) = doubles($0, $1) { return .double(a * b) }
+            return try general($0, $1)
+        }
         case "<": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a < b) }; return try general($0, $1) }
         case "<=": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a <= b) }; return try general($0, $1) }
         case ">": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a > b) }; return try general($0, $1) }
@@ -20,6 +35,18 @@ enum Operators {
         case "==": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a == b) }; return try general($0, $1) }
         case "!=": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a != b) }; return try general($0, $1) }
         default: return general
+        }
+    }
+
+    /// Both operands as Doubles, when one is a Double and the other a number:
+    /// the promotion `arithmetic` applies.
+    @inline(__always)
+    private static func doubles(_ lhs: Value, _ rhs: Value) -> (Double, Double)? {
+        switch (lhs, rhs) {
+        case (.double(let a), .double(let b)): return (a, b)
+        case (.double(let a), .int(let b)): return (a, Double(b))
+        case (.int(let a), .double(let b)): return (Double(a), b)
+        default: return nil
         }
     }
 

@@ -7,30 +7,41 @@ import KVOCore
 
 /// Where rendered output goes: a file descriptor with a large buffer, so a
 /// million notification lines cost a few hundred writes, not a million.
+///
+/// The buffer is a plain block of bytes copied into with `memcpy`: appending
+/// to an `[UInt8]` costs a uniqueness check and a generic copy per piece, and a
+/// notification line has a dozen pieces.
 public final class OutputWriter {
     private let descriptor: Int32
-    private var buffer: [UInt8] = []
+    private let storage: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
+    private var count = 0
     /// In-memory writers (golden tests, embedding) keep everything here.
     public private(set) var captured: [UInt8] = []
     private let capturing: Bool
-    private let limit: Int
     /// Flush after every write (a terminal, where the user is watching).
     public var flushesEachLine: Bool
 
     public init(descriptor: Int32, bufferSize: Int = 1 << 16) {
         self.descriptor = descriptor
-        self.limit = bufferSize
+        self.capacity = max(bufferSize, 256)
+        self.storage = .allocate(capacity: capacity)
         self.flushesEachLine = isatty(descriptor) != 0
         self.capturing = false
-        buffer.reserveCapacity(bufferSize)
     }
 
     /// A writer that keeps what is written, for `capturedText`.
     public init(capturing: Void) {
         self.descriptor = -1
-        self.limit = 1 << 16
+        self.capacity = 1 << 16
+        self.storage = .allocate(capacity: capacity)
         self.flushesEachLine = false
         self.capturing = true
+    }
+
+    deinit {
+        flush()
+        storage.deallocate()
     }
 
     public var capturedText: String {
@@ -39,8 +50,42 @@ public final class OutputWriter {
     }
 
     public func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if flushesEachLine || buffer.count >= limit { flush() }
+        append(text)
+        if flushesEachLine { flush() }
+    }
+
+    public func flush() {
+        guard count > 0 else { return }
+        send(UnsafeRawBufferPointer(start: storage, count: count))
+        count = 0
+    }
+
+    /// Copies `bytes` into the buffer, writing the buffer out first when full.
+    @inline(__always)
+    private func append(bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        if count + bytes.count > capacity {
+            flush()
+            if bytes.count > capacity { return send(bytes) }
+        }
+        UnsafeMutableRawPointer(storage + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// Passes bytes on: to the descriptor, or to `captured`.
+    private func send(_ bytes: UnsafeRawBufferPointer) {
+        if capturing {
+            captured.append(contentsOf: bytes)
+            return
+        }
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { break }
+            offset += written
+        }
     }
 
     /// One text-format notification line, appended as bytes: building a String
@@ -79,12 +124,12 @@ public final class OutputWriter {
             append(context.name)
         }
         append("\n")
-        if flushesEachLine || buffer.count >= limit { flush() }
+        if flushesEachLine { flush() }
     }
 
     private func append(_ text: String) {
         var text = text
-        text.withUTF8 { buffer.append(contentsOf: $0) }
+        text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     private func append(_ number: Int) {
@@ -100,7 +145,7 @@ public final class OutputWriter {
                 rest /= 10
                 count += 1
             } while rest > 0
-            buffer.append(contentsOf: raw[(20 - count)...])
+            append(bytes: UnsafeRawBufferPointer(rebasing: raw[(20 - count)...]))
         }
     }
 
@@ -118,25 +163,6 @@ public final class OutputWriter {
         }
     }
 
-    public func flush() {
-        if capturing {
-            captured += buffer
-            buffer.removeAll(keepingCapacity: true)
-            return
-        }
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { bytes -> Int in
-                guard let base = bytes.baseAddress else { return 0 }
-                return Glibc.write(descriptor, base + offset, bytes.count - offset)
-            }
-            if written <= 0 { break }
-            offset += written
-        }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    deinit { flush() }
 }
 
 /// `--format`.
@@ -158,6 +184,15 @@ public final class EventRenderer: EventSink {
         self.format = format
         self.out = out
         self.err = err
+    }
+
+    public func notify(object: KVOObject, keyPath: String, observer: KVOObject, change: Change, context: Context?, depth: Int) {
+        if format == .text && !color && !quiet {
+            // The trace's hot path: bytes straight into the output buffer.
+            out.writeNotification(object, keyPath, observer, change, context, depth)
+        } else {
+            emit(.notify(object: object, keyPath: keyPath, observer: observer, change: change, context: context, depth: depth))
+        }
     }
 
     public func emit(_ event: Event) {
