@@ -18,6 +18,8 @@ public final class KVORuntime {
     private var pending: [PendingChange] = []
     /// Finished changes kept for reuse, so a notifying set allocates nothing new.
     private var spareChanges: [PendingChange] = []
+    /// Emptied observation infos kept for reuse (see `remove(_:from:)`).
+    private var spareInfos: [ObservationInfo] = []
     private var changeStamp = 0
     /// Counts handlers run, so cached values are known to be current.
     private var handlerRuns = 0
@@ -125,16 +127,23 @@ public final class KVORuntime {
         if let info = object.observationInfo {
             info.append(observance)
         } else {
-            let info = ObservationInfo()
+            let info = spareInfos.popLast() ?? ObservationInfo()
             info.append(observance)
             object.observationInfo = info
         }
     }
 
+    /// Removes a forwarding observance. An object that loses its last one keeps
+    /// no observation info, and the emptied info is kept for the next object that
+    /// gains one: re-registering a key path's forwards on every swap of an object
+    /// along it (B4) then allocates only the observance.
     private func remove(_ observance: Observance, from object: KVOObject) {
         guard let info = object.observationInfo else { return }
         info.remove(observance)
-        if info.count == 0 { object.observationInfo = nil }
+        if info.count == 0 {
+            object.observationInfo = nil
+            if spareInfos.count < 64, info.reset() { spareInfos.append(info) }
+        }
     }
 
     /// `keyPath` split at dots. Registrations repeat one key path (100,000 of
@@ -211,7 +220,7 @@ public final class KVORuntime {
 
     private func detachForwards(of root: Observance) {
         for forward in root.forwards { remove(forward, from: forward.observed) }
-        root.forwards = []
+        root.forwards.removeAllKeepingCapacity()
     }
 
     /// Re-registers a root's forwarding observances after an object along its
@@ -499,8 +508,8 @@ final class PendingChange {
         object = nil
         first = nil
         sharedOld = nil
-        if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }
-        if !rebuild.isEmpty { rebuild.removeAll(keepingCapacity: true) }
+        rest.removeAllKeepingCapacity()
+        rebuild.removeAllKeepingCapacity()
     }
 }
 
