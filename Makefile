@@ -73,7 +73,7 @@ bench: build bench-peers
 # from every scenario, conformance case and fuzz regression, and fuzzes for N
 # seconds (default 60) in one worker process that keeps going after a crash.
 # Crashes, timeouts and OOMs land in .build/fuzz/artifacts/; minimise one with
-#   .build/fuzz/fuzz-kvo -minimize_crash=1 -runs=100000 CRASH_FILE
+#   .build/fuzz/fuzzer-address/fuzz-kvo -minimize_crash=1 -runs=100000 CRASH_FILE
 # and keep it as Fuzz/regressions/NAME.kvo (Tests/KVORunTests/AdversarialTests
 # runs every file there through kvo-run).
 SWIFTC ?= swiftc
