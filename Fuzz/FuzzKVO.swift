@@ -97,8 +97,23 @@ private final class Worker: @unchecked Sendable {
 
 nonisolated(unsafe) private let worker = Worker()
 
+/// With KVO_FUZZ_LAST_INPUT=PATH, each input is written to PATH before it runs.
+/// A crash that kills the process before libFuzzer's handler can save the
+/// input (a stack overflow takes the handler's stack with it) then leaves the
+/// input on disk.
+nonisolated(unsafe) private let lastInputPath: String? = getenv("KVO_FUZZ_LAST_INPUT").map { String(cString: $0) }
+
+private func saveLastInput(_ data: UnsafePointer<UInt8>, _ size: Int) {
+    guard let path = lastInputPath else { return }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else { return }
+    _ = write(descriptor, data, size)
+    close(descriptor)
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    saveLastInput(data, size)
     let bytes = UnsafeBufferPointer(start: data, count: size)
     // Like Files.read: invalid UTF-8 is repaired, never rejected.
     let source = String(decoding: bytes, as: UTF8.self)
