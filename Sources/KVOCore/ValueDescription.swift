@@ -33,10 +33,18 @@ extension Value {
         }
     }
 
+    /// Descriptions stop growing past this many bytes: an array that holds
+    /// itself twice per level (`a = [a, a]`, repeated) describes in exponential
+    /// size, which would otherwise hang and exhaust memory. What is left out
+    /// shows as `…`. Just under the 64 MiB cap on strings, so that a cut
+    /// description can still be interpolated.
+    public static let descriptionLimit = (1 << 26) - (1 << 12)
+
     /// Arrays and sets nest without bound: describe them with an explicit
     /// stack into one buffer, so depth costs neither native stack nor copies.
     static func describeCollection(_ value: Value, into output: inout String) {
         var stack: [(elements: [Value], next: Int, close: String)] = []
+        let start = output.utf8.count
         func open(_ value: Value) {
             switch value {
             case .array(let elements):
@@ -58,8 +66,13 @@ extension Value {
                 stack.removeLast()
                 continue
             }
-            stack[top].next = index + 1
             if index > 0 { output += ", " }
+            if output.utf8.count - start > descriptionLimit {
+                output += "…"
+                while let frame = stack.popLast() { output += frame.close }
+                return
+            }
+            stack[top].next = index + 1
             open(stack[top].elements[index])
         }
     }

@@ -110,13 +110,24 @@ extension Compiler {
         let info = cls.info
         return Typed({ machine in
             let object = machine.kvo.makeObject(info, name: nameHint)
-            for (property, initial) in cls.allInitializers {
-                if let slot = property.slot {
-                    let value = try initial(machine)
-                    guard let accepted = property.type.accept(value) else {
-                        throw ScriptError.runtime("cannot use \(value.typeName) as the initial value of '\(property.name)', declared \(property.type)")
+            let initializers = cls.allInitializers
+            if !initializers.isEmpty {
+                // Initial values run code, which may create objects in turn
+                // (`var next = Account()` inside Account): bounded like calls.
+                guard machine.callDepth < machine.kvo.maxDepth else {
+                    throw ScriptError.runtime("initial values nested deeper than the maximum depth (\(machine.kvo.maxDepth)) creating '\(info.name)'; does a property's initial value create its own class? (--max-depth raises the limit)")
+                }
+                try StackGuard.check("initial values")
+                machine.callDepth += 1
+                defer { machine.callDepth -= 1 }
+                for (property, initial) in initializers {
+                    if let slot = property.slot {
+                        let value = try initial(machine)
+                        guard let accepted = property.type.accept(value) else {
+                            throw ScriptError.runtime("cannot use \(value.typeName) as the initial value of '\(property.name)', declared \(property.type)")
+                        }
+                        object.slots[slot] = accepted
                     }
-                    object.slots[slot] = accepted
                 }
             }
             for (property, eval) in setters {

@@ -336,6 +336,52 @@ public enum JSONFormat {
     }
 
     public static func encode(_ value: Value) -> String {
+        var output = ""
+        encode(value, into: &output)
+        return output
+    }
+
+    /// Arrays and sets are encoded with an explicit stack into one buffer, as
+    /// their text descriptions are: nesting costs no native stack, a million
+    /// levels cost linear time, and past `Value.descriptionLimit` bytes (an
+    /// array holding itself twice per level grows exponentially) the rest is
+    /// replaced by `"…"`.
+    static func encode(_ value: Value, into output: inout String) {
+        var stack: [(elements: [Value], next: Int, close: String)] = []
+        let start = output.utf8.count
+        func open(_ value: Value) {
+            switch value {
+            case .array(let values):
+                output += "["
+                stack.append((values, 0, "]"))
+            case .set(let set):
+                output += "{\"set\":["
+                stack.append((set.sorted, 0, "]}"))
+            default:
+                output += scalar(value)
+            }
+        }
+        open(value)
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            let index = stack[top].next
+            if index == stack[top].elements.count {
+                output += stack[top].close
+                stack.removeLast()
+                continue
+            }
+            if index > 0 { output += "," }
+            if output.utf8.count - start > Value.descriptionLimit {
+                output += string("…")
+                while let frame = stack.popLast() { output += frame.close }
+                return
+            }
+            stack[top].next = index + 1
+            open(stack[top].elements[index])
+        }
+    }
+
+    private static func scalar(_ value: Value) -> String {
         switch value {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
@@ -343,8 +389,7 @@ public enum JSONFormat {
         case .double(let double): return double.isFinite ? Value.describe(double: double) : "null"
         case .string(let text): return string(text)
         case .object(let object): return object_([("object", string(object.name)), ("class", string(object.cls.name))])
-        case .array(let values): return "[" + values.map(encode).joined(separator: ",") + "]"
-        case .set(let set): return object_([("set", "[" + set.sorted.map(encode).joined(separator: ",") + "]")])
+        case .array, .set: return encode(value)
         case .change(let change): return encode(change)
         case .context(let context): return string(context.name)
         case .option, .setMutation, .arrayProxy, .setProxy, .observationInfo, .exception:

@@ -476,6 +476,9 @@ enum Adversarial {
 
             """),
         ("computed property reading itself", "class A { var z: Int { z + 1 } }\nlet a = A()\nprint(a.z)\n"),
+        // Found by the fuzzer: it overflowed the stack (SIGSEGV) before the
+        // initial values of a new object counted as a level.
+        ("initial value creating its own class", "class Account {\n    var next = Account()\n}\nlet a = Account()\nprint(\"not reached\")\n"),
         ("computed property through KVC", "class A { var z: Int { value(forKey: \"z\") } }\nlet a = A()\nprint(a.z)\n"),
         ("valueForUndefinedKey recursion", """
             class A { func valueForUndefinedKey(key) { return value(forKey: key) } }
@@ -1082,6 +1085,45 @@ enum Adversarial {
         let result = try A.check("var a = []\nfor i in 0..<1000000 { a = [a] }\nlet s = \"\\(a)\"\nprint(s.count)\n",
                                  .success, timeout: A.largeInputTimeout)
         #expect(result.out == "2000002\n", "\(result)")
+    }
+
+    /// A change dictionary carrying a 1,000,000-deep array, in JSON: the
+    /// encoder appends into one buffer with its own stack (it rebuilt every
+    /// inner string per level, which did not finish in two minutes).
+    @Test func millionDeepArrayInAJSONChangeDictionaryInLinearTime() throws {
+        let source = """
+            class Box { var items: [Any] = [] }
+            class Watcher { }
+            let box = Box()
+            let w = Watcher()
+            var a = []
+            for i in 0..<1000000 { a = [a] }
+            box.addObserver(w, forKeyPath: "items", options: [.new])
+            box.items = a
+            print("done")
+
+            """
+        let result = try A.check(source, .success, arguments: ["--format", "json"], timeout: A.largeInputTimeout)
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("{\"event\":\"notify\"") == true)
+        #expect(lines.first?.utf8.count ?? 0 > 2_000_000)
+    }
+
+    /// `a = [a, a]` forty times is a small value whose description has 2^40
+    /// leaves. Describing it stops just under 64 MiB with `…` instead of
+    /// running for ever and exhausting memory (the JSON encoder: RuntimeTests).
+    @Test func selfDoublingArrayDescriptionIsCut() throws {
+        let source = """
+            var a = [1]
+            for i in 0..<40 { a = [a, a] }
+            let s = "\\(a)"
+            print(s.count > 67104768)
+            print(s.count < 67108864)
+
+            """
+        let result = try A.check(source, .success, timeout: A.largeInputTimeout)
+        #expect(result.out == "true\ntrue\n", "\(result)")
     }
 
     // MARK: Memory

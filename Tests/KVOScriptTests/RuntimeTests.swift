@@ -1,4 +1,5 @@
 import Testing
+import KVOCore
 @testable import KVOScript
 
 /// SPEC §7 (exceptions), §8 (output), §9 (runtime errors and exit status).
@@ -510,5 +511,20 @@ import Testing
             acct.balance = 1
             print("done")
             """, options: quiet, status: 0, out: "done\n")
+    }
+
+    /// An array holding itself twice per level, forty levels: 2^40 leaves. The
+    /// JSON encoder stops past `Value.descriptionLimit` bytes with `"…"` and
+    /// closes what it opened, so the line stays valid JSON.
+    @Test func jsonEncodingOfASelfDoublingArrayIsCut() {
+        var value = Value.array([.int(1)])
+        for _ in 0..<40 { value = .array([value, value]) }
+        let json = JSONFormat.encode(value)
+        #expect(json.utf8.count > Value.descriptionLimit)
+        #expect(json.utf8.count < Value.descriptionLimit + 4096)
+        #expect(json.contains("\"…\""))
+        let opened = json.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "[") ? 1 : 0) }
+        let closed = json.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "]") ? 1 : 0) }
+        #expect(opened == closed)
     }
 }
