@@ -43,21 +43,38 @@ extension Value {
     /// Arrays and sets nest without bound: describe them with an explicit
     /// stack into one buffer, so depth costs neither native stack nor copies.
     static func describeCollection(_ value: Value, into output: inout String) {
-        var stack: [(elements: [Value], next: Int, close: String)] = []
-        let start = output.utf8.count
-        func open(_ value: Value) {
+        writeNested(value, into: &output, separator: ", ", cut: "…", open: { value, output in
             switch value {
             case .array(let elements):
                 output += "("
-                stack.append((elements, 0, ")"))
+                return (elements, ")")
             case .set(let set):
                 output += "{("
-                stack.append((set.sorted, 0, ")}"))
+                return (set.sorted, ")}")
             default:
-                output += value.scalarDescription
+                return nil
+            }
+        }, scalar: \.scalarDescription)
+    }
+
+    /// Writes `value` depth-first with an explicit stack, for any format:
+    /// `open` writes a collection's opening and returns its elements and
+    /// closing (nil for anything else, which `scalar` writes). Past
+    /// `descriptionLimit` bytes the rest is replaced by `cut` and every open
+    /// collection is closed.
+    public static func writeNested(_ value: Value, into output: inout String, separator: String, cut: String,
+                                   open: (Value, inout String) -> (elements: [Value], close: String)?,
+                                   scalar: (Value) -> String) {
+        var stack: [(elements: [Value], next: Int, close: String)] = []
+        let start = output.utf8.count
+        func visit(_ value: Value) {
+            if let collection = open(value, &output) {
+                stack.append((collection.elements, 0, collection.close))
+            } else {
+                output += scalar(value)
             }
         }
-        open(value)
+        visit(value)
         while !stack.isEmpty {
             let top = stack.count - 1
             let index = stack[top].next
@@ -66,14 +83,14 @@ extension Value {
                 stack.removeLast()
                 continue
             }
-            if index > 0 { output += ", " }
+            if index > 0 { output += separator }
             if output.utf8.count - start > descriptionLimit {
-                output += "…"
+                output += cut
                 while let frame = stack.popLast() { output += frame.close }
                 return
             }
             stack[top].next = index + 1
-            open(stack[top].elements[index])
+            visit(stack[top].elements[index])
         }
     }
 

@@ -347,38 +347,18 @@ public enum JSONFormat {
     /// array holding itself twice per level grows exponentially) the rest is
     /// replaced by `"…"`.
     static func encode(_ value: Value, into output: inout String) {
-        var stack: [(elements: [Value], next: Int, close: String)] = []
-        let start = output.utf8.count
-        func open(_ value: Value) {
+        Value.writeNested(value, into: &output, separator: ",", cut: string("…"), open: { value, output in
             switch value {
             case .array(let values):
                 output += "["
-                stack.append((values, 0, "]"))
+                return (values, "]")
             case .set(let set):
                 output += "{\"set\":["
-                stack.append((set.sorted, 0, "]}"))
+                return (set.sorted, "]}")
             default:
-                output += scalar(value)
+                return nil
             }
-        }
-        open(value)
-        while !stack.isEmpty {
-            let top = stack.count - 1
-            let index = stack[top].next
-            if index == stack[top].elements.count {
-                output += stack[top].close
-                stack.removeLast()
-                continue
-            }
-            if index > 0 { output += "," }
-            if output.utf8.count - start > Value.descriptionLimit {
-                output += string("…")
-                while let frame = stack.popLast() { output += frame.close }
-                return
-            }
-            stack[top].next = index + 1
-            open(stack[top].elements[index])
-        }
+        }, scalar: scalar)
     }
 
     private static func scalar(_ value: Value) -> String {
