@@ -15,6 +15,17 @@ let fastRelease: [SwiftSetting] = [
                   "-Xfrontend", "-assume-single-threaded"], .when(configuration: .release)),
 ]
 
+// kvo-run links the Swift runtime (and the FoundationEssentials that
+// swift-argument-parser uses) statically in release builds: binding the shared
+// libraries at launch was a third of the start-up of a short scenario
+// (13 ms -> 9 ms). The two underscored libraries are FoundationEssentials'
+// own dependencies, which `-static-stdlib` alone leaves out.
+let staticRuntime: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims",
+                  "-lswiftSynchronization"],
+                 .when(platforms: [.linux], configuration: .release)),
+]
+
 let package = Package(
     name: "kvo-run",
     products: [
@@ -37,7 +48,8 @@ let package = Package(
             dependencies: [
                 "KVOCore", "KVOScript", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            linkerSettings: staticRuntime),
         .testTarget(name: "KVOCoreTests", dependencies: ["KVOCore"]),
         .testTarget(name: "KVOScriptTests", dependencies: ["KVOScript"]),
         .testTarget(name: "KVORunTests", dependencies: ["KVOScript"]),
