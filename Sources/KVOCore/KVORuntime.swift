@@ -508,8 +508,10 @@ final class PendingChange {
         object = nil
         first = nil
         sharedOld = nil
-        rest.removeAllKeepingCapacity()
-        rebuild.removeAllKeepingCapacity()
+        // Most changes leave both empty; an untouched array costs no
+        // uniqueness check.
+        if !rest.isEmpty { rest.removeAllKeepingCapacity() }
+        if !rebuild.isEmpty { rebuild.removeAllKeepingCapacity() }
     }
 }
 

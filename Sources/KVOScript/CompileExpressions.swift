@@ -101,8 +101,23 @@ extension Compiler {
                     }
                     return ScriptError.runtime(failure)
                 }
+                if let fast = Operators.FastPath(op) {
+                    // The common cases inline, without calling `function`.
+                    if case .literal(let constant, _) = rhs {
+                        // `x * 2`, `i + 1`: the constant is captured, not evaluated.
+                        return Typed({ machine in
+                            let a = try left(machine)
+                            if let result = fast.apply(a, constant) { return result }
+                            do { return try function(a, constant) } catch ScriptError.runtime(let failure) { throw located(failure) }
+                        })
+                    }
+                    return Typed({ machine in
+                        let (a, b) = (try left(machine), try right(machine))
+                        if let result = fast.apply(a, b) { return result }
+                        do { return try function(a, b) } catch ScriptError.runtime(let failure) { throw located(failure) }
+                    })
+                }
                 if case .literal(let constant, _) = rhs {
-                    // `x * 2`, `i + 1`: the constant is captured, not evaluated.
                     return Typed({ machine in
                         let a = try left(machine)
                         do { return try function(a, constant) } catch ScriptError.runtime(let failure) { throw located(failure) }

@@ -239,11 +239,16 @@ final class Compiler {
             pendingBodies.append { [unowned self] in
                 let (eval, frameSize) = self.compileInMethod(cls, parameters: []) { self.compileExpr(computed).eval }
                 let name = decl.name
-                // unowned(unsafe): the machine owns the classes whose
-                // properties hold these accessors, so it outlives every call,
-                // and a checked unowned reference costs an atomic per call.
-                property.getter = { [unowned(unsafe) machine = self.machine] object in
-                    try machine.invokeBody(frameSize: frameSize, selfObject: object, argument: nil, name: name, eval)
+                let machine = MachineRef(self.machine)
+                if frameSize == 0 {
+                    // `{ lComponent * 2 }`: no locals, so no frame to push or pop.
+                    property.getter = { object in
+                        try machine { try $0.invokeGetter(selfObject: object, name: name, eval) }
+                    }
+                } else {
+                    property.getter = { object in
+                        try machine { try $0.invokeBody(frameSize: frameSize, selfObject: object, argument: nil, name: name, eval) }
+                    }
                 }
             }
         }
@@ -251,8 +256,11 @@ final class Compiler {
             pendingBodies.append { [unowned self] in
                 let (exec, frameSize) = self.compileInMethod(cls, parameters: ["newValue"]) { self.compileBlock(setter) }
                 let name = "set \(decl.name)"
-                property.setter = { [unowned(unsafe) machine = self.machine] object, value in
-                    _ = try machine.invokeBody(frameSize: frameSize, selfObject: object, argument: value, name: name) { try exec($0) ?? .null }
+                let machine = MachineRef(self.machine)
+                property.setter = { object, value in
+                    _ = try machine {
+                        try $0.invokeBody(frameSize: frameSize, selfObject: object, argument: value, name: name) { try exec($0) ?? .null }
+                    }
                 }
             }
         }
@@ -342,40 +350,40 @@ final class Compiler {
 
     /// Connects the NSObject hooks a class overrides to its compiled methods.
     private func wireHooks(_ cls: ScriptClass) {
-        let machine = self.machine
+        let machine = MachineRef(self.machine)
         func arity(_ box: FunctionBox, _ count: Int, _ signature: String) -> Bool {
             if box.parameters.count == count { return true }
             error("'\(box.name)' must take \(signature)", at: box.location)
             return false
         }
         if let box = cls.methods["observeValue"], arity(box, 4, "(keyPath, object, change, context)") {
-            cls.info.ownHooks.observeValue = { [unowned machine] observer, keyPath, object, change, context in
-                _ = try machine.invoke(box, selfObject: observer, arguments: [.string(keyPath), .object(object), .change(change), context.map(Value.context) ?? .null])
+            cls.info.ownHooks.observeValue = { observer, keyPath, object, change, context in
+                _ = try machine { try $0.invoke(box, selfObject: observer, arguments: [.string(keyPath), .object(object), .change(change), context.map(Value.context) ?? .null]) }
             }
         }
         if let box = cls.methods["setNilValueForKey"], arity(box, 1, "(key)") {
-            cls.info.ownHooks.setNilValueForKey = { [unowned machine] object, key in
-                _ = try machine.invoke(box, selfObject: object, arguments: [.string(key)])
+            cls.info.ownHooks.setNilValueForKey = { object, key in
+                _ = try machine { try $0.invoke(box, selfObject: object, arguments: [.string(key)]) }
             }
         }
         if let box = cls.methods["valueForUndefinedKey"], arity(box, 1, "(key)") {
-            cls.info.ownHooks.valueForUndefinedKey = { [unowned machine] object, key in
-                try machine.invoke(box, selfObject: object, arguments: [.string(key)])
+            cls.info.ownHooks.valueForUndefinedKey = { object, key in
+                try machine { try $0.invoke(box, selfObject: object, arguments: [.string(key)]) }
             }
         }
         if let box = cls.methods["setValueForUndefinedKey"], arity(box, 2, "(value, key)") {
-            cls.info.ownHooks.setValueForUndefinedKey = { [unowned machine] object, value, key in
-                _ = try machine.invoke(box, selfObject: object, arguments: [value, .string(key)])
+            cls.info.ownHooks.setValueForUndefinedKey = { object, value, key in
+                _ = try machine { try $0.invoke(box, selfObject: object, arguments: [value, .string(key)]) }
             }
         }
         if let box = cls.staticMethods["automaticallyNotifiesObservers"], arity(box, 1, "(key)") {
-            cls.info.ownHooks.automaticallyNotifiesObservers = { [unowned machine] key in
-                try Operators.truth(try machine.invoke(box, selfObject: nil, arguments: [.string(key)]))
+            cls.info.ownHooks.automaticallyNotifiesObservers = { key in
+                try Operators.truth(try machine { try $0.invoke(box, selfObject: nil, arguments: [.string(key)]) })
             }
         }
         if let box = cls.staticMethods["keyPathsForValuesAffecting"], arity(box, 1, "(key)") {
-            cls.info.ownHooks.keyPathsForValuesAffecting = { [unowned machine] key in
-                let result = try machine.invoke(box, selfObject: nil, arguments: [.string(key)])
+            cls.info.ownHooks.keyPathsForValuesAffecting = { key in
+                let result = try machine { try $0.invoke(box, selfObject: nil, arguments: [.string(key)]) }
                 let values: [Value]
                 switch result {
                 case .null: return []
@@ -393,8 +401,8 @@ final class Compiler {
             }
         }
         for (name, box) in cls.methods where box.parameters.isEmpty {
-            cls.info.ownHooks.getterMethods[name] = { [unowned machine] object in
-                try machine.invoke(box, selfObject: object, arguments: [])
+            cls.info.ownHooks.getterMethods[name] = { object in
+                try machine { try $0.invoke(box, selfObject: object, arguments: []) }
             }
         }
     }
@@ -465,6 +473,22 @@ final class Compiler {
     }
 }
 
+/// The machine as compiled accessors and hooks hold it. The machine owns the
+/// classes whose properties and hooks hold these closures, so it outlives every
+/// call: a strong capture would be a cycle, and `unowned`, even
+/// `unowned(unsafe)`, costs an atomic retain per call (a tenth of a
+/// dependency-chain set). So it is kept unretained and borrowed per call.
+struct MachineRef {
+    private let reference: Unmanaged<Machine>
+
+    init(_ machine: Machine) { reference = .passUnretained(machine) }
+
+    @inline(__always)
+    func callAsFunction<T>(_ body: (Machine) throws -> T) rethrows -> T {
+        try reference._withUnsafeGuaranteedRef(body)
+    }
+}
+
 extension Machine {
     /// Runs a compiled accessor body (a getter, or a setter with its `newValue`)
     /// as a call of its own.
@@ -479,5 +503,26 @@ extension Machine {
         let newBase = stack.count
         if let argument { stack.append(argument) }
         return try inFrame(base: newBase, size: frameSize, selfObject: selfObject, body)
+    }
+
+    /// Runs a getter body that has no locals: `invokeBody` without the frame.
+    /// `self` is swapped in and out rather than assigned, which saves a retain
+    /// and a release per call.
+    func invokeGetter(selfObject newSelf: KVOObject, name: String, _ body: (Machine) throws -> Value) throws -> Value {
+        guard callDepth < kvo.maxDepth else {
+            throw ScriptError.runtime("accessor calls nested deeper than the maximum depth (\(kvo.maxDepth)) in '\(name)'; raise it with --max-depth")
+        }
+        if newSelf.isReleased {
+            throw ScriptError.runtime("-[\(newSelf.cls.name) \(name)]: message sent to deallocated instance \(newSelf.description)")
+        }
+        try StackGuard.check("accessor calls")
+        var outer: KVOObject? = newSelf
+        swap(&outer, &selfObject)
+        callDepth += 1
+        defer {
+            swap(&outer, &selfObject)
+            callDepth -= 1
+        }
+        return try body(self)
     }
 }

@@ -8,33 +8,55 @@ enum Operators {
     /// The implementation of a binary operator, chosen once at compile time.
     static func binary(_ op: String) -> Binary? {
         guard let general = generalBinary(op) else { return nil }
-        // Int on both sides is the common case (loop counters): answer it
-        // without going through Double or the general dispatch.
-        // Doubles, or a Double and an Int, likewise (computed properties such as
-        // LabColor's compute in Double).
-        switch op {
-        case "+": return {
-            if case .int(let a) = $0, case .int(let b) = $1 { let (r, o) = a.addingReportingOverflow(b); if !o { return .int(r) } }
-            if let (a, b) = doubles($0, $1) { return .double(a + b) }
-            return try general($0, $1)
+        guard let fast = FastPath(op) else { return general }
+        return { try fast.apply($0, $1) ?? general($0, $1) }
+    }
+
+    /// The common cases of the arithmetic and comparison operators: Int on both
+    /// sides (loop counters), or Doubles and Ints mixed (computed properties
+    /// such as LabColor's compute in Double). The compiler inlines `apply` into
+    /// each operator's closure; nil means "take the general path", which also
+    /// reports overflow.
+    enum FastPath {
+        case add, subtract, multiply, less, lessOrEqual, greater, greaterOrEqual, equal, notEqual
+
+        init?(_ op: String) {
+            switch op {
+            case "+": self = .add
+            case "-": self = .subtract
+            case "*": self = .multiply
+            case "<": self = .less
+            case "<=": self = .lessOrEqual
+            case ">": self = .greater
+            case ">=": self = .greaterOrEqual
+            case "==": self = .equal
+            case "!=": self = .notEqual
+            default: return nil
+            }
         }
-        case "-": return {
-            if case .int(let a) = $0, case .int(let b) = $1 { let (r, o) = a.subtractingReportingOverflow(b); if !o { return .int(r) } }
-            if let (a, b) = doubles($0, $1) { return .double(a - b) }
-            return try general($0, $1)
-        }
-        case "*": return {
-            if case .int(let a) = $0, case .int(let b) = $1 { let (r, o) = a.multipliedReportingOverflow(by: b); if !o { return .int(r) } }
-            if let (a, b) = doubles($0, $1) { return .double(a * b) }
-            return try general($0, $1)
-        }
-        case "<": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a < b) }; return try general($0, $1) }
-        case "<=": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a <= b) }; return try general($0, $1) }
-        case ">": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a > b) }; return try general($0, $1) }
-        case ">=": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a >= b) }; return try general($0, $1) }
-        case "==": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a == b) }; return try general($0, $1) }
-        case "!=": return { if case .int(let a) = $0, case .int(let b) = $1 { return .bool(a != b) }; return try general($0, $1) }
-        default: return general
+
+        @inline(__always)
+        func apply(_ lhs: Value, _ rhs: Value) -> Value? {
+            if case .int(let a) = lhs, case .int(let b) = rhs {
+                switch self {
+                case .add: let (r, o) = a.addingReportingOverflow(b); return o ? nil : .int(r)
+                case .subtract: let (r, o) = a.subtractingReportingOverflow(b); return o ? nil : .int(r)
+                case .multiply: let (r, o) = a.multipliedReportingOverflow(by: b); return o ? nil : .int(r)
+                case .less: return .bool(a < b)
+                case .lessOrEqual: return .bool(a <= b)
+                case .greater: return .bool(a > b)
+                case .greaterOrEqual: return .bool(a >= b)
+                case .equal: return .bool(a == b)
+                case .notEqual: return .bool(a != b)
+                }
+            }
+            switch self {
+            case .add: if let (a, b) = doubles(lhs, rhs) { return .double(a + b) }
+            case .subtract: if let (a, b) = doubles(lhs, rhs) { return .double(a - b) }
+            case .multiply: if let (a, b) = doubles(lhs, rhs) { return .double(a * b) }
+            default: break
+            }
+            return nil
         }
     }
 

@@ -245,6 +245,55 @@ import KVOCore
             """)
     }
 
+    @Test func maxDepthForComputedPropertyRecursion() {
+        // A getter without locals runs without a frame of its own
+        // (`invokeGetter`); it still counts as a level of --max-depth.
+        expectRun("""
+            class Loop {
+                var a: Int { a + 1 }
+            }
+            let l = Loop()
+            print(l.a)
+            """, options: options(maxDepth: 30), status: 1, out: "", err: """
+            t.kvo:5:6: error: accessor calls nested deeper than the maximum depth (30) in 'a'; raise it with --max-depth
+            print(l.a)
+                 ^
+
+            """)
+    }
+
+    @Test func gettersRestoreTheCallersSelf() {
+        // Each getter swaps `self` in and back out: after reading another
+        // object's computed property, a method sees its own properties again.
+        expectRun("""
+            class Point {
+                var x: Int = 1
+                var doubled: Int { x * 2 }
+            }
+            class Shape {
+                var origin = Point()
+                var x: Int = 100
+                var total: Int { origin.doubled + x }
+                func describe() {
+                    let before = x
+                    let d = origin.doubled
+                    print(before, d, x, total, x)
+                }
+            }
+            let s = Shape()
+            s.origin.x = 5
+            s.describe()
+            let p = Point()
+            release(p)
+            print(p.doubled)
+            """, status: 1, out: "100 10 100 110 100\n", err: """
+            t.kvo:20:6: error: use of released object <Point: p>
+            print(p.doubled)
+                 ^
+
+            """)
+    }
+
     @Test func theDefaultMaxDepthStopsUnboundedRecursion() {
         let result = run("func f(n) { return f(n + 1) }\nf(0)\n")
         #expect(result.status == 1)
