@@ -55,7 +55,7 @@ public final class KVORuntime {
         object.observationInfo = nil
     }
 
-    func checkAlive(_ object: KVOObject) throws {
+    public func checkAlive(_ object: KVOObject) throws {
         if object.isReleased {
             throw ScriptError.runtime("use of released object \(object.description)")
         }

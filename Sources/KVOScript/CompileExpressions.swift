@@ -104,6 +104,18 @@ extension Compiler {
                 if let fast = Operators.FastPath(op) {
                     // The common cases inline, without calling `function`.
                     if case .literal(let constant, _) = rhs {
+                        if let slot = selfStoredSlot(lhs) {
+                            // `lComponent + 16` in an accessor: the slot is read
+                            // here, not through a closure of its own.
+                            return Typed({ machine in
+                                let a = try machine.withSelf { object in
+                                    try machine.kvo.checkAlive(object)
+                                    return object.slots[slot]
+                                }
+                                if let result = fast.apply(a, constant) { return result }
+                                do { return try function(a, constant) } catch ScriptError.runtime(let failure) { throw located(failure) }
+                            })
+                        }
                         // `x * 2`, `i + 1`: the constant is captured, not evaluated.
                         return Typed({ machine in
                             let a = try left(machine)
@@ -131,6 +143,15 @@ extension Compiler {
         }
     }
 
+    /// The slot of `self`'s stored property that a bare name reads (not a
+    /// local, global or `_ivar`), for operators to read in place.
+    private func selfStoredSlot(_ expr: Expr) -> Int? {
+        guard case .identifier(let name, _, _) = expr, lookup(name) == nil, !name.hasPrefix("_"),
+              let cls = function?.cls, function?.isStatic == false,
+              let property = cls.info.property(named: name), case .stored(let slot) = property.storage else { return nil }
+        return slot
+    }
+
     private func compileIdentifier(_ name: String, _ location: SourceLocation, _ length: Int) -> Typed {
         if let binding = lookup(name) {
             switch binding {
@@ -144,15 +165,33 @@ extension Compiler {
             if let property = cls.info.property(named: key) {
                 let type = propertyClass(property)
                 if isIvar {
+                    return Typed({ machine in try machine.withSelf { try Self.ivar($0, property) } }, type)
+                }
+                if let getter = getterBodies[ObjectIdentifier(property)] {
+                    // A computed property of `self`: its body, run in place.
+                    if let body = getter.eval {
+                        // Already compiled (declared earlier): call it directly.
+                        return Typed({ machine in
+                            try machine.withSelf { try machine.runOwnGetter($0, getter, body) }
+                        }, type)
+                    }
                     return Typed({ machine in
-                        guard let object = machine.selfObject else { throw ScriptError.runtime("'self' is not available here") }
-                        return try Self.ivar(object, property)
+                        try machine.withSelf { object in
+                            guard let body = getter.eval else { return try machine.kvo.get(object, property) }
+                            return try machine.runOwnGetter(object, getter, body)
+                        }
                     }, type)
                 }
-                return Typed({ machine in
-                    guard let object = machine.selfObject else { throw ScriptError.runtime("'self' is not available here") }
-                    return try machine.kvo.get(object, property)
-                }, type)
+                if case .stored(let slot) = property.storage {
+                    // A stored property of `self`: its slot (what `get` reads).
+                    return Typed({ machine in
+                        try machine.withSelf { object in
+                            try machine.kvo.checkAlive(object)
+                            return object.slots[slot]
+                        }
+                    }, type)
+                }
+                return Typed({ machine in try machine.withSelf { try machine.kvo.get($0, property) } }, type)
             }
             if cls.method(name) != nil {
                 error("method '\(name)' must be called: '\(name)(…)'", at: location, length: length)

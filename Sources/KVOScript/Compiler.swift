@@ -45,6 +45,9 @@ final class Compiler {
     private var batchClassNames: [String] = []
     /// Bodies compiled once every top-level name is known.
     private var pendingBodies: [() -> Void] = []
+    /// Computed properties' getter bodies, by property, filled in as they are
+    /// compiled: `self`'s own computed properties are read through them.
+    var getterBodies: [ObjectIdentifier: GetterBody] = [:]
 
     struct FunctionState {
         var nextSlot = 0
@@ -236,9 +239,12 @@ final class Compiler {
             }
         }
         if let computed = decl.computed {
+            let getterBody = GetterBody(name: decl.name)
+            getterBodies[ObjectIdentifier(property)] = getterBody
             pendingBodies.append { [unowned self] in
                 let (eval, frameSize) = self.compileInMethod(cls, parameters: []) { self.compileExpr(computed).eval }
                 let name = decl.name
+                if frameSize == 0 { getterBody.eval = eval }
                 let machine = MachineRef(self.machine)
                 if frameSize == 0 {
                     // `{ lComponent * 2 }`: no locals, so no frame to push or pop.
@@ -489,7 +495,32 @@ struct MachineRef {
     }
 }
 
+/// A computed property's getter body once compiled (nil before, or when it
+/// has locals). A getter that reads a computed property of its own `self`
+/// (`color` reading `redComponent`) runs this body directly: same `self`, so
+/// no call through KVC and no `self` to swap.
+final class GetterBody {
+    let name: String
+    var eval: Eval?
+
+    init(name: String) { self.name = name }
+}
+
 extension Machine {
+    /// Runs a getter body on the running call's own `self`: the checks and the
+    /// depth of `get` plus `invokeGetter`, without swapping `self`.
+    @inline(__always)
+    func runOwnGetter(_ object: KVOObject, _ getter: GetterBody, _ body: Eval) throws -> Value {
+        try kvo.checkAlive(object)
+        guard callDepth < kvo.maxDepth else {
+            throw ScriptError.runtime("accessor calls nested deeper than the maximum depth (\(kvo.maxDepth)) in '\(getter.name)'; raise it with --max-depth")
+        }
+        try StackGuard.check("accessor calls")
+        callDepth += 1
+        defer { callDepth -= 1 }
+        return try body(self)
+    }
+
     /// Runs a compiled accessor body (a getter, or a setter with its `newValue`)
     /// as a call of its own.
     func invokeBody(frameSize: Int, selfObject: KVOObject, argument: Value?, name: String, _ body: (Machine) throws -> Value) throws -> Value {
@@ -506,8 +537,6 @@ extension Machine {
     }
 
     /// Runs a getter body that has no locals: `invokeBody` without the frame.
-    /// `self` is swapped in and out rather than assigned, which saves a retain
-    /// and a release per call.
     func invokeGetter(selfObject newSelf: KVOObject, name: String, _ body: (Machine) throws -> Value) throws -> Value {
         guard callDepth < kvo.maxDepth else {
             throw ScriptError.runtime("accessor calls nested deeper than the maximum depth (\(kvo.maxDepth)) in '\(name)'; raise it with --max-depth")
@@ -516,11 +545,10 @@ extension Machine {
             throw ScriptError.runtime("-[\(newSelf.cls.name) \(name)]: message sent to deallocated instance \(newSelf.description)")
         }
         try StackGuard.check("accessor calls")
-        var outer: KVOObject? = newSelf
-        swap(&outer, &selfObject)
+        let outer = enterSelf(newSelf)
         callDepth += 1
         defer {
-            swap(&outer, &selfObject)
+            restoreSelf(outer)
             callDepth -= 1
         }
         return try body(self)

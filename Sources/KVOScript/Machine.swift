@@ -45,7 +45,35 @@ public final class Machine {
     var stack: [Value] = []
     var base = 0
     /// `self` of the running method or accessor; nil at top level.
-    var selfObject: KVOObject?
+    ///
+    /// Unretained: every call that sets it receives the object as an argument,
+    /// which the caller keeps alive until the call returns, and puts the
+    /// previous value back before returning. Reading it through `withSelf`
+    /// retains nothing; a strong reference cost a retain and a release at each
+    /// read of a property of `self`, and `unowned(unsafe)` an atomic retain.
+    private var currentSelf: Unmanaged<KVOObject>?
+
+    /// `self` as a strong reference, for the places that keep or pass it on.
+    var selfObject: KVOObject? { currentSelf?.takeUnretainedValue() }
+
+    /// Runs `body` on `self`, borrowed.
+    @inline(__always)
+    func withSelf<T>(_ body: (KVOObject) throws -> T) throws -> T {
+        guard let current = currentSelf else { throw ScriptError.runtime("'self' is not available here") }
+        return try current._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Makes `object` the running call's `self` and returns the caller's, to
+    /// hand back to `restoreSelf` when the call returns.
+    @inline(__always)
+    func enterSelf(_ object: KVOObject?) -> Unmanaged<KVOObject>? {
+        let outer = currentSelf
+        currentSelf = object.map { Unmanaged.passUnretained($0) }
+        return outer
+    }
+
+    @inline(__always)
+    func restoreSelf(_ outer: Unmanaged<KVOObject>?) { currentSelf = outer }
     var callDepth = 0
     /// Scenario classes by their engine class, for dynamic method dispatch.
     var classes: [ObjectIdentifier: ScriptClass] = [:]
@@ -103,14 +131,13 @@ public final class Machine {
     func inFrame(base newBase: Int, size: Int, selfObject newSelf: KVOObject?, _ body: (Machine) throws -> Value) throws -> Value {
         while stack.count < newBase + size { stack.append(.null) }
         let savedBase = base
-        let savedSelf = selfObject
+        let savedSelf = enterSelf(newSelf)
         base = newBase
-        selfObject = newSelf
         callDepth += 1
         defer {
             popLocals(to: newBase)
             base = savedBase
-            selfObject = savedSelf
+            restoreSelf(savedSelf)
             callDepth -= 1
         }
         return try body(self)

@@ -18,13 +18,14 @@ enum Operators {
     /// each operator's closure; nil means "take the general path", which also
     /// reports overflow.
     enum FastPath {
-        case add, subtract, multiply, less, lessOrEqual, greater, greaterOrEqual, equal, notEqual
+        case add, subtract, multiply, divide, less, lessOrEqual, greater, greaterOrEqual, equal, notEqual
 
         init?(_ op: String) {
             switch op {
             case "+": self = .add
             case "-": self = .subtract
             case "*": self = .multiply
+            case "/": self = .divide
             case "<": self = .less
             case "<=": self = .lessOrEqual
             case ">": self = .greater
@@ -42,6 +43,8 @@ enum Operators {
                 case .add: let (r, o) = a.addingReportingOverflow(b); return o ? nil : .int(r)
                 case .subtract: let (r, o) = a.subtractingReportingOverflow(b); return o ? nil : .int(r)
                 case .multiply: let (r, o) = a.multipliedReportingOverflow(by: b); return o ? nil : .int(r)
+                // Division by zero and Int.min / -1 are errors: the general path reports them.
+                case .divide: let (r, o) = a.dividedReportingOverflow(by: b); return o ? nil : .int(r)
                 case .less: return .bool(a < b)
                 case .lessOrEqual: return .bool(a <= b)
                 case .greater: return .bool(a > b)
@@ -54,6 +57,7 @@ enum Operators {
             case .add: if let (a, b) = doubles(lhs, rhs) { return .double(a + b) }
             case .subtract: if let (a, b) = doubles(lhs, rhs) { return .double(a - b) }
             case .multiply: if let (a, b) = doubles(lhs, rhs) { return .double(a * b) }
+            case .divide: if let (a, b) = doubles(lhs, rhs) { return .double(a / b) }
             default: break
             }
             return nil

@@ -111,6 +111,43 @@ import KVOCore
             """)
     }
 
+    @Test func operatorsOnSelfPropertiesInAccessors() {
+        // `count + 1`, `count / 0` in a getter read the slot in place (no
+        // closure of its own): results, promotion and errors are unchanged.
+        expectRun("""
+            class C {
+                var count: Int = 7
+                var ratio: Double = 2.5
+                var next: Int { count + 1 }
+                var half: Int { count / 2 }
+                var scaled: Double { ratio * 2 }
+                var mixed: Double { count / 2.0 }
+                var broken: Int { count / 0 }
+            }
+            let c = C()
+            print(c.next, c.half, c.scaled, c.mixed)
+            c.count = 9223372036854775807
+            print(c.next)
+            """, status: 1, out: "8 3 5 3.5\n", err: """
+            t.kvo:4:27: error: arithmetic overflow: 9223372036854775807 + 1 does not fit in Int
+                var next: Int { count + 1 }
+                                      ^
+
+            """)
+        expectRun("""
+            class C {
+                var count: Int = 7
+                var broken: Int { count / 0 }
+            }
+            print(C().broken)
+            """, status: 1, out: "", err: """
+            t.kvo:3:29: error: division by zero
+                var broken: Int { count / 0 }
+                                        ^
+
+            """)
+    }
+
     @Test func intOverflowInMultiplicationAndDivision() {
         expectRun("var n = 1\nfor i in 1...20 {\n    n = n * 10\n}\n", status: 1, out: "", err: """
             t.kvo:3:11: error: arithmetic overflow: 1000000000000000000 * 10 does not fit in Int
