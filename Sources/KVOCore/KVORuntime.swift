@@ -293,10 +293,14 @@ public final class KVORuntime {
             if root.options.contains(.old) && (!detailed || spec.kind != .insertion) {
                 if detailed {
                     old = try detailValues(object, key, spec, old: true)
-                } else if let property = root.directProperty, root.observed === object {
-                    // Every observance of this key gets the same old value: read it
-                    // once and keep it on the change, not on each record.
-                    if sharedOldProperty !== property {
+                } else if let property = root.directProperty, root.observed === object,
+                          sharedOldProperty == nil || sharedOldProperty === property {
+                    // Every observance of the first key observed directly gets
+                    // the same old value: read it once and keep it on the
+                    // change, not on each record. A change can also notify
+                    // observers of other keys (keys it affects): they keep
+                    // their own old values on their records.
+                    if sharedOldProperty == nil {
                         change.sharedOld = try get(object, property)
                         sharedOldProperty = property
                     }

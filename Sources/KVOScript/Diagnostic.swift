@@ -93,14 +93,21 @@ public struct SourceText: @unchecked Sendable {
 
 /// "did you mean …?" for a misspelled name, from the candidates in scope.
 enum Suggestion {
+    /// The candidate nearest to `name` ignoring case, within a third of its
+    /// length. Ties go to the nearer spelling with case, then to the first in
+    /// alphabetical order: candidates often come from a dictionary, whose
+    /// order changes from run to run, and the message must not.
     static func closest(to name: String, in candidates: [String]) -> String? {
         let limit = max(1, name.count / 3)
-        var best: (String, Int)?
+        var best: (distance: Int, exact: Int, candidate: String)?
         for candidate in candidates where candidate != name {
             let distance = editDistance(name.lowercased(), candidate.lowercased(), limit: limit)
-            if distance <= limit, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
+            guard distance <= limit else { continue }
+            let exact = editDistance(name, candidate, limit: limit + name.count)
+            if let current = best, (current.distance, current.exact, current.candidate) <= (distance, exact, candidate) { continue }
+            best = (distance, exact, candidate)
         }
-        return best?.0
+        return best?.candidate
     }
 
     static func didYouMean(_ name: String, in candidates: [String]) -> String {

@@ -17,6 +17,19 @@ import Testing
         #expect(result.err == diagnostics.map { $0 + "\n" }.joined(), sourceLocation: sourceLocation)
     }
 
+    @Test func didYouMeanIsTheSameWhateverTheOrderOfTheCandidates() {
+        // Names in scope come from dictionaries, in an order that changes from
+        // run to run; the suggestion must not. Ties in the distance ignoring
+        // case go to the nearer spelling with case, then alphabetically.
+        for candidates in [["Person", "person"], ["person", "Person"]] {
+            #expect(Suggestion.closest(to: "personI", in: candidates) == "person")
+        }
+        for candidates in [["cab", "bat"], ["bat", "cab"]] {
+            #expect(Suggestion.closest(to: "cat", in: candidates) == "bat")
+        }
+        #expect(Suggestion.closest(to: "balance", in: ["x", "y"]) == nil)
+    }
+
     static let account = """
         class Account {
             var balance: Double = 0
