@@ -104,9 +104,11 @@ extension Compiler {
                 if let fast = Operators.FastPath(op) {
                     // The common cases inline, without calling `function`.
                     if case .literal(let constant, _) = rhs {
-                        if let slot = selfStoredSlot(lhs) {
-                            // `lComponent + 16` in an accessor: the slot is read
-                            // here, not through a closure of its own.
+                        // `lComponent + 16`, `redComponent * 0.01` in an accessor:
+                        // the property of `self` is read here, not through a
+                        // closure of its own.
+                        switch selfOperand(lhs) {
+                        case .stored(let slot)?:
                             return Typed({ machine in
                                 let a = try machine.withSelf { object in
                                     try machine.kvo.checkAlive(object)
@@ -115,6 +117,14 @@ extension Compiler {
                                 if let result = fast.apply(a, constant) { return result }
                                 do { return try function(a, constant) } catch ScriptError.runtime(let failure) { throw located(failure) }
                             })
+                        case .getter(let getter, let body)?:
+                            return Typed({ machine in
+                                let a = try machine.withSelf { try machine.runOwnGetter($0, getter, body) }
+                                if let result = fast.apply(a, constant) { return result }
+                                do { return try function(a, constant) } catch ScriptError.runtime(let failure) { throw located(failure) }
+                            })
+                        case nil:
+                            break
                         }
                         // `x * 2`, `i + 1`: the constant is captured, not evaluated.
                         return Typed({ machine in
@@ -143,13 +153,23 @@ extension Compiler {
         }
     }
 
-    /// The slot of `self`'s stored property that a bare name reads (not a
-    /// local, global or `_ivar`), for operators to read in place.
-    private func selfStoredSlot(_ expr: Expr) -> Int? {
+    /// A property of `self` that an operand reads by its bare name.
+    private enum SelfOperand {
+        /// A stored property: its slot.
+        case stored(slot: Int)
+        /// A computed property whose getter body is already compiled.
+        case getter(GetterBody, Eval)
+    }
+
+    /// What a bare name (not a local, global or `_ivar`) reads from `self`, for
+    /// operators to read it in place; nil for anything else.
+    private func selfOperand(_ expr: Expr) -> SelfOperand? {
         guard case .identifier(let name, _, _) = expr, lookup(name) == nil, !name.hasPrefix("_"),
               let cls = function?.cls, function?.isStatic == false,
-              let property = cls.info.property(named: name), case .stored(let slot) = property.storage else { return nil }
-        return slot
+              let property = cls.info.property(named: name) else { return nil }
+        if case .stored(let slot) = property.storage { return .stored(slot: slot) }
+        if let getter = getterBodies[ObjectIdentifier(property)], let body = getter.eval { return .getter(getter, body) }
+        return nil
     }
 
     private func compileIdentifier(_ name: String, _ location: SourceLocation, _ length: Int) -> Typed {

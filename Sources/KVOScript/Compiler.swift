@@ -242,9 +242,19 @@ final class Compiler {
             let getterBody = GetterBody(name: decl.name)
             getterBodies[ObjectIdentifier(property)] = getterBody
             pendingBodies.append { [unowned self] in
-                let (eval, frameSize) = self.compileInMethod(cls, parameters: []) { self.compileExpr(computed).eval }
+                var (eval, frameSize) = self.compileInMethod(cls, parameters: []) { self.compileExpr(computed).eval }
                 let name = decl.name
-                if frameSize == 0 { getterBody.eval = eval }
+                if frameSize == 0 {
+                    if let unboxed = self.compileInMethod(cls, parameters: []) { self.compileDouble(computed) }.0 {
+                        // Double arithmetic on `self`: unboxed (CompileDouble.swift).
+                        getterBody.doubleEval = unboxed
+                        let boxed = eval
+                        eval = { machine in
+                            do { return .double(try unboxed(machine)) } catch is NotADouble { return try boxed(machine) }
+                        }
+                    }
+                    getterBody.eval = eval
+                }
                 let machine = MachineRef(self.machine)
                 if frameSize == 0 {
                     // `{ lComponent * 2 }`: no locals, so no frame to push or pop.
@@ -502,6 +512,8 @@ struct MachineRef {
 final class GetterBody {
     let name: String
     var eval: Eval?
+    /// The unboxed form, for a body of Double arithmetic (CompileDouble.swift).
+    var doubleEval: DoubleEval?
 
     init(name: String) { self.name = name }
 }
@@ -510,7 +522,7 @@ extension Machine {
     /// Runs a getter body on the running call's own `self`: the checks and the
     /// depth of `get` plus `invokeGetter`, without swapping `self`.
     @inline(__always)
-    func runOwnGetter(_ object: KVOObject, _ getter: GetterBody, _ body: Eval) throws -> Value {
+    func runOwnGetter<Result>(_ object: KVOObject, _ getter: GetterBody, _ body: (Machine) throws -> Result) throws -> Result {
         try kvo.checkAlive(object)
         guard callDepth < kvo.maxDepth else {
             throw ScriptError.runtime("accessor calls nested deeper than the maximum depth (\(kvo.maxDepth)) in '\(getter.name)'; raise it with --max-depth")

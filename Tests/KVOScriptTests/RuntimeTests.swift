@@ -111,6 +111,73 @@ import KVOCore
             """)
     }
 
+    @Test func eachObservedKeyOfAChangeGetsItsOwnOldValue() {
+        // Setting celsius notifies the observers of celsius and of fahrenheit,
+        // which it affects; each change dictionary carries its own key's old
+        // value. (The old value of the first key was once shared with every
+        // observance of the change: celsius reported old = 68.)
+        expectRun("""
+            class Temperature {
+                var celsius: Double = 20
+                @affectedBy(celsius)
+                var fahrenheit: Double { celsius * 9 / 5 + 32 }
+            }
+            class Log {
+                func observeValue(keyPath, object, change, context) { }
+            }
+            let t = Temperature()
+            let log = Log()
+            t.addObserver(log, forKeyPath: "celsius", options: [.new, .old])
+            t.addObserver(log, forKeyPath: "fahrenheit", options: [.new, .old])
+            t.addObserver(log, forKeyPath: "celsius", options: [.old])
+            t.celsius = 100
+            """, status: 0, out: """
+            t.celsius → log {kind = 1; old = 20}
+            t.fahrenheit → log {kind = 1; new = 212; old = 68}
+            t.celsius → log {kind = 1; new = 100; old = 20}
+
+            """)
+    }
+
+    @Test func unboxedDoubleGettersMatchTheBoxedOperators() {
+        // Getters of Double arithmetic run unboxed (CompileDouble.swift); Int
+        // arithmetic inside them (`steps / 2`) stays Int, and Int literals are
+        // promoted only beside a Double, as the boxed operators do.
+        expectRun("""
+            class LabColor {
+                var lComponent: Double = 50
+                var aComponent: Double = 10
+                var bComponent: Double = -10
+                var steps: Int = 3
+                @affectedBy(lComponent)
+                var redComponent: Double { (lComponent + 16) / 116 }
+                @affectedBy(lComponent, aComponent)
+                var greenComponent: Double { (lComponent + 16) / 116 + aComponent / 500 }
+                @affectedBy(lComponent, bComponent)
+                var blueComponent: Double { -(lComponent + 16) / 116 - bComponent / 200 }
+                @affectedBy(redComponent, greenComponent, blueComponent)
+                var color: Double { redComponent * 100 + greenComponent * 100 + self.blueComponent * 100 }
+                var stepped: Double { steps / 2 * lComponent }
+                var half: Double { 1 / 2 * lComponent + 1.0 / 2 }
+                var infinite: Double { lComponent / 0 }
+            }
+            class Watcher {
+                func observeValue(keyPath, object, change, context) { }
+            }
+            let c = LabColor()
+            let w = Watcher()
+            c.addObserver(w, forKeyPath: "color", options: [.new, .old])
+            c.lComponent = 100
+            c.setValue(-16, forKey: "lComponent")
+            print(c.redComponent, c.greenComponent, c.blueComponent, c.stepped, c.half, c.infinite)
+            """, status: 0, out: """
+            c.color → w {kind = 1; new = 107; old = 63.89655172413794}
+            c.color → w {kind = 1; new = 7; old = 107}
+            0 0.02 0.05 -16 0.5 -inf
+
+            """)
+    }
+
     @Test func operatorsOnSelfPropertiesInAccessors() {
         // `count + 1`, `count / 0` in a getter read the slot in place (no
         // closure of its own): results, promotion and errors are unchanged.

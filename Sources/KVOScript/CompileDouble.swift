@@ -1,0 +1,111 @@
+import KVOCore
+
+/// Unboxed Double arithmetic for computed properties.
+///
+/// A getter such as LabColor's `color`, `redComponent * 0.01 + …`, or
+/// `redComponent`, `(lComponent + 16) / 116`, spends most of its time boxing
+/// and unboxing `Value`s between operator closures. When a getter body is
+/// built only from Double reads of `self` (stored properties declared `Double`,
+/// or computed properties whose bodies are themselves such expressions),
+/// numeric literals, unary minus and `+ - * /`, the checker also compiles it
+/// to a tree of closures over plain Doubles. Such a body has no side effects
+/// and cannot fail except as a read of `self` can (a released object, the
+/// depth limit), so both forms give the same value and the same errors.
+///
+/// Int literals are promoted only when the other operand is a Double, as the
+/// boxed operators do; anything Int-valued (`count / 2` truncates) stays on
+/// the boxed path.
+typealias DoubleEval = (Machine) throws -> Double
+
+/// Thrown by an unboxed read that finds something other than a Double in its
+/// slot; the getter then runs its boxed form. Stores into a `Double`
+/// property convert Ints and refuse the rest, so this is a safety net.
+struct NotADouble: Error {}
+
+extension Compiler {
+    /// The unboxed form of `expr`, when it has one (see above).
+    func compileDouble(_ expr: Expr) -> DoubleEval? {
+        switch expr {
+        case .identifier(let name, _, _) where lookup(name) == nil:
+            return selfDoubleRead(name)
+        case .member(.selfRef, let name, _):
+            return selfDoubleRead(name)
+        case .unary("-", let operand, _):
+            guard let inner = compileDouble(operand) else { return nil }
+            return { -(try inner($0)) }
+        case .binary(let op, let lhs, let rhs, _):
+            guard ["+", "-", "*", "/"].contains(op) else { return nil }
+            switch (numericLiteral(lhs), numericLiteral(rhs)) {
+            case (nil, let constant?):
+                guard let left = compileDouble(lhs) else { return nil }
+                return Self.double(op, left, constant)
+            case (let constant?, nil):
+                guard let right = compileDouble(rhs) else { return nil }
+                return Self.double(op, constant, right)
+            case (nil, nil):
+                guard let left = compileDouble(lhs), let right = compileDouble(rhs) else { return nil }
+                return Self.double(op, left, right)
+            case (_?, _?):
+                return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// An Int or Double literal as a Double operand.
+    private func numericLiteral(_ expr: Expr) -> Double? {
+        switch expr {
+        case .literal(.double(let value), _): return value
+        case .literal(.int(let value), _): return Double(value)
+        default: return nil
+        }
+    }
+
+    /// A Double property of `self` read by name (not an `_ivar`).
+    private func selfDoubleRead(_ name: String) -> DoubleEval? {
+        guard !name.hasPrefix("_"), let cls = function?.cls, function?.isStatic == false,
+              let property = cls.info.property(named: name) else { return nil }
+        switch property.storage {
+        case .stored(let slot):
+            guard case .double = property.type else { return nil }
+            return { machine in
+                try machine.withSelf { object in
+                    try machine.kvo.checkAlive(object)
+                    guard case .double(let value) = object.slots[slot] else { throw NotADouble() }
+                    return value
+                }
+            }
+        case .computed:
+            guard let getter = getterBodies[ObjectIdentifier(property)], let body = getter.doubleEval else { return nil }
+            return { machine in try machine.withSelf { try machine.runOwnGetter($0, getter, body) } }
+        }
+    }
+
+    private static func double(_ op: String, _ left: @escaping DoubleEval, _ right: @escaping DoubleEval) -> DoubleEval {
+        switch op {
+        case "+": return { try left($0) + right($0) }
+        case "-": return { try left($0) - right($0) }
+        case "*": return { try left($0) * right($0) }
+        default: return { try left($0) / right($0) }
+        }
+    }
+
+    private static func double(_ op: String, _ left: @escaping DoubleEval, _ right: Double) -> DoubleEval {
+        switch op {
+        case "+": return { try left($0) + right }
+        case "-": return { try left($0) - right }
+        case "*": return { try left($0) * right }
+        default: return { try left($0) / right }
+        }
+    }
+
+    private static func double(_ op: String, _ left: Double, _ right: @escaping DoubleEval) -> DoubleEval {
+        switch op {
+        case "+": return { left + (try right($0)) }
+        case "-": return { left - (try right($0)) }
+        case "*": return { left * (try right($0)) }
+        default: return { left / (try right($0)) }
+        }
+    }
+}
