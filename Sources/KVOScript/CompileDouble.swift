@@ -37,6 +37,10 @@ extension Compiler {
             guard ["+", "-", "*", "/"].contains(op) else { return nil }
             switch (numericLiteral(lhs), numericLiteral(rhs)) {
             case (nil, let constant?):
+                if let slot = selfDoubleSlot(lhs) {
+                    // `lComponent + 16`: the slot is read here.
+                    return Self.double(op, slot: slot, constant)
+                }
                 guard let left = compileDouble(lhs) else { return nil }
                 return Self.double(op, left, constant)
             case (let constant?, nil):
@@ -62,6 +66,20 @@ extension Compiler {
         }
     }
 
+    /// The slot of a stored Double property of `self` that `expr` names.
+    private func selfDoubleSlot(_ expr: Expr) -> Int? {
+        let name: String
+        switch expr {
+        case .identifier(let identifier, _, _) where lookup(identifier) == nil: name = identifier
+        case .member(.selfRef, let member, _): name = member
+        default: return nil
+        }
+        guard !name.hasPrefix("_"), let cls = function?.cls, function?.isStatic == false,
+              let property = cls.info.property(named: name), case .stored(let slot) = property.storage,
+              case .double = property.type else { return nil }
+        return slot
+    }
+
     /// A Double property of `self` read by name (not an `_ivar`).
     private func selfDoubleRead(_ name: String) -> DoubleEval? {
         guard !name.hasPrefix("_"), let cls = function?.cls, function?.isStatic == false,
@@ -69,16 +87,29 @@ extension Compiler {
         switch property.storage {
         case .stored(let slot):
             guard case .double = property.type else { return nil }
-            return { machine in
-                try machine.withSelf { object in
-                    try machine.kvo.checkAlive(object)
-                    guard case .double(let value) = object.slots[slot] else { throw NotADouble() }
-                    return value
-                }
-            }
+            return { machine in try Self.slotDouble(machine, slot) }
         case .computed:
             guard let getter = getterBodies[ObjectIdentifier(property)], let body = getter.doubleEval else { return nil }
             return { machine in try machine.withSelf { try machine.runOwnGetter($0, getter, body) } }
+        }
+    }
+
+    /// `self`'s Double in `slot`, as `selfDoubleRead` reads it.
+    @inline(__always)
+    private static func slotDouble(_ machine: Machine, _ slot: Int) throws -> Double {
+        try machine.withSelf { object in
+            try machine.kvo.checkAlive(object)
+            guard case .double(let value) = object.slots[slot] else { throw NotADouble() }
+            return value
+        }
+    }
+
+    private static func double(_ op: String, slot: Int, _ right: Double) -> DoubleEval {
+        switch op {
+        case "+": return { try slotDouble($0, slot) + right }
+        case "-": return { try slotDouble($0, slot) - right }
+        case "*": return { try slotDouble($0, slot) * right }
+        default: return { try slotDouble($0, slot) / right }
         }
     }
 
