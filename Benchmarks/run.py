@@ -323,7 +323,7 @@ def main():
     parser.add_argument("--quick", action="store_true",
                         help="development run: 3 pairs, N / 10")
     parser.add_argument("--pairs", type=int, help="A/B pairs per workload "
-                        "(default 5, 3 with --quick)")
+                        "(default 7, 3 with --quick)")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds per run before it is reported as timeout (300)")
     parser.add_argument("--only", help="comma-separated subset of: "
@@ -331,7 +331,7 @@ def main():
     parser.add_argument("--output", help="also write the Markdown report to this file")
     args = parser.parse_args()
     if args.pairs is None:
-        args.pairs = 3 if args.quick else 5
+        args.pairs = 3 if args.quick else 7
     args.bin = os.path.abspath(args.bin)
     args.peers = Path(os.path.abspath(args.peers))
     selected = set(args.only.split(",")) if args.only else None

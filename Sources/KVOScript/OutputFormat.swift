@@ -92,61 +92,72 @@ public final class OutputWriter {
     /// first costs several times more than the notification itself.
     func writeNotification(_ object: KVOObject, _ keyPath: String, _ observer: KVOObject, _ change: Change,
                            _ context: Context?, _ depth: Int) {
-        for _ in 0..<depth { append("  ") }
+        for _ in 0..<depth { appendLiteral("  ") }
         append(object.name)
-        append(".")
+        appendLiteral(".")
         append(keyPath)
-        append(" → ")
+        appendLiteral(" → ")
         append(observer.name)
-        append(" {")
+        appendLiteral(" {")
         if let indexes = change.indexes {
-            append("indexes = (")
+            appendLiteral("indexes = (")
             for (position, index) in indexes.enumerated() {
-                if position > 0 { append(", ") }
+                if position > 0 { appendLiteral(", ") }
                 append(index)
             }
-            append("); ")
+            appendLiteral("); ")
         }
-        append("kind = ")
+        appendLiteral("kind = ")
         append(change.kind.rawValue)
         if let new = change.new {
-            append("; new = ")
+            appendLiteral("; new = ")
             append(new)
         }
-        if change.isPrior { append("; notificationIsPrior = 1") }
+        if change.isPrior { appendLiteral("; notificationIsPrior = 1") }
         if let old = change.old {
-            append("; old = ")
+            appendLiteral("; old = ")
             append(old)
         }
-        append("}")
+        appendLiteral("}")
         if let context {
-            append(" context: ")
+            appendLiteral(" context: ")
             append(context.name)
         }
-        append("\n")
+        appendLiteral("\n")
         if flushesEachLine { flush() }
     }
 
+    /// A literal's bytes, straight from the binary: no String to unpack.
+    @inline(__always)
+    private func appendLiteral(_ literal: StaticString) {
+        append(bytes: UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
     private func append(_ text: String) {
+        // Native strings (and small ones) lend their bytes without a copy.
+        if text.utf8.withContiguousStorageIfAvailable({ append(bytes: UnsafeRawBufferPointer($0)) }) != nil { return }
         var text = text
         text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     private func append(_ number: Int) {
         guard number >= 0 else { return append(String(number)) }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = number
-        withUnsafeMutableBytes(of: &digits) { raw in
-            repeat {
-                raw[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            append(bytes: UnsafeRawBufferPointer(rebasing: raw[(20 - count)...]))
+        // Digits straight into the buffer (capacity is at least 256 bytes).
+        var digits = 1
+        var probe = number
+        while probe >= 10 {
+            probe /= 10
+            digits += 1
         }
+        if count + digits > capacity { flush() }
+        var rest = number
+        var position = count + digits
+        repeat {
+            position -= 1
+            storage[position] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+            rest /= 10
+        } while rest > 0
+        count += digits
     }
 
     private func append(_ value: Value) {
