@@ -136,8 +136,10 @@ fuzz: fuzz-build
 # fires and deep recursion overflows instead of reporting an error).
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=0
 ASAN_STACK_KB ?= 262144
+# KVO_DYNAMIC_RUNTIME=1: the Swift runtime stays a shared library here (see
+# Package.swift: a static one hides ASan's malloc from libreadline).
 test-asan: setup
-	ulimit -s $(ASAN_STACK_KB) && $(ASAN_ENV) $(SWIFT) test -c release -Xswiftc -enable-testing --no-parallel \
+	ulimit -s $(ASAN_STACK_KB) && $(ASAN_ENV) KVO_DYNAMIC_RUNTIME=1 $(SWIFT) test -c release -Xswiftc -enable-testing --no-parallel \
 		--sanitize=address --scratch-path .build-asan
 	$(ASAN_ENV) .build-asan/release/kvo-run test scenarios
 

@@ -20,7 +20,11 @@ let fastRelease: [SwiftSetting] = [
 // libraries at launch was a third of the start-up of a short scenario
 // (13 ms -> 9 ms). The two underscored libraries are FoundationEssentials'
 // own dependencies, which `-static-stdlib` alone leaves out.
-let staticRuntime: [LinkerSetting] = [
+//
+// KVO_DYNAMIC_RUNTIME=1 keeps it dynamic: `make test-asan` sets it, because
+// `-static-stdlib` hides the static AddressSanitizer runtime's malloc from
+// libreadline, whose lines ASan would then refuse to free.
+let staticRuntime: [LinkerSetting] = Context.environment["KVO_DYNAMIC_RUNTIME"] != nil ? [] : [
     .unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims",
                   "-lswiftSynchronization"],
                  .when(platforms: [.linux], configuration: .release)),
