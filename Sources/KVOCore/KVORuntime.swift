@@ -173,7 +173,22 @@ public final class KVORuntime {
     /// The current value of a root observance's key path.
     func currentValue(_ root: Observance) throws -> Value {
         if let property = root.directProperty { return try get(root.observed, property) }
-        return try value(of: .object(root.observed), forPath: root.components)
+        // `account.balance`: properties of objects, read as `value(of:forKey:)`
+        // reads them, without a Value for each object on the way. Anything
+        // else (an operator, a missing key, a collection, a released object)
+        // goes on through `value(of:forPath:)` from where it is met.
+        let path = root.components
+        var object = root.observed
+        var index = path.startIndex
+        while index < path.endIndex, !object.isReleased, !KeyPaths.isOperator(path[index]),
+              let property = object.cls.property(named: path[index]) {
+            let reached = try get(object, property)
+            index += 1
+            if index == path.endIndex { return reached }
+            guard case .object(let next) = reached else { return try value(of: reached, forPath: path[index...]) }
+            object = next
+        }
+        return try value(of: .object(object), forPath: path[index...])
     }
 
     /// Registers the forwarding observances a root needs on related objects: the
