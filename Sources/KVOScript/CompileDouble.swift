@@ -26,10 +26,8 @@ extension Compiler {
     /// The unboxed form of `expr`, when it has one (see above).
     func compileDouble(_ expr: Expr) -> DoubleEval? {
         switch expr {
-        case .identifier(let name, _, _) where lookup(name) == nil:
-            return selfDoubleRead(name)
-        case .member(.selfRef, let name, _):
-            return selfDoubleRead(name)
+        case .identifier, .member:
+            return selfDoubleRead(expr)
         case .unary("-", let operand, _):
             guard let inner = compileDouble(operand) else { return nil }
             return { -(try inner($0)) }
@@ -66,42 +64,29 @@ extension Compiler {
         }
     }
 
-    /// The slot of a stored Double property of `self` that `expr` names.
+    /// The slot of a stored Double property of `self` that `expr` reads.
     private func selfDoubleSlot(_ expr: Expr) -> Int? {
-        let name: String
-        switch expr {
-        case .identifier(let identifier, _, _) where lookup(identifier) == nil: name = identifier
-        case .member(.selfRef, let member, _): name = member
-        default: return nil
-        }
-        guard !name.hasPrefix("_"), let cls = function?.cls, function?.isStatic == false,
-              let property = cls.info.property(named: name), case .stored(let slot) = property.storage,
-              case .double = property.type else { return nil }
+        selfProperty(expr).flatMap(Self.doubleSlot)
+    }
+
+    private static func doubleSlot(_ property: PropertyInfo) -> Int? {
+        guard case .stored(let slot) = property.storage, case .double = property.type else { return nil }
         return slot
     }
 
-    /// A Double property of `self` read by name (not an `_ivar`).
-    private func selfDoubleRead(_ name: String) -> DoubleEval? {
-        guard !name.hasPrefix("_"), let cls = function?.cls, function?.isStatic == false,
-              let property = cls.info.property(named: name) else { return nil }
-        switch property.storage {
-        case .stored(let slot):
-            guard case .double = property.type else { return nil }
-            return { machine in try Self.slotDouble(machine, slot) }
-        case .computed:
-            guard let getter = getterBodies[ObjectIdentifier(property)], let body = getter.doubleEval else { return nil }
-            return { machine in try machine.withSelf { try machine.runOwnGetter($0, getter, body) } }
-        }
+    /// A Double property of `self` that `expr` reads.
+    private func selfDoubleRead(_ expr: Expr) -> DoubleEval? {
+        guard let property = selfProperty(expr) else { return nil }
+        if let slot = Self.doubleSlot(property) { return { machine in try Self.slotDouble(machine, slot) } }
+        guard let getter = getterBodies[ObjectIdentifier(property)], let body = getter.doubleEval else { return nil }
+        return { machine in try machine.ownGetter(getter, body) }
     }
 
-    /// `self`'s Double in `slot`, as `selfDoubleRead` reads it.
+    /// `self`'s Double in `slot`.
     @inline(__always)
     private static func slotDouble(_ machine: Machine, _ slot: Int) throws -> Double {
-        try machine.withSelf { object in
-            try machine.kvo.checkAlive(object)
-            guard case .double(let value) = object.slots[slot] else { throw NotADouble() }
-            return value
-        }
+        guard case .double(let value) = try machine.ownSlot(slot) else { throw NotADouble() }
+        return value
     }
 
     private static func double(_ op: String, slot: Int, _ right: Double) -> DoubleEval {

@@ -88,66 +88,33 @@ extension Compiler {
                 error("ranges can only be used in 'for … in'", at: location, length: op.count)
                 return Typed({ _ in .null })
             default:
-                guard let function = Operators.binary(op) else {
+                guard let function = Operators.general(op) else {
                     error("unknown operator '\(op)'", at: location, length: op.count)
                     return Typed({ _ in .null })
                 }
-                func located(_ failure: RuntimeFailure) -> ScriptError {
-                    // Point at the operator, not the statement.
-                    var failure = failure
-                    if failure.line == nil {
-                        failure.line = location.line
-                        failure.column = location.column
-                    }
-                    return ScriptError.runtime(failure)
-                }
-                if let fast = Operators.FastPath(op) {
-                    // The common cases inline, without calling `function`.
-                    if case .literal(let constant, _) = rhs {
-                        // `lComponent + 16`, `redComponent * 0.01` in an accessor:
-                        // the property of `self` is read here, not through a
-                        // closure of its own.
-                        switch selfOperand(lhs) {
-                        case .stored(let slot)?:
-                            return Typed({ machine in
-                                let a = try machine.withSelf { object in
-                                    try machine.kvo.checkAlive(object)
-                                    return object.slots[slot]
-                                }
-                                if let result = fast.apply(a, constant) { return result }
-                                do { return try function(a, constant) } catch ScriptError.runtime(let failure) { throw located(failure) }
-                            })
-                        case .getter(let getter, let body)?:
-                            return Typed({ machine in
-                                let a = try machine.withSelf { try machine.runOwnGetter($0, getter, body) }
-                                if let result = fast.apply(a, constant) { return result }
-                                do { return try function(a, constant) } catch ScriptError.runtime(let failure) { throw located(failure) }
-                            })
-                        case nil:
-                            break
-                        }
-                        // `x * 2`, `i + 1`: the constant is captured, not evaluated.
-                        return Typed({ machine in
-                            let a = try left(machine)
-                            if let result = fast.apply(a, constant) { return result }
-                            do { return try function(a, constant) } catch ScriptError.runtime(let failure) { throw located(failure) }
-                        })
-                    }
-                    return Typed({ machine in
-                        let (a, b) = (try left(machine), try right(machine))
-                        if let result = fast.apply(a, b) { return result }
-                        do { return try function(a, b) } catch ScriptError.runtime(let failure) { throw located(failure) }
-                    })
-                }
+                // Arithmetic and comparisons try their common cases inline first.
+                let fast = Operators.FastPath(op)
                 if case .literal(let constant, _) = rhs {
-                    return Typed({ machine in
-                        let a = try left(machine)
-                        do { return try function(a, constant) } catch ScriptError.runtime(let failure) { throw located(failure) }
-                    })
+                    // `x * 2`, `i + 1`: the constant is captured, not evaluated.
+                    // `lComponent + 16`, `redComponent * 0.01` in an accessor:
+                    // the property of `self` is read here, not through a
+                    // closure of its own.
+                    switch selfOperand(lhs) {
+                    case .stored(let slot)?:
+                        return Typed({ machine in
+                            try Operators.apply(fast, function, try machine.ownSlot(slot), constant, at: location)
+                        })
+                    case .getter(let getter, let body)?:
+                        return Typed({ machine in
+                            try Operators.apply(fast, function, try machine.ownGetter(getter, body), constant, at: location)
+                        })
+                    case nil:
+                        return Typed({ machine in try Operators.apply(fast, function, try left(machine), constant, at: location) })
+                    }
                 }
                 return Typed({ machine in
                     let (a, b) = (try left(machine), try right(machine))
-                    do { return try function(a, b) } catch ScriptError.runtime(let failure) { throw located(failure) }
+                    return try Operators.apply(fast, function, a, b, at: location)
                 })
             }
         }
@@ -161,15 +128,27 @@ extension Compiler {
         case getter(GetterBody, Eval)
     }
 
-    /// What a bare name (not a local, global or `_ivar`) reads from `self`, for
-    /// operators to read it in place; nil for anything else.
+    /// What an operand reads from `self`, for operators to read it in place;
+    /// nil for anything else.
     private func selfOperand(_ expr: Expr) -> SelfOperand? {
-        guard case .identifier(let name, _, _) = expr, lookup(name) == nil, !name.hasPrefix("_"),
-              let cls = function?.cls, function?.isStatic == false,
-              let property = cls.info.property(named: name) else { return nil }
+        guard let property = selfProperty(expr) else { return nil }
         if case .stored(let slot) = property.storage { return .stored(slot: slot) }
         if let getter = getterBodies[ObjectIdentifier(property)], let body = getter.eval { return .getter(getter, body) }
         return nil
+    }
+
+    /// The property of `self` that `expr` reads: a bare name that is not a
+    /// local, a global or an `_ivar`, or `self.name`, in an instance method or
+    /// accessor.
+    func selfProperty(_ expr: Expr) -> PropertyInfo? {
+        let name: String
+        switch expr {
+        case .identifier(let identifier, _, _) where lookup(identifier) == nil: name = identifier
+        case .member(.selfRef, let member, _): name = member
+        default: return nil
+        }
+        guard !name.hasPrefix("_"), let cls = function?.cls, function?.isStatic == false else { return nil }
+        return cls.info.property(named: name)
     }
 
     private func compileIdentifier(_ name: String, _ location: SourceLocation, _ length: Int) -> Typed {
@@ -191,25 +170,16 @@ extension Compiler {
                     // A computed property of `self`: its body, run in place.
                     if let body = getter.eval {
                         // Already compiled (declared earlier): call it directly.
-                        return Typed({ machine in
-                            try machine.withSelf { try machine.runOwnGetter($0, getter, body) }
-                        }, type)
+                        return Typed({ machine in try machine.ownGetter(getter, body) }, type)
                     }
                     return Typed({ machine in
-                        try machine.withSelf { object in
-                            guard let body = getter.eval else { return try machine.kvo.get(object, property) }
-                            return try machine.runOwnGetter(object, getter, body)
-                        }
+                        guard let body = getter.eval else { return try machine.withSelf { try machine.kvo.get($0, property) } }
+                        return try machine.ownGetter(getter, body)
                     }, type)
                 }
                 if case .stored(let slot) = property.storage {
                     // A stored property of `self`: its slot (what `get` reads).
-                    return Typed({ machine in
-                        try machine.withSelf { object in
-                            try machine.kvo.checkAlive(object)
-                            return object.slots[slot]
-                        }
-                    }, type)
+                    return Typed({ machine in try machine.ownSlot(slot) }, type)
                 }
                 return Typed({ machine in try machine.withSelf { try machine.kvo.get($0, property) } }, type)
             }

@@ -244,27 +244,25 @@ final class Compiler {
             pendingBodies.append { [unowned self] in
                 var (eval, frameSize) = self.compileInMethod(cls, parameters: []) { self.compileExpr(computed).eval }
                 let name = decl.name
-                if frameSize == 0 {
-                    if let unboxed = self.compileInMethod(cls, parameters: []) { self.compileDouble(computed) }.0 {
-                        // Double arithmetic on `self`: unboxed (CompileDouble.swift).
-                        getterBody.doubleEval = unboxed
-                        let boxed = eval
-                        eval = { machine in
-                            do { return .double(try unboxed(machine)) } catch is NotADouble { return try boxed(machine) }
-                        }
-                    }
-                    getterBody.eval = eval
-                }
                 let machine = MachineRef(self.machine)
-                if frameSize == 0 {
-                    // `{ lComponent * 2 }`: no locals, so no frame to push or pop.
-                    property.getter = { object in
-                        try machine { try $0.invokeGetter(selfObject: object, name: name, eval) }
-                    }
-                } else {
+                guard frameSize == 0 else {
                     property.getter = { object in
                         try machine { try $0.invokeBody(frameSize: frameSize, selfObject: object, argument: nil, name: name, eval) }
                     }
+                    return
+                }
+                if let unboxed = self.compileInMethod(cls, parameters: []) { self.compileDouble(computed) }.0 {
+                    // Double arithmetic on `self`: unboxed (CompileDouble.swift).
+                    getterBody.doubleEval = unboxed
+                    let boxed = eval
+                    eval = { machine in
+                        do { return .double(try unboxed(machine)) } catch is NotADouble { return try boxed(machine) }
+                    }
+                }
+                getterBody.eval = eval
+                // `{ lComponent * 2 }`: no locals, so no frame to push or pop.
+                property.getter = { object in
+                    try machine { try $0.invokeGetter(selfObject: object, name: name, eval) }
                 }
             }
         }
@@ -519,30 +517,46 @@ final class GetterBody {
 }
 
 extension Machine {
-    /// Runs a getter body on the running call's own `self`: the checks and the
-    /// depth of `get` plus `invokeGetter`, without swapping `self`.
+    /// What every accessor call checks before running its body: the depth
+    /// limit, a deallocated receiver, the native stack.
     @inline(__always)
-    func runOwnGetter<Result>(_ object: KVOObject, _ getter: GetterBody, _ body: (Machine) throws -> Result) throws -> Result {
-        try kvo.checkAlive(object)
+    func checkAccessorCall(_ name: String, on object: KVOObject) throws {
         guard callDepth < kvo.maxDepth else {
-            throw ScriptError.runtime("accessor calls nested deeper than the maximum depth (\(kvo.maxDepth)) in '\(getter.name)'; raise it with --max-depth")
+            throw ScriptError.runtime("accessor calls nested deeper than the maximum depth (\(kvo.maxDepth)) in '\(name)'; raise it with --max-depth")
+        }
+        if object.isReleased {
+            throw ScriptError.runtime("-[\(object.cls.name) \(name)]: message sent to deallocated instance \(object.description)")
         }
         try StackGuard.check("accessor calls")
-        callDepth += 1
-        defer { callDepth -= 1 }
-        return try body(self)
+    }
+
+    /// `self`'s stored property in `slot`, as `get` reads it.
+    @inline(__always)
+    func ownSlot(_ slot: Int) throws -> Value {
+        try withSelf { object in
+            try kvo.checkAlive(object)
+            return object.slots[slot]
+        }
+    }
+
+    /// A getter body of `self`'s own computed property, run in place: the
+    /// checks and the depth of `get` plus `invokeGetter`, with no `self` to
+    /// swap.
+    @inline(__always)
+    func ownGetter<Result>(_ getter: GetterBody, _ body: (Machine) throws -> Result) throws -> Result {
+        try withSelf { object in
+            try kvo.checkAlive(object)
+            try checkAccessorCall(getter.name, on: object)
+            callDepth += 1
+            defer { callDepth -= 1 }
+            return try body(self)
+        }
     }
 
     /// Runs a compiled accessor body (a getter, or a setter with its `newValue`)
     /// as a call of its own.
     func invokeBody(frameSize: Int, selfObject: KVOObject, argument: Value?, name: String, _ body: (Machine) throws -> Value) throws -> Value {
-        guard callDepth < kvo.maxDepth else {
-            throw ScriptError.runtime("accessor calls nested deeper than the maximum depth (\(kvo.maxDepth)) in '\(name)'; raise it with --max-depth")
-        }
-        if selfObject.isReleased {
-            throw ScriptError.runtime("-[\(selfObject.cls.name) \(name)]: message sent to deallocated instance \(selfObject.description)")
-        }
-        try StackGuard.check("accessor calls")
+        try checkAccessorCall(name, on: selfObject)
         let newBase = stack.count
         if let argument { stack.append(argument) }
         return try inFrame(base: newBase, size: frameSize, selfObject: selfObject, body)
@@ -550,13 +564,7 @@ extension Machine {
 
     /// Runs a getter body that has no locals: `invokeBody` without the frame.
     func invokeGetter(selfObject newSelf: KVOObject, name: String, _ body: (Machine) throws -> Value) throws -> Value {
-        guard callDepth < kvo.maxDepth else {
-            throw ScriptError.runtime("accessor calls nested deeper than the maximum depth (\(kvo.maxDepth)) in '\(name)'; raise it with --max-depth")
-        }
-        if newSelf.isReleased {
-            throw ScriptError.runtime("-[\(newSelf.cls.name) \(name)]: message sent to deallocated instance \(newSelf.description)")
-        }
-        try StackGuard.check("accessor calls")
+        try checkAccessorCall(name, on: newSelf)
         let outer = enterSelf(newSelf)
         callDepth += 1
         defer {

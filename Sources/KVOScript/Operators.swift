@@ -5,11 +5,27 @@ import KVOCore
 enum Operators {
     typealias Binary = (Value, Value) throws -> Value
 
-    /// The implementation of a binary operator, chosen once at compile time.
+    /// The implementation of a binary operator, chosen once at compile time:
+    /// the fast path, then the general rules.
     static func binary(_ op: String) -> Binary? {
-        guard let general = generalBinary(op) else { return nil }
+        guard let general = general(op) else { return nil }
         guard let fast = FastPath(op) else { return general }
         return { try fast.apply($0, $1) ?? general($0, $1) }
+    }
+
+    /// `function(lhs, rhs)`, trying `fast` first; a runtime failure points at
+    /// the operator's location, not the statement's.
+    @inline(__always)
+    static func apply(_ fast: FastPath?, _ function: Binary, _ lhs: Value, _ rhs: Value,
+                      at location: SourceLocation) throws -> Value {
+        if let fast, let result = fast.apply(lhs, rhs) { return result }
+        do {
+            return try function(lhs, rhs)
+        } catch ScriptError.runtime(var failure) where failure.line == nil {
+            failure.line = location.line
+            failure.column = location.column
+            throw ScriptError.runtime(failure)
+        }
     }
 
     /// The common cases of the arithmetic and comparison operators: Int on both
@@ -76,7 +92,8 @@ enum Operators {
         }
     }
 
-    private static func generalBinary(_ op: String) -> Binary? {
+    /// A binary operator by the general rules alone (see `FastPath`).
+    static func general(_ op: String) -> Binary? {
         switch op {
         case "+": return add
         case "-": return { try arithmetic("-", $0, $1, { $0.subtractingReportingOverflow($1) }, -) }
