@@ -527,10 +527,8 @@ final class PendingChange {
         object = nil
         first = nil
         sharedOld = nil
-        // Most changes leave both empty; an untouched array costs no
-        // uniqueness check.
-        if !rest.isEmpty { rest.removeAllKeepingCapacity() }
-        if !rebuild.isEmpty { rebuild.removeAllKeepingCapacity() }
+        rest.removeAllKeepingCapacity()
+        rebuild.removeAllKeepingCapacity()
     }
 }
 
