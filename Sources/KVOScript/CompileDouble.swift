@@ -4,49 +4,77 @@ import KVOCore
 ///
 /// A getter such as LabColor's `color`, `redComponent * 0.01 + …`, or
 /// `redComponent`, `(lComponent + 16) / 116`, spends most of its time boxing
-/// and unboxing `Value`s between operator closures. When a getter body is
-/// built only from Double reads of `self` (stored properties declared `Double`,
-/// or computed properties whose bodies are themselves such expressions),
-/// numeric literals, unary minus and `+ - * /`, the checker also compiles it
-/// to a tree of closures over plain Doubles. Such a body has no side effects
-/// and cannot fail except as a read of `self` can (a released object, the
-/// depth limit), so both forms give the same value and the same errors.
+/// and unboxing `Value`s between operator closures, and checking at each read
+/// that `self` is alive and each nested getter within the depth limit. When a
+/// getter body is built only from Double reads of `self` (stored properties
+/// declared `Double`, or computed properties whose bodies are themselves such
+/// expressions), numeric literals, unary minus and `+ - * /`, the checker also
+/// compiles it to a tree of closures over `self`'s slots and plain Doubles,
+/// with the bodies of the getters it reads inlined.
+///
+/// Such a body has no side effects: nothing in it can release `self`, store a
+/// property or run a handler. So what the boxed form checks at every read is
+/// checked once, before the unboxed form runs (`UnboxedGetter.runs`): `self`
+/// is alive, and the deepest inlined getter is within `--max-depth`. When it
+/// would not be, the boxed form runs and reports the error exactly where it
+/// would have. Both forms give the same value.
 ///
 /// Int literals are promoted only when the other operand is a Double, as the
 /// boxed operators do; anything Int-valued (`count / 2` truncates) stays on
 /// the boxed path.
-typealias DoubleEval = (Machine) throws -> Double
+typealias SlotsEval = ([Value]) throws(NotADouble) -> Double
 
 /// Thrown by an unboxed read that finds something other than a Double in its
 /// slot; the getter then runs its boxed form. Stores into a `Double`
 /// property convert Ints and refuse the rest, so this is a safety net.
 struct NotADouble: Error {}
 
+/// The unboxed form of a getter body.
+struct UnboxedGetter {
+    let eval: SlotsEval
+    /// How many getters deep the inlined bodies go: 0 when the body reads
+    /// only stored properties.
+    let depth: Int
+
+    /// Inlining stops here, so the native stack an unboxed body needs stays
+    /// small next to `StackGuard`'s margin; deeper getters stay boxed.
+    static let maxDepth = 8
+
+    /// Whether the unboxed form may run in place of a body that starts at
+    /// `callDepth` (already counting this getter): every getter it inlines
+    /// would pass the depth check, at `callDepth`, `callDepth + 1`, ….
+    @inline(__always)
+    func runs(atCallDepth callDepth: Int, maxDepth: Int) -> Bool {
+        callDepth + depth <= maxDepth
+    }
+}
+
 extension Compiler {
     /// The unboxed form of `expr`, when it has one (see above).
-    func compileDouble(_ expr: Expr) -> DoubleEval? {
+    func compileUnboxed(_ expr: Expr) -> UnboxedGetter? {
         switch expr {
         case .identifier, .member:
             return selfDoubleRead(expr)
         case .unary("-", let operand, _):
-            guard let inner = compileDouble(operand) else { return nil }
-            return { -(try inner($0)) }
+            guard let inner = compileUnboxed(operand) else { return nil }
+            let eval = inner.eval
+            return UnboxedGetter(eval: { slots throws(NotADouble) in -(try eval(slots)) }, depth: inner.depth)
         case .binary(let op, let lhs, let rhs, _):
             guard ["+", "-", "*", "/"].contains(op) else { return nil }
             switch (numericLiteral(lhs), numericLiteral(rhs)) {
             case (nil, let constant?):
                 if let slot = selfDoubleSlot(lhs) {
                     // `lComponent + 16`: the slot is read here.
-                    return Self.double(op, slot: slot, constant)
+                    return UnboxedGetter(eval: Self.double(op, slot: slot, constant), depth: 0)
                 }
-                guard let left = compileDouble(lhs) else { return nil }
-                return Self.double(op, left, constant)
+                guard let left = compileUnboxed(lhs) else { return nil }
+                return UnboxedGetter(eval: Self.double(op, left.eval, constant), depth: left.depth)
             case (let constant?, nil):
-                guard let right = compileDouble(rhs) else { return nil }
-                return Self.double(op, constant, right)
+                guard let right = compileUnboxed(rhs) else { return nil }
+                return UnboxedGetter(eval: Self.double(op, constant, right.eval), depth: right.depth)
             case (nil, nil):
-                guard let left = compileDouble(lhs), let right = compileDouble(rhs) else { return nil }
-                return Self.double(op, left, right)
+                guard let left = compileUnboxed(lhs), let right = compileUnboxed(rhs) else { return nil }
+                return UnboxedGetter(eval: Self.double(op, left.eval, right.eval), depth: max(left.depth, right.depth))
             case (_?, _?):
                 return nil
             }
@@ -74,54 +102,58 @@ extension Compiler {
         return slot
     }
 
-    /// A Double property of `self` that `expr` reads.
-    private func selfDoubleRead(_ expr: Expr) -> DoubleEval? {
+    /// A Double property of `self` that `expr` reads: a slot, or the inlined
+    /// body of a getter compiled before this one.
+    private func selfDoubleRead(_ expr: Expr) -> UnboxedGetter? {
         guard let property = selfProperty(expr) else { return nil }
-        if let slot = Self.doubleSlot(property) { return { machine in try Self.slotDouble(machine, slot) } }
-        guard let getter = getterBodies[ObjectIdentifier(property)], let body = getter.doubleEval else { return nil }
-        return { machine in try machine.ownGetter(getter, body) }
+        if let slot = Self.doubleSlot(property) {
+            return UnboxedGetter(eval: { slots throws(NotADouble) in try Self.slotDouble(slots, slot) }, depth: 0)
+        }
+        guard let getter = getterBodies[ObjectIdentifier(property)], let body = getter.unboxed,
+              body.depth < UnboxedGetter.maxDepth else { return nil }
+        return UnboxedGetter(eval: body.eval, depth: body.depth + 1)
     }
 
-    /// `self`'s Double in `slot`.
+    /// The Double in `slot`.
     @inline(__always)
-    private static func slotDouble(_ machine: Machine, _ slot: Int) throws -> Double {
-        guard case .double(let value) = try machine.ownSlot(slot) else { throw NotADouble() }
+    private static func slotDouble(_ slots: [Value], _ slot: Int) throws(NotADouble) -> Double {
+        guard case .double(let value) = slots[slot] else { throw NotADouble() }
         return value
     }
 
-    private static func double(_ op: String, slot: Int, _ right: Double) -> DoubleEval {
+    private static func double(_ op: String, slot: Int, _ right: Double) -> SlotsEval {
         switch op {
-        case "+": return { try slotDouble($0, slot) + right }
-        case "-": return { try slotDouble($0, slot) - right }
-        case "*": return { try slotDouble($0, slot) * right }
-        default: return { try slotDouble($0, slot) / right }
+        case "+": return { slots throws(NotADouble) in try slotDouble(slots, slot) + right }
+        case "-": return { slots throws(NotADouble) in try slotDouble(slots, slot) - right }
+        case "*": return { slots throws(NotADouble) in try slotDouble(slots, slot) * right }
+        default: return { slots throws(NotADouble) in try slotDouble(slots, slot) / right }
         }
     }
 
-    private static func double(_ op: String, _ left: @escaping DoubleEval, _ right: @escaping DoubleEval) -> DoubleEval {
+    private static func double(_ op: String, _ left: @escaping SlotsEval, _ right: @escaping SlotsEval) -> SlotsEval {
         switch op {
-        case "+": return { try left($0) + right($0) }
-        case "-": return { try left($0) - right($0) }
-        case "*": return { try left($0) * right($0) }
-        default: return { try left($0) / right($0) }
+        case "+": return { slots throws(NotADouble) in try left(slots) + right(slots) }
+        case "-": return { slots throws(NotADouble) in try left(slots) - right(slots) }
+        case "*": return { slots throws(NotADouble) in try left(slots) * right(slots) }
+        default: return { slots throws(NotADouble) in try left(slots) / right(slots) }
         }
     }
 
-    private static func double(_ op: String, _ left: @escaping DoubleEval, _ right: Double) -> DoubleEval {
+    private static func double(_ op: String, _ left: @escaping SlotsEval, _ right: Double) -> SlotsEval {
         switch op {
-        case "+": return { try left($0) + right }
-        case "-": return { try left($0) - right }
-        case "*": return { try left($0) * right }
-        default: return { try left($0) / right }
+        case "+": return { slots throws(NotADouble) in try left(slots) + right }
+        case "-": return { slots throws(NotADouble) in try left(slots) - right }
+        case "*": return { slots throws(NotADouble) in try left(slots) * right }
+        default: return { slots throws(NotADouble) in try left(slots) / right }
         }
     }
 
-    private static func double(_ op: String, _ left: Double, _ right: @escaping DoubleEval) -> DoubleEval {
+    private static func double(_ op: String, _ left: Double, _ right: @escaping SlotsEval) -> SlotsEval {
         switch op {
-        case "+": return { left + (try right($0)) }
-        case "-": return { left - (try right($0)) }
-        case "*": return { left * (try right($0)) }
-        default: return { left / (try right($0)) }
+        case "+": return { slots throws(NotADouble) in left + (try right(slots)) }
+        case "-": return { slots throws(NotADouble) in left - (try right(slots)) }
+        case "*": return { slots throws(NotADouble) in left * (try right(slots)) }
+        default: return { slots throws(NotADouble) in left / (try right(slots)) }
         }
     }
 }

@@ -251,13 +251,32 @@ final class Compiler {
                     }
                     return
                 }
-                if let unboxed = self.compileInMethod(cls, parameters: []) { self.compileDouble(computed) }.0 {
+                if let unboxed = self.compileInMethod(cls, parameters: []) { self.compileUnboxed(computed) }.0 {
                     // Double arithmetic on `self`: unboxed (CompileDouble.swift).
-                    getterBody.doubleEval = unboxed
+                    getterBody.unboxed = unboxed
                     let boxed = eval
+                    let run = unboxed.eval
+                    // Run in place by a getter of the same object, which has
+                    // already counted this call and checked `self`.
                     eval = { machine in
-                        do { return .double(try unboxed(machine)) } catch is NotADouble { return try boxed(machine) }
+                        if unboxed.runs(atCallDepth: machine.callDepth, maxDepth: machine.kvo.maxDepth) {
+                            do { return .double(try machine.withSelf { try run($0.slots) }) } catch is NotADouble {}
+                        }
+                        return try boxed(machine)
                     }
+                    getterBody.eval = eval
+                    property.getter = { object in
+                        try machine { machine in
+                            // The checks `invokeGetter` makes, once for the whole body.
+                            if unboxed.runs(atCallDepth: machine.callDepth + 1, maxDepth: machine.kvo.maxDepth),
+                               !object.isReleased {
+                                try StackGuard.check("accessor calls")
+                                if let value = try? run(object.slots) { return .double(value) }
+                            }
+                            return try machine.invokeGetter(selfObject: object, name: name, boxed)
+                        }
+                    }
+                    return
                 }
                 getterBody.eval = eval
                 // `{ lComponent * 2 }`: no locals, so no frame to push or pop.
@@ -511,7 +530,7 @@ final class GetterBody {
     let name: String
     var eval: Eval?
     /// The unboxed form, for a body of Double arithmetic (CompileDouble.swift).
-    var doubleEval: DoubleEval?
+    var unboxed: UnboxedGetter?
 
     init(name: String) { self.name = name }
 }

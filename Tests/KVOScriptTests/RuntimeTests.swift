@@ -178,6 +178,62 @@ import KVOCore
             """)
     }
 
+    @Test func unboxedGetterChainsKeepTheDepthLimit() {
+        // An unboxed getter inlines the getters it reads and checks the depth
+        // limit once for all of them: a chain five getters deep (d4 … d0)
+        // fits --max-depth 6 from top level and from inside a method, and
+        // fails at 5 in the getter the boxed path would name, at the read
+        // that went too deep.
+        let source = """
+            class Chain {
+                var x: Double = 1
+                var d0: Double { x }
+                var d1: Double { d0 + 1 }
+                var d2: Double { d1 * 2 }
+                var d3: Double { d2 - 1 }
+                var d4: Double { -d3 / 2 }
+                var big: Bool { d4 < 0 }
+                func read() { return d4 }
+            }
+            let c = Chain()
+            print(c.d4)
+            print(c.big)
+            print(c.read())
+            """
+        expectRun(source, options: options(maxDepth: 6), status: 0, out: "-1.5\ntrue\n-1.5\n")
+        expectRun(source, options: options(maxDepth: 5), status: 1, out: "-1.5\n", err: """
+            t.kvo:13:6: error: accessor calls nested deeper than the maximum depth (5) in 'd0'; raise it with --max-depth
+            print(c.big)
+                 ^
+
+            """)
+        expectRun(source, options: options(maxDepth: 4), status: 1, out: "", err: """
+            t.kvo:12:6: error: accessor calls nested deeper than the maximum depth (4) in 'd0'; raise it with --max-depth
+            print(c.d4)
+                 ^
+
+            """)
+    }
+
+    @Test func unboxedGetterOfAReleasedObject() {
+        expectRun("""
+            class Chain {
+                var x: Double = 1
+                var d0: Double { x }
+                var d1: Double { d0 + 1 }
+            }
+            let c = Chain()
+            print(c.d1)
+            release(c)
+            print(c.d1)
+            """, status: 1, out: "2\n", err: """
+            t.kvo:9:6: error: use of released object <Chain: c>
+            print(c.d1)
+                 ^
+
+            """)
+    }
+
     @Test func operatorsOnSelfPropertiesInAccessors() {
         // `count + 1`, `count / 0` in a getter read the slot in place (no
         // closure of its own): results, promotion and errors are unchanged.
