@@ -75,15 +75,26 @@ def log(*args):
 
 
 class Outcome:
-    """One run: wall seconds, or why there is none."""
+    """One run: wall and CPU seconds, or why there are none."""
 
-    def __init__(self, seconds=None, count=None, status="ok", detail="", rss_kb=None):
+    def __init__(self, seconds=None, count=None, status="ok", detail="", rss_kb=None, cpu=None):
         self.seconds, self.count, self.status = seconds, count, status
-        self.detail, self.rss_kb = detail, rss_kb
+        self.detail, self.rss_kb, self.cpu = detail, rss_kb, cpu
+
+
+def children_cpu():
+    """User + system CPU seconds of all reaped children so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_process(cmd, timeout, stdout=subprocess.PIPE):
-    """Runs cmd in its own process group; kills the group on timeout."""
+    """Runs cmd in its own process group; kills the group on timeout.
+    Returns (exit status or None on timeout, stdout, stderr, wall seconds,
+    CPU seconds). Runs are sequential, so the growth of the children's CPU
+    time is this run's: user + system time of the process, which the host's
+    scheduling (a VM's stolen time) does not inflate as it does wall time."""
+    cpu_before = children_cpu()
     start = time.perf_counter()
     proc = subprocess.Popen([str(c) for c in cmd], stdout=stdout,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
@@ -96,10 +107,11 @@ def run_process(cmd, timeout, stdout=subprocess.PIPE):
         except ProcessLookupError:
             pass
         proc.communicate()
-        return None, "", "", time.perf_counter() - start
+        return None, "", "", time.perf_counter() - start, None
     elapsed = time.perf_counter() - start
+    cpu = children_cpu() - cpu_before
     out = out.decode("utf-8", "replace") if out is not None else ""
-    return proc.returncode, out, err.decode("utf-8", "replace"), elapsed
+    return proc.returncode, out, err.decode("utf-8", "replace"), elapsed, cpu
 
 
 def tail(text, lines=5):
@@ -108,23 +120,23 @@ def tail(text, lines=5):
 
 def run_kvo(binary, scenario, timeout, quiet=True, stdout=subprocess.PIPE):
     cmd = [binary, scenario, "--stats"] + (["--quiet"] if quiet else [])
-    rc, out, err, secs = run_process(cmd, timeout, stdout)
+    rc, out, err, secs, cpu = run_process(cmd, timeout, stdout)
     if rc is None:
         return Outcome(status="timeout")
     match = STATS_RE.search(err)
     if rc != 0 or not match:
         return Outcome(status="error", detail=f"exit {rc}: {tail(err + out)}")
-    return Outcome(secs, int(match.group(1)))
+    return Outcome(secs, int(match.group(1)), cpu=cpu)
 
 
 def run_peer(binary, argv, timeout, stdout=subprocess.PIPE):
-    rc, out, err, secs = run_process([binary] + list(argv), timeout, stdout)
+    rc, out, err, secs, cpu = run_process([binary] + list(argv), timeout, stdout)
     if rc is None:
         return Outcome(status="timeout")
     lines = out.strip().splitlines()
     if rc != 0 or not lines or not lines[-1].strip().isdigit():
         return Outcome(status="error", detail=f"exit {rc}: {tail(err + out)}")
-    return Outcome(secs, int(lines[-1]))
+    return Outcome(secs, int(lines[-1]), cpu=cpu)
 
 
 class Series:
@@ -144,6 +156,10 @@ class Series:
     @property
     def median(self):
         return statistics.median(r.seconds for r in self.runs) if self.runs else None
+
+    @property
+    def cpu_median(self):
+        return statistics.median(r.cpu for r in self.runs) if self.runs else None
 
     @property
     def counts(self):
@@ -188,6 +204,12 @@ def ratio_text(kvo, peer, timeout):
     return "–"
 
 
+def cpu_ratio_text(kvo, peer):
+    """The same ratio on CPU time (user + system)."""
+    k, g = kvo.cpu_median, peer.cpu_median
+    return f"{g / k:.2f}" if k and g is not None else "–"
+
+
 def alternate(pairs, run_a, run_b, a, b, label):
     """A B A B ...: at least `pairs` runs of each side, unless a side died."""
     for i in range(pairs):
@@ -195,8 +217,8 @@ def alternate(pairs, run_a, run_b, a, b, label):
             if series.dead is None:
                 outcome = run()
                 series.add(outcome)
-                shown = (fmt_seconds(outcome.seconds) + " s" if outcome.status == "ok"
-                         else outcome.status)
+                shown = (f"{fmt_seconds(outcome.seconds)} s, CPU {fmt_seconds(outcome.cpu)} s"
+                         if outcome.status == "ok" else outcome.status)
                 log(f"  {label} {series.label} run {i + 1}/{pairs}: {shown}")
 
 
@@ -381,18 +403,23 @@ def main():
             size = ", ".join(f"{k}={v:,}" for k, v in params.items())
             rows.append(f"| {w['name']} ({size}) | {kvo.time_text(args.timeout)} | "
                         f"{peer.time_text(args.timeout)} | "
-                        f"{ratio_text(kvo, peer, args.timeout)} | {kvo.count_text()} | "
+                        f"{ratio_text(kvo, peer, args.timeout)} | "
+                        f"{fmt_seconds(kvo.cpu_median)} | {fmt_seconds(peer.cpu_median)} | "
+                        f"{cpu_ratio_text(kvo, peer)} | {kvo.count_text()} | "
                         f"{peer.count_text()} | {check} |")
             notes.append(f"- **{w['name']}**: {w['what']}")
         if rows:
             report += ["## Workloads", "",
                        "| workload | kvo-run median (s) | GNUstep median (s) | "
-                       "ratio GNUstep/kvo-run | notifications kvo-run | "
+                       "ratio GNUstep/kvo-run | kvo-run CPU (s) | GNUstep CPU (s) | "
+                       "CPU ratio | notifications kvo-run | "
                        "notifications GNUstep | check |",
-                       "|---|---:|---:|---:|---:|---:|---|"] + rows + [""]
+                       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"] + rows + [""]
             report += ["Ratio > 1: kvo-run is faster. Times are wall-clock for the "
                        "whole process (start-up included), kvo-run with "
-                       "`--quiet --stats`.", ""] + notes + [""]
+                       "`--quiet --stats`; the CPU columns are the medians of the same "
+                       "runs' user + system time (getrusage of the child), which the "
+                       "host's scheduling does not inflate.", ""] + notes + [""]
 
         # ---- start-up ----------------------------------------------------
         if wanted("startup"):
@@ -513,20 +540,24 @@ def main():
             prev = None
             for n in sizes:
                 kvo, peer = results[n]
-                def growth(side):
+                def growth(side, cpu=False):
                     if prev is None:
                         return "–"
-                    a, b = results[prev][side].median, results[n][side].median
+                    def of(series):
+                        return series.cpu_median if cpu else series.median
+                    a, b = of(results[prev][side]), of(results[n][side])
                     if a is None or b is None:
                         return "–"
                     g = b / a
                     return f"×{g:.1f} (N^{math.log(g, n / prev):.2f})"
                 rows.append(f"| {n:,} | {kvo.time_text(args.timeout)} | "
-                            f"{growth(0)} | {peer.time_text(args.timeout)} | {growth(1)} |")
+                            f"{growth(0)} | {fmt_seconds(kvo.cpu_median)} | "
+                            f"{growth(0, cpu=True)} | {peer.time_text(args.timeout)} | {growth(1)} |")
                 prev = n
             report += ["## B3 scaling: add then remove N observers", "",
-                       "| N | kvo-run median (s) | kvo-run growth | GNUstep median (s) "
-                       "| GNUstep growth |", "|---:|---:|---:|---:|---:|"] + rows + [
+                       "| N | kvo-run median (s) | kvo-run growth | kvo-run CPU (s) "
+                       "| kvo-run CPU growth | GNUstep median (s) | GNUstep growth |",
+                       "|---:|---:|---:|---:|---:|---:|---:|"] + rows + [
                        "", "Growth is the time ratio to the previous N (×10 is linear, "
                        "×100 quadratic; the exponent is log base 10 of it). Whole-process "
                        "times: at small N start-up dominates and flattens the growth.", ""]
