@@ -179,16 +179,17 @@ public final class KVORuntime {
         // goes on through `value(of:forPath:)` from where it is met.
         let path = root.components
         var object = root.observed
-        var index = path.startIndex
-        while index < path.endIndex, !object.isReleased, !KeyPaths.isOperator(path[index]),
-              let property = object.cls.property(named: path[index]) {
+        var step = 0
+        while step < path.count, !object.isReleased, let property = root.pathProperty(step, on: object.cls) {
             let reached = try get(object, property)
-            index += 1
-            if index == path.endIndex { return reached }
-            guard case .object(let next) = reached else { return try value(of: reached, forPath: path[index...]) }
+            step += 1
+            if step == path.count { return reached }
+            guard case .object(let next) = reached else {
+                return try value(of: reached, forPath: path[(path.startIndex + step)...])
+            }
             object = next
         }
-        return try value(of: .object(object), forPath: path[index...])
+        return try value(of: .object(object), forPath: path[(path.startIndex + step)...])
     }
 
     /// Registers the forwarding observances a root needs on related objects: the
@@ -215,8 +216,9 @@ public final class KVORuntime {
             if isAffecting || !visited.isEmpty {
                 guard visited.insert(Visit(object: ObjectIdentifier(next), path: Array(rest))).inserted else { return }
             }
-            let forward = try makeObservance(on: next, root: root, observer: root.observer, path: rest,
-                                             keyPath: nil, options: root.options, context: root.context)
+            let forward = try root.takeSpareForward(on: next, path: rest)
+                ?? makeObservance(on: next, root: root, observer: root.observer, path: rest,
+                                  keyPath: nil, options: root.options, context: root.context)
             append(forward, to: next)
             root.forwards.append(forward)
             work.append((next, rest))
@@ -236,12 +238,19 @@ public final class KVORuntime {
     private func detachForwards(of root: Observance) {
         for forward in root.forwards { remove(forward, from: forward.observed) }
         root.forwards.removeAllKeepingCapacity()
+        root.dropSpareForwards()
     }
 
     /// Re-registers a root's forwarding observances after an object along its
-    /// path was replaced (§6.7).
+    /// path was replaced (§6.7). The detached ones are kept as spares: the
+    /// object they watched often comes back (B4 swaps between two accounts),
+    /// and an observance depends only on its object, its path and its root.
     private func rebuildForwards(of root: Observance) {
-        detachForwards(of: root)
+        for forward in root.forwards {
+            remove(forward, from: forward.observed)
+            root.keepSpareForward(forward)
+        }
+        root.forwards.removeAllKeepingCapacity()
         try? attachForwards(of: root)
     }
 

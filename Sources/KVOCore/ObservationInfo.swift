@@ -27,6 +27,11 @@ public final class Observance {
 
     /// Root only: forwarding observances registered on related objects.
     var forwards: [Observance] = []
+    /// Root only: forwarding observances the last rebuilds detached, most
+    /// recent last, for `takeSpareForward` to register again.
+    private(set) var spareForwards: [Observance] = []
+    /// Spares kept per root: enough for a few objects taking turns along a path.
+    private static let maxSpareForwards = 8
     /// Root only: false once removed.
     public internal(set) var isRegistered = true
     /// The change that last recorded this observance as pending, so each
@@ -57,6 +62,59 @@ public final class Observance {
     func isIdentical(to other: Observance) -> Bool {
         observer === other.observer && keyPath == other.keyPath && options == other.options
             && context === other.context && root == nil && other.root == nil
+    }
+
+    /// Root only: for each key of a dotted path, the property it names on the
+    /// class it was last read from, so reading the path's value (twice per
+    /// change) looks no key up by name.
+    private var resolvedPath: [ResolvedKey] = []
+
+    private struct ResolvedKey {
+        let cls: ObjectIdentifier
+        /// nil for an operator or a key the class has no property for.
+        let property: PropertyInfo?
+    }
+
+    /// The property that key `step` of the path names on `cls`; nil for an
+    /// operator or an undefined key.
+    @inline(__always)
+    func pathProperty(_ step: Int, on cls: ClassInfo) -> PropertyInfo? {
+        if step < resolvedPath.count, resolvedPath[step].cls == ObjectIdentifier(cls) {
+            return resolvedPath[step].property
+        }
+        return resolvePathProperty(step, on: cls)
+    }
+
+    private func resolvePathProperty(_ step: Int, on cls: ClassInfo) -> PropertyInfo? {
+        let key = components[components.startIndex + step]
+        let property = KeyPaths.isOperator(key) ? nil : cls.property(named: key)
+        let resolved = ResolvedKey(cls: ObjectIdentifier(cls), property: property)
+        if step < resolvedPath.count {
+            resolvedPath[step] = resolved
+        } else if step == resolvedPath.count {
+            resolvedPath.append(resolved)
+        }
+        return property
+    }
+
+    /// Keeps a detached forwarding observance for reuse.
+    func keepSpareForward(_ forward: Observance) {
+        if spareForwards.count == Self.maxSpareForwards { spareForwards.removeFirst() }
+        spareForwards.append(forward)
+    }
+
+    /// A spare forwarding observance of `object` for `path`, taken out of the
+    /// spares; nil when there is none.
+    func takeSpareForward(on object: KVOObject, path: ArraySlice<String>) -> Observance? {
+        guard let index = spareForwards.lastIndex(where: { $0.observed === object && $0.components == path }) else {
+            return nil
+        }
+        return spareForwards.remove(at: index)
+    }
+
+    /// Forgets the spares, when the root stops observing.
+    func dropSpareForwards() {
+        spareForwards.removeAllKeepingCapacity()
     }
 
     func isTriggered(by key: String) -> Bool {

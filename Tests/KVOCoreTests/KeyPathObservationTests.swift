@@ -63,6 +63,39 @@ import Testing
         #expect(w.take() == [])
     }
 
+    @Test func objectsTakingTurnsAlongThePathAreWatchedOnlyWhileOnIt() throws {
+        // A replaced object's forwarding observance is kept as a spare and
+        // registered again when the object comes back (B4's swaps): it must
+        // then notify again, and only then, with the root's options.
+        let w = World()
+        let b = try bank(w)
+        let third = try w.object(b.account, "third", [("balance", .double(7))])
+        try w.observe(b.person1, b.auditor, "account.balance", [.old, .new])
+        for round in 0..<3 {
+            for account in [b.savings, third, b.checking] {
+                try w.set(b.person1, "account", .object(account))
+                for other in [b.checking, b.savings, third] where other !== account {
+                    #expect(other.observationInfo == nil)
+                    try w.set(other, "balance", .double(-1))
+                }
+                #expect(account.observationInfo?.observances.count == 1)
+                #expect(account.observationInfo?.observances.first?.root != nil)
+                try w.set(account, "balance", .double(Double(round)))
+            }
+        }
+        let notes = w.take()
+        // Each turn: the swap, then the set of the current account's balance.
+        #expect(notes.count == 18)
+        #expect(notes.suffix(2) == [
+            "person.account.balance → auditor {kind = 1; new = -1; old = 2}",
+            "person.account.balance → auditor {kind = 1; new = 2; old = -1}",
+        ])
+        try w.unobserve(b.person1, b.auditor, "account.balance")
+        #expect(b.checking.observationInfo == nil)
+        try w.set(b.checking, "balance", .double(5))
+        #expect(w.take() == [])
+    }
+
     @Test func theNotificationsObjectIsTheRootAndItsKeyPathTheFullPath() throws {
         let w = World()
         let b = try bank(w)
