@@ -4,7 +4,17 @@ public final class KVOObject: CustomStringConvertible {
     /// Stored properties by slot index, resolved when the class was declared.
     public var slots: [Value]
     /// The display name used wherever Apple would print an address (SPEC §3.1).
-    public let name: String
+    /// `Class#n` is spelled out the first time it is shown: most of the
+    /// objects a benchmark creates (100,000 observers) never are.
+    public var name: String {
+        if let assignedName { return assignedName }
+        let spelled = "\(cls.name)#\(serial)"
+        assignedName = spelled
+        return spelled
+    }
+    private var assignedName: String?
+    /// Its number among the instances of its class, from 1.
+    private let serial: Int
     /// nil while nobody observes the object: a set checks only this.
     public var observationInfo: ObservationInfo?
     /// Set by `release(x)`: the name stays bound to a zombie.
@@ -14,7 +24,8 @@ public final class KVOObject: CustomStringConvertible {
     public init(cls: ClassInfo, name: String?) {
         self.cls = cls
         cls.instanceCount += 1
-        self.name = name ?? "\(cls.name)#\(cls.instanceCount)"
+        self.assignedName = name
+        self.serial = cls.instanceCount
         var slots = [Value](repeating: .null, count: cls.slotCount)
         for property in cls.properties {
             if let slot = property.slot { slots[slot] = property.defaultValue }

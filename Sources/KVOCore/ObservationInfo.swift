@@ -127,14 +127,16 @@ public final class Observance {
 ///
 /// Removal must not be linear in the number of observers (adding then removing
 /// 100,000 observers is a benchmark), so removed entries leave a hole that a
-/// later compaction closes, and root observances are indexed by observer.
+/// later compaction closes, and root observances are indexed by observer. The
+/// index holds the observances themselves, not their positions, so a
+/// compaction renumbers them without touching it.
 public final class ObservationInfo {
     /// Registration order; nil where an observance was removed.
     private(set) var slots: [Observance?] = []
     /// Live observances.
     public private(set) var count = 0
-    /// Positions of each observer's root observances, ascending.
-    private var byObserver: [ObjectIdentifier: Positions] = [:]
+    /// Each observer's root observances, in registration order.
+    private var byObserver: [ObjectIdentifier: Registrations] = [:]
 
     /// The live observances in registration order.
     public var observances: [Observance] { slots.compactMap { $0 } }
@@ -142,16 +144,8 @@ public final class ObservationInfo {
     func append(_ observance: Observance) {
         observance.position = slots.count
         if observance.root == nil {
-            // Taken out and put back: mutating in place through the optional
-            // subscript allocates its accessor's frame on the heap (three
-            // mallocs per registration, measured by `make bench-core`).
-            let key = ObjectIdentifier(observance.observer)
-            if var positions = byObserver.removeValue(forKey: key) {
-                positions.append(slots.count)
-                byObserver[key] = positions
-            } else {
-                byObserver[key] = Positions(first: slots.count)
-            }
+            // One hash, and the entry is changed in place.
+            byObserver[ObjectIdentifier(observance.observer), default: Registrations()].append(observance)
         }
         slots.append(observance)
         count += 1
@@ -162,11 +156,9 @@ public final class ObservationInfo {
         guard position < slots.count, slots[position] === observance else { return }
         slots[position] = nil
         count -= 1
-        if observance.root == nil {
-            let key = ObjectIdentifier(observance.observer)
-            if var positions = byObserver.removeValue(forKey: key), !positions.remove(position) {
-                byObserver[key] = positions
-            }
+        if observance.root == nil, let index = byObserver.index(forKey: ObjectIdentifier(observance.observer)),
+           byObserver.values[index].remove(observance) {
+            byObserver.remove(at: index)
         }
         if slots.count > 32 && count * 2 < slots.count { compact() }
     }
@@ -174,15 +166,12 @@ public final class ObservationInfo {
     /// The most recently added root observance of `observer` for `keyPath`
     /// whose context passes `matches`.
     func lastRegistration(of observer: KVOObject, keyPath: String, where matches: (Observance) -> Bool) -> Observance? {
-        guard let positions = byObserver[ObjectIdentifier(observer)] else { return nil }
-        func matching(_ position: Int) -> Observance? {
-            if let observance = slots[position], observance.keyPath == keyPath, matches(observance) { return observance }
-            return nil
+        guard let registrations = byObserver[ObjectIdentifier(observer)] else { return nil }
+        for observance in registrations.more.reversed() where observance.keyPath == keyPath && matches(observance) {
+            return observance
         }
-        for position in positions.more.reversed() {
-            if let observance = matching(position) { return observance }
-        }
-        return matching(positions.first)
+        if let first = registrations.first, first.keyPath == keyPath, matches(first) { return first }
+        return nil
     }
 
     /// Empties an info with no live observance for reuse; false when it grew
@@ -195,11 +184,8 @@ public final class ObservationInfo {
     }
 
     private func compact() {
-        let live = observances
-        slots = []
-        byObserver = [:]
-        count = 0
-        for observance in live { append(observance) }
+        slots = slots.filter { $0 != nil }
+        for (position, observance) in slots.enumerated() { observance?.position = position }
     }
 
     /// The observance's index among the live ones, as a dump numbers it.
@@ -219,26 +205,25 @@ public final class ObservationInfo {
     }
 }
 
-/// Positions of one observer's root observances in an `ObservationInfo`,
-/// ascending. Most observers register once per object, so the first position is
-/// kept inline: indexing 100,000 observers allocates no array per observer.
-struct Positions {
-    private(set) var first: Int
-    private(set) var more: [Int] = []
+/// One observer's root observances in an `ObservationInfo`, in registration
+/// order. Most observers register once per object, so the first is kept
+/// inline: indexing 100,000 observers allocates no array per observer.
+struct Registrations {
+    private(set) var first: Observance?
+    private(set) var more: [Observance] = []
 
-    init(first: Int) { self.first = first }
+    mutating func append(_ observance: Observance) {
+        if first == nil { first = observance } else { more.append(observance) }
+    }
 
-    mutating func append(_ position: Int) { more.append(position) }
-
-    /// Removes `position`; true when none is left.
-    mutating func remove(_ position: Int) -> Bool {
-        if let index = more.lastIndex(of: position) {
+    /// Removes `observance`; true when none is left.
+    mutating func remove(_ observance: Observance) -> Bool {
+        if let index = more.lastIndex(where: { $0 === observance }) {
             more.remove(at: index)
-        } else if position == first {
-            if more.isEmpty { return true }
-            first = more.removeFirst()
+        } else if first === observance {
+            first = more.isEmpty ? nil : more.removeFirst()
         }
-        return false
+        return first == nil
     }
 }
 

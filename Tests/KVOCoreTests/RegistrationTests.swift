@@ -86,6 +86,31 @@ import Testing
         #expect(remaining.map { $0.context?.name } == ["One", "Two"])
     }
 
+    @Test func removalsStillFindTheMostRecentMatchAfterTheInfoIsCompacted() throws {
+        // Removed entries leave holes that a compaction closes once more than
+        // half are holes; the index by observer must survive it.
+        let w = World()
+        let (acct, alice) = try w.acctAndAlice()
+        let one = Context(name: "One"), two = Context(name: "Two")
+        let watcher = w.observerClass("Crowd")
+        let crowd = try (0..<64).map { try w.object(watcher, "c\($0)") }
+        try w.observe(acct, alice, "balance", [.new], context: one)
+        for member in crowd { try w.observe(acct, member, "balance", [.new]) }
+        try w.observe(acct, alice, "balance", [.new], context: two)
+        try w.observe(acct, alice, "balance", [.old], context: one)
+        for member in crowd.prefix(60) { try w.unobserve(acct, member, "balance") }
+        #expect(acct.observationInfo?.observances.count == 7)
+        try w.unobserve(acct, alice, "balance", context: one)
+        #expect(acct.observanceSnapshots.filter { $0.observer == "alice" }.map(\.options) == [[.new], [.new]])
+        try w.unobserve(acct, alice, "balance")
+        #expect(acct.observanceSnapshots.filter { $0.observer == "alice" }.map { $0.context?.name } == ["One"])
+        for member in crowd.suffix(4) { try w.unobserve(acct, member, "balance") }
+        try w.unobserve(acct, alice, "balance", context: one)
+        #expect(acct.observationInfo == nil)
+        let error = cocoaException { try w.unobserve(acct, alice, "balance") }
+        #expect(error?.reason == removeReason)
+    }
+
     @Test func removeWithNilContextMatchesOnlyTheNilContext() throws {
         let w = World()
         let (acct, alice) = try w.acctAndAlice()

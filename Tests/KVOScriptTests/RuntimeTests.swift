@@ -178,6 +178,19 @@ import KVOCore
             """)
     }
 
+    @Test func unnamedObjectsAreNumberedInCreationOrderWhenShownLater() {
+        // `Class#n` is spelled out when first shown, from the number the
+        // object got when it was created.
+        expectRun("""
+            class Watcher { }
+            var ws = [Watcher(), Watcher(), Watcher()]
+            print(ws[2])
+            print(ws[0])
+            let named = Watcher()
+            print(named, ws[1])
+            """, status: 0, out: "<Watcher: Watcher#3>\n<Watcher: Watcher#1>\n<Watcher: named> <Watcher: Watcher#2>\n")
+    }
+
     @Test func unboxedGetterChainsKeepTheDepthLimit() {
         // An unboxed getter inlines the getters it reads and checks the depth
         // limit once for all of them: a chain five getters deep (d4 … d0)
