@@ -170,12 +170,13 @@ extension Compiler {
             checkArity(box, arguments, location)
         }
         if let builtin = Builtins.table[signature], typed.cls?.method(name) == nil {
+            let buffer = ArgumentBuffer()
             return Typed({ machine in
                 let target = try receiverEval(machine)
                 if case .object(let object) = target, let box = machine.method(of: object, name) {
                     return try machine.invoke(box, selfObject: object, arguments: try argumentEvals.map { try $0(machine) })
                 }
-                return try builtin(machine, target, try argumentEvals.map { try $0(machine) })
+                return try buffer.call(argumentEvals, machine) { try builtin(machine, target, $0) }
             })
         }
         if typed.cls == nil, Builtins.names.contains(name) {

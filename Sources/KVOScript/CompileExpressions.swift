@@ -54,6 +54,12 @@ extension Compiler {
 
         case .arrayLiteral(let elements, _):
             let evals = elements.map { compileExpr($0).eval }
+            if let constant = constantElements(elements) {
+                // `[.new, .old]`: built once. Arrays are values, so a program
+                // that changes its copy changes only that.
+                let value = Value.array(constant)
+                return Typed({ _ in value })
+            }
             return Typed({ machine in .array(try evals.map { try $0(machine) }) })
 
         case .member(let receiver, let name, let location):
@@ -118,6 +124,22 @@ extension Compiler {
                 })
             }
         }
+    }
+
+    /// The elements of an array literal made only of literals and known
+    /// dot names; nil otherwise.
+    private func constantElements(_ elements: [Expr]) -> [Value]? {
+        var values: [Value] = []
+        for element in elements {
+            switch element {
+            case .literal(let value, _): values.append(value)
+            case .dotName(let name, _):
+                guard let value = Self.dotLiterals[name] else { return nil }
+                values.append(value)
+            default: return nil
+            }
+        }
+        return values
     }
 
     /// A property of `self` that an operand reads by its bare name.

@@ -191,6 +191,50 @@ import KVOCore
             """, status: 0, out: "<Watcher: Watcher#3>\n<Watcher: Watcher#1>\n<Watcher: named> <Watcher: Watcher#2>\n")
     }
 
+    @Test func builtinCallsReenteringTheirSiteAndConstantArrayLiterals() {
+        // A builtin call site reuses its argument array; `.initial` runs a
+        // handler that calls the same site again, which must get its own.
+        // `[1, 2]` of literals is built once, and a copy changed is a copy.
+        expectRun("""
+            class Account { var balance: Int = 0 }
+            class W {
+                var depth: Int = 0
+                func observeValue(keyPath, object, change, context) {
+                    print("depth", depth, change)
+                    if depth < 2 {
+                        depth = depth + 1
+                        register(object, self)
+                    }
+                }
+            }
+            func register(target, observer) {
+                target.addObserver(observer, forKeyPath: "balance", options: [.initial, .new])
+            }
+            let a = Account()
+            let w = W()
+            register(a, w)
+            print(a.observationInfo)
+            func opts() { return [1, 2] }
+            var x = opts()
+            x.append(3)
+            print(x, opts())
+            """, status: 0, out: """
+            a.balance → w {kind = 1; new = 0}
+              depth 0 {kind = 1; new = 0}
+              a.balance → w {kind = 1; new = 0}
+                depth 1 {kind = 1; new = 0}
+                a.balance → w {kind = 1; new = 0}
+                  depth 2 {kind = 1; new = 0}
+            <NSKeyValueObservationInfo a> (
+            <NSKeyValueObservance a[0]: Observer: w, Key path: balance, Options: <New: YES, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
+            <NSKeyValueObservance a[1]: Observer: w, Key path: balance, Options: <New: YES, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
+            <NSKeyValueObservance a[2]: Observer: w, Key path: balance, Options: <New: YES, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
+            )
+            (1, 2, 3) (1, 2)
+
+            """)
+    }
+
     @Test func unboxedGetterChainsKeepTheDepthLimit() {
         // An unboxed getter inlines the getters it reads and checks the depth
         // limit once for all of them: a chain five getters deep (d4 … d0)
