@@ -118,9 +118,18 @@ public final class Observance {
     }
 
     func isTriggered(by key: String) -> Bool {
-        for trigger in triggerKeys where trigger == key { return true }
+        // The key that triggered it last is usually the one changing again
+        // (LabColor's lComponent, fifth of color's triggers): an equal
+        // string is recognised from its bits, an unequal one costs a
+        // comparison call.
+        if let lastTrigger, key == lastTrigger { return true }
+        for trigger in triggerKeys where trigger == key {
+            lastTrigger = trigger
+            return true
+        }
         return false
     }
+    private var lastTrigger: String?
 }
 
 /// An object's observances in registration order (`-observationInfo`).

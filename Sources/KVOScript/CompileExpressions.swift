@@ -115,14 +115,47 @@ extension Compiler {
                             try Operators.apply(fast, function, try machine.ownGetter(getter, body), constant, at: location)
                         })
                     case nil:
+                        break
+                    }
+                    // `i + 1`, `i < 10`: the variable is read here too.
+                    switch variableOperand(lhs) {
+                    case .global(let slot)?:
+                        return Typed({ machine in try Operators.apply(fast, function, machine.globals[slot], constant, at: location) })
+                    case .local(let slot)?:
+                        return Typed({ machine in try Operators.apply(fast, function, machine.local(slot), constant, at: location) })
+                    case nil:
                         return Typed({ machine in try Operators.apply(fast, function, try left(machine), constant, at: location) })
                     }
                 }
-                return Typed({ machine in
-                    let (a, b) = (try left(machine), try right(machine))
-                    return try Operators.apply(fast, function, a, b, at: location)
-                })
+                // `i < n` between two variables of the same scope: both read here.
+                switch (variableOperand(lhs), variableOperand(rhs)) {
+                case (.global(let a)?, .global(let b)?):
+                    return Typed({ machine in try Operators.apply(fast, function, machine.globals[a], machine.globals[b], at: location) })
+                case (.local(let a)?, .local(let b)?):
+                    return Typed({ machine in try Operators.apply(fast, function, machine.local(a), machine.local(b), at: location) })
+                default:
+                    return Typed({ machine in
+                        let (a, b) = (try left(machine), try right(machine))
+                        return try Operators.apply(fast, function, a, b, at: location)
+                    })
+                }
             }
+        }
+    }
+
+    /// A variable an operator reads in place.
+    private enum VariableOperand {
+        case global(slot: Int)
+        case local(slot: Int)
+    }
+
+    /// The variable that `expr` names, if it is one.
+    private func variableOperand(_ expr: Expr) -> VariableOperand? {
+        guard case .identifier(let name, _, _) = expr else { return nil }
+        switch lookup(name) {
+        case .global(let slot, _, _)?: return .global(slot: slot)
+        case .local(let slot, _, _)?: return .local(slot: slot)
+        default: return nil
         }
     }
 

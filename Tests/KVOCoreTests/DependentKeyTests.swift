@@ -64,6 +64,27 @@ import Testing
         #expect(w.take() == ["person.fullName → label {kind = 1; new = \"John Doe\"; old = \"John Appleseed\"}"])
     }
 
+    @Test func onlyTheKeysThatAffectAnObservanceTriggerIt() throws {
+        // An observance remembers the key that triggered it last; other keys,
+        // the empty key among them, are still checked against its triggers.
+        let w = World()
+        let person = try w.object(personClass(w), "person")
+        let label = try w.object(w.observerClass("Label"), "label")
+        try w.observe(person, label, "fullName", [.new])
+        try w.set(person, "lastName", .string("Doe"))
+        try w.set(person, "lastName", .string("Roe"))
+        for key in ["", "lastNam", "lastNames", "fullname"] {
+            try w.will(person, key)
+            try w.did(person, key)
+        }
+        try w.set(person, "firstName", .string("Jane"))
+        #expect(w.take() == [
+            "person.fullName → label {kind = 1; new = \"John Doe\"}",
+            "person.fullName → label {kind = 1; new = \"John Roe\"}",
+            "person.fullName → label {kind = 1; new = \"Jane Roe\"}",
+        ])
+    }
+
     @Test func aManualAffectingKeyWithoutWillDidNotifiesNoDependent() throws {
         let w = World()
         let cls = w.makeClass("Thing", [
