@@ -378,10 +378,14 @@ public final class KVORuntime {
                          _ cache: inout NewValueCache) throws {
         let root = record.observance
         guard root.observed.observationInfo?.isStillRegistered(root) ?? false else { return }
-        if !reportsNotifications && root.observer.cls.observeValueHook == nil
-            && (record.detailed || root.directProperty?.slot != nil) {
-            // With --quiet and no handler nothing reads this change dictionary,
-            // and reading a stored value has no side effects: just count it.
+        if !reportsNotifications && root.observer.cls.observeValueHook == nil {
+            // With --quiet and no handler nothing reads this change dictionary:
+            // count it without building it. A new value that runs code to be
+            // read (a getter, a key path) is still read, for what that code
+            // does; a stored value or a to-many detail has no side effects.
+            if !record.detailed && root.directProperty?.slot == nil && root.options.contains(.new) {
+                _ = try newValue(of: root, object, &cache)
+            }
             if root.observer.isReleased { try deliver(root, Change(kind: .setting)) }
             notificationCount += 1
             return
@@ -391,21 +395,26 @@ public final class KVORuntime {
         if root.options.contains(.new) && notification.kind != .removal {
             if record.detailed {
                 notification.new = try detailValues(object, key, change.spec, old: false)
-            } else if let property = root.directProperty, root.observed === object {
-                if cache.property !== property || cache.handlerRuns != handlerRuns {
-                    cache.value = try get(object, property)
-                    cache.property = property
-                    cache.handlerRuns = handlerRuns
-                }
-                notification.new = cache.value
             } else {
-                notification.new = try currentValue(root)
+                notification.new = try newValue(of: root, object, &cache)
             }
         }
         if root.options.contains(.old) && notification.kind != .insertion {
             notification.old = change.old(of: record) ?? .null
         }
         try deliver(root, notification)
+    }
+
+    /// The new value of a setting change for `root`: a direct key's value is
+    /// read once for all its observances (`cache`), a key path's each time.
+    private func newValue(of root: Observance, _ object: KVOObject, _ cache: inout NewValueCache) throws -> Value {
+        guard let property = root.directProperty, root.observed === object else { return try currentValue(root) }
+        if cache.property !== property || cache.handlerRuns != handlerRuns {
+            cache.value = try get(object, property)
+            cache.property = property
+            cache.handlerRuns = handlerRuns
+        }
+        return cache.value
     }
 
     /// Drops the pending change a failed automatic set left behind, so no key

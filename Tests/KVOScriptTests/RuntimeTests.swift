@@ -779,6 +779,39 @@ import KVOCore
             """, options: quiet, status: 0, out: "done\n")
     }
 
+    @Test func quietStillRunsTheGettersANotificationReads() {
+        // --quiet builds no change dictionary, but a new value read through a
+        // getter or a key path is still read, for what the getter does; the
+        // old value is read at will time as always.
+        var quiet = RunOptions()
+        quiet.quiet = true
+        expectRun("""
+            func note(what, x) {
+                print("read", what, x)
+                return x * 2
+            }
+            class Account {
+                var balance: Int = 0
+                @affectedBy(balance)
+                var audited: Int { note("audited", balance) }
+            }
+            class Person {
+                var account: Account?
+                @affectedBy(account.balance)
+                var worth: Int { note("worth", account.balance) }
+            }
+            class Watcher { }
+            let acct = Account()
+            let p = Person(account: acct)
+            let w = Watcher()
+            acct.addObserver(w, forKeyPath: "audited", options: [.new])
+            p.addObserver(w, forKeyPath: "account.audited", options: [.new])
+            p.addObserver(w, forKeyPath: "worth", options: [.old])
+            acct.balance = 1
+            print("done")
+            """, options: quiet, status: 0, out: "read worth 0\nread audited 1\nread audited 1\ndone\n")
+    }
+
     /// An array holding itself twice per level, forty levels: 2^40 leaves. The
     /// JSON encoder stops past `Value.descriptionLimit` bytes with `"…"` and
     /// closes what it opened, so the line stays valid JSON.
