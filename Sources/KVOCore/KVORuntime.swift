@@ -203,7 +203,15 @@ public final class KVORuntime {
             let path: [String]
         }
         var visited: Set<Visit> = []
+        // The runtime's work list, taken for this call and given back emptied:
+        // a swap along B4's path allocates nothing. A registration made
+        // meanwhile (by a getter this reads) finds none and builds its own.
         var work: [(KVOObject, ArraySlice<String>)] = []
+        swap(&work, &forwardWork)
+        defer {
+            work.removeAllKeepingCapacity()
+            swap(&work, &forwardWork)
+        }
         var current: (KVOObject, ArraySlice<String>)? = (root.observed, root.components)
 
         func forward(from object: KVOObject, along branch: ArraySlice<String>, isAffecting: Bool) throws {
@@ -234,6 +242,8 @@ public final class KVORuntime {
             }
         }
     }
+
+    private var forwardWork: [(KVOObject, ArraySlice<String>)] = []
 
     private func detachForwards(of root: Observance) {
         for forward in root.forwards { remove(forward, from: forward.observed) }
