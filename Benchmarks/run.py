@@ -280,8 +280,8 @@ def max_rss_kb(cmd, timeout):
     getrusage(RUSAGE_CHILDREN) read in a fresh Python process that runs only cmd."""
     gnu_time = "/usr/bin/time"
     if os.access(gnu_time, os.X_OK):
-        rc, out, err, secs = run_process([gnu_time, "-v"] + cmd, timeout,
-                                         stdout=subprocess.DEVNULL)
+        rc, out, err, secs, _ = run_process([gnu_time, "-v"] + cmd, timeout,
+                                            stdout=subprocess.DEVNULL)
         m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
         if rc is None:
             return Outcome(status="timeout")
@@ -292,8 +292,8 @@ def max_rss_kb(cmd, timeout):
              "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
              "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,"
              " file=sys.stderr)\nsys.exit(r.returncode)\n")
-    rc, out, err, secs = run_process([sys.executable, "-c", probe] + cmd, timeout,
-                                     stdout=subprocess.DEVNULL)
+    rc, out, err, secs, _ = run_process([sys.executable, "-c", probe] + cmd,
+                                        timeout, stdout=subprocess.DEVNULL)
     if rc is None:
         return Outcome(status="timeout")
     lines = err.strip().splitlines()

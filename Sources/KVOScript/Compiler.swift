@@ -251,7 +251,7 @@ final class Compiler {
                     }
                     return
                 }
-                if let unboxed = self.compileInMethod(cls, parameters: []) { self.compileUnboxed(computed) }.0 {
+                if let unboxed = self.compileInMethod(cls, parameters: [], { self.compileUnboxed(computed) }).0 {
                     // Double arithmetic on `self`: unboxed (CompileDouble.swift).
                     getterBody.unboxed = unboxed
                     let boxed = eval
