@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "Benchmarks" / "scenarios"
@@ -88,10 +89,20 @@ def children_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
+class Finished(NamedTuple):
+    """One finished (or timed-out) child process. Callers read fields by name,
+    so a new field does not break them (a positional tuple growing from four to
+    five values once crashed the peak-RSS probe mid-run)."""
+    status: Optional[int]  # exit status; None when the run timed out
+    out: str
+    err: str
+    seconds: float         # wall time
+    cpu: Optional[float]   # user + system time; None when the run timed out
+
+
 def run_process(cmd, timeout, stdout=subprocess.PIPE):
     """Runs cmd in its own process group; kills the group on timeout.
-    Returns (exit status or None on timeout, stdout, stderr, wall seconds,
-    CPU seconds). Runs are sequential, so the growth of the children's CPU
+    Runs are sequential, so the growth of the children's CPU
     time is this run's: user + system time of the process, which the host's
     scheduling (a VM's stolen time) does not inflate as it does wall time."""
     cpu_before = children_cpu()
@@ -107,11 +118,11 @@ def run_process(cmd, timeout, stdout=subprocess.PIPE):
         except ProcessLookupError:
             pass
         proc.communicate()
-        return None, "", "", time.perf_counter() - start, None
+        return Finished(None, "", "", time.perf_counter() - start, None)
     elapsed = time.perf_counter() - start
     cpu = children_cpu() - cpu_before
     out = out.decode("utf-8", "replace") if out is not None else ""
-    return proc.returncode, out, err.decode("utf-8", "replace"), elapsed, cpu
+    return Finished(proc.returncode, out, err.decode("utf-8", "replace"), elapsed, cpu)
 
 
 def tail(text, lines=5):
@@ -120,23 +131,23 @@ def tail(text, lines=5):
 
 def run_kvo(binary, scenario, timeout, quiet=True, stdout=subprocess.PIPE):
     cmd = [binary, scenario, "--stats"] + (["--quiet"] if quiet else [])
-    rc, out, err, secs, cpu = run_process(cmd, timeout, stdout)
-    if rc is None:
+    run = run_process(cmd, timeout, stdout)
+    if run.status is None:
         return Outcome(status="timeout")
-    match = STATS_RE.search(err)
-    if rc != 0 or not match:
-        return Outcome(status="error", detail=f"exit {rc}: {tail(err + out)}")
-    return Outcome(secs, int(match.group(1)), cpu=cpu)
+    match = STATS_RE.search(run.err)
+    if run.status != 0 or not match:
+        return Outcome(status="error", detail=f"exit {run.status}: {tail(run.err + run.out)}")
+    return Outcome(run.seconds, int(match.group(1)), cpu=run.cpu)
 
 
 def run_peer(binary, argv, timeout, stdout=subprocess.PIPE):
-    rc, out, err, secs, cpu = run_process([binary] + list(argv), timeout, stdout)
-    if rc is None:
+    run = run_process([binary] + list(argv), timeout, stdout)
+    if run.status is None:
         return Outcome(status="timeout")
-    lines = out.strip().splitlines()
-    if rc != 0 or not lines or not lines[-1].strip().isdigit():
-        return Outcome(status="error", detail=f"exit {rc}: {tail(err + out)}")
-    return Outcome(secs, int(lines[-1]), cpu=cpu)
+    lines = run.out.strip().splitlines()
+    if run.status != 0 or not lines or not lines[-1].strip().isdigit():
+        return Outcome(status="error", detail=f"exit {run.status}: {tail(run.err + run.out)}")
+    return Outcome(run.seconds, int(lines[-1]), cpu=run.cpu)
 
 
 class Series:
@@ -280,26 +291,25 @@ def max_rss_kb(cmd, timeout):
     getrusage(RUSAGE_CHILDREN) read in a fresh Python process that runs only cmd."""
     gnu_time = "/usr/bin/time"
     if os.access(gnu_time, os.X_OK):
-        rc, out, err, secs, _ = run_process([gnu_time, "-v"] + cmd, timeout,
-                                            stdout=subprocess.DEVNULL)
-        m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
-        if rc is None:
+        run = run_process([gnu_time, "-v"] + cmd, timeout, stdout=subprocess.DEVNULL)
+        if run.status is None:
             return Outcome(status="timeout")
-        if rc != 0 or not m:
-            return Outcome(status="error", detail=f"exit {rc}: {tail(err)}")
-        return Outcome(secs, rss_kb=int(m.group(1)))
+        m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.err)
+        if run.status != 0 or not m:
+            return Outcome(status="error", detail=f"exit {run.status}: {tail(run.err)}")
+        return Outcome(run.seconds, rss_kb=int(m.group(1)))
     probe = ("import resource, subprocess, sys\n"
              "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
              "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,"
              " file=sys.stderr)\nsys.exit(r.returncode)\n")
-    rc, out, err, secs, _ = run_process([sys.executable, "-c", probe] + cmd,
-                                        timeout, stdout=subprocess.DEVNULL)
-    if rc is None:
+    run = run_process([sys.executable, "-c", probe] + cmd, timeout,
+                      stdout=subprocess.DEVNULL)
+    if run.status is None:
         return Outcome(status="timeout")
-    lines = err.strip().splitlines()
-    if rc != 0 or not lines or not lines[-1].isdigit():
-        return Outcome(status="error", detail=f"exit {rc}: {tail(err)}")
-    return Outcome(secs, rss_kb=int(lines[-1]))  # ru_maxrss is in KiB on Linux
+    lines = run.err.strip().splitlines()
+    if run.status != 0 or not lines or not lines[-1].isdigit():
+        return Outcome(status="error", detail=f"exit {run.status}: {tail(run.err)}")
+    return Outcome(run.seconds, rss_kb=int(lines[-1]))  # ru_maxrss is in KiB on Linux
 
 
 def environment(args):
