@@ -376,10 +376,22 @@ public enum KeyPaths {
         return result
     }
 
+    /// The collection operators NSArray and NSSet implement.
+    public static let operators: Set<String> = [
+        "@count", "@sum", "@avg", "@max", "@min", "@unionOfObjects", "@distinctUnionOfObjects",
+        "@unionOfArrays", "@distinctUnionOfArrays", "@distinctUnionOfSets",
+    ]
+
     /// `@count`, `@sum`…: a collection operator. `hasPrefix` is generic over
     /// Unicode and costs far more than this on every key of every path read.
     @inline(__always)
     public static func isOperator(_ key: String) -> Bool {
         key.utf8.first == UInt8(ascii: "@")
+    }
+
+    /// The rest of a path is one operator (`@count`): what an observed
+    /// object keeps for itself rather than forwarding to a collection.
+    public static func isLoneOperator(_ rest: ArraySlice<String>) -> Bool {
+        rest.count == 1 && isOperator(rest[rest.startIndex])
     }
 }

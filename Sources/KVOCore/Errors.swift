@@ -60,6 +60,17 @@ public enum Exceptions {
         (invalidArgument, "[\(receiver) addObserver:forKeyPath:options:context:] is not supported. Key path: \(keyPath)")
     }
 
+    /// `-[NSArray removeObserver:forKeyPath:]` and its `context:` form.
+    public static func removeObserverFromCollection(_ receiver: String, keyPath: String, withContext: Bool) -> (String, String) {
+        let selector = withContext ? "removeObserver:forKeyPath:context:" : "removeObserver:forKeyPath:"
+        return (invalidArgument, "[\(receiver) \(selector)] is not supported. Key path: \(keyPath)")
+    }
+
+    /// An `@word` followed by a path that names no operator.
+    public static func unimplementedOperator(_ receiver: String, operation: String) -> (String, String) {
+        (invalidArgument, "[\(receiver) valueForKeyPath:]: this class does not implement the \(operation) operation.")
+    }
+
     public static func unhandled(observer: KVOObject, keyPath: String, object: KVOObject, change: Change, context: Context?) -> (String, String) {
         (internalInconsistency, "\(observer.description): An -observeValueForKeyPath:ofObject:change:context: message was received but not handled.\nKey path: \(keyPath)\nObserved object: \(object.description)\nChange: \(change.description)\nContext: \(context?.name ?? "0x0")")
     }

@@ -59,7 +59,9 @@ extension KVORuntime {
 
     /// `value(forKey:)` on any value: objects, collections (mapped, as NSArray
     /// does), proxies and change dictionaries.
-    public func value(of target: Value, forKey key: String) throws -> Value {
+    /// `owner` names a collection reached through a property (`dept.employees`)
+    /// in exception texts.
+    public func value(of target: Value, forKey key: String, owner: CollectionOwner? = nil) throws -> Value {
         switch target {
         case .object(let object):
             try checkAlive(object)
@@ -69,13 +71,13 @@ extension KVORuntime {
             if let hook = object.cls.hook(\.valueForUndefinedKey) { return try hook(object, key) }
             throw exception(Exceptions.undefinedKeyGet(object.pointerDescription, key: key))
         case .array(let elements):
-            if KeyPaths.isOperator(key) { return try collectionOperator(key, on: target, rest: []) }
+            if KeyPaths.isOperator(key) { return try collectionOperator(key, on: target, rest: [], owner: owner) }
             return .array(try elements.map { try value(of: $0, forKey: key) })
         case .set(let set):
-            if KeyPaths.isOperator(key) { return try collectionOperator(key, on: target, rest: []) }
+            if KeyPaths.isOperator(key) { return try collectionOperator(key, on: target, rest: [], owner: owner) }
             return .set(ValueSet(try set.elements.map { try value(of: $0, forKey: key) }))
         case .arrayProxy, .setProxy:
-            return try value(of: try proxyContents(target), forKey: key)
+            return try value(of: try proxyContents(target), forKey: key, owner: CollectionOwner(proxy: target))
         case .change(let change):
             switch key {
             case "kind": return .int(change.kind.rawValue)
@@ -89,28 +91,36 @@ extension KVORuntime {
             return .null
         case .bool, .int, .double, .string, .context, .option, .setMutation, .observationInfo, .exception:
             if key == "self" { return target }
-            throw exception(Exceptions.undefinedKeyGet(collectionReceiver(target, name: nil), key: key))
+            throw exception(Exceptions.undefinedKeyGet(collectionReceiver(target, owner: nil), key: key))
         }
     }
 
     /// `value(forKeyPath:)`: one key at a time; a collection operator applies to
     /// the collection reached so far and the rest of the path.
-    public func value(of target: Value, forKeyPath keyPath: String) throws -> Value {
+    public func value(of target: Value, forKeyPath keyPath: String, owner: CollectionOwner? = nil) throws -> Value {
         if !keyPath.utf8.contains(UInt8(ascii: ".")) && !KeyPaths.isOperator(keyPath) {
-            return try value(of: target, forKey: keyPath)
+            return try value(of: target, forKey: keyPath, owner: owner)
         }
-        return try value(of: target, forPath: KeyPaths.components(keyPath)[...])
+        return try value(of: target, forPath: KeyPaths.components(keyPath)[...], owner: owner)
     }
 
-    /// `value(forKeyPath:)` with the path already split.
-    func value(of target: Value, forPath path: ArraySlice<String>) throws -> Value {
+    /// `value(forKeyPath:)` with the path already split. A collection met on
+    /// the way is named after the object and key it was read from.
+    func value(of target: Value, forPath path: ArraySlice<String>, owner: CollectionOwner? = nil) throws -> Value {
         var current = target
+        var currentOwner = owner
         for index in path.indices {
             let key = path[index]
             if KeyPaths.isOperator(key) {
-                return try collectionOperator(key, on: current, rest: Array(path[(index + 1)...]))
+                return try collectionOperator(key, on: current, rest: Array(path[(index + 1)...]), owner: currentOwner)
             }
-            current = try value(of: current, forKey: key)
+            let next = try value(of: current, forKey: key, owner: currentOwner)
+            if case .object(let object) = current {
+                currentOwner = CollectionOwner(object: object, key: key)
+            } else {
+                currentOwner = nil
+            }
+            current = next
         }
         return current
     }
@@ -141,7 +151,7 @@ extension KVORuntime {
         case .null:
             return
         case .bool, .int, .double, .string, .context, .option, .setMutation, .observationInfo, .change, .exception:
-            throw exception(Exceptions.undefinedKeySet(collectionReceiver(target, name: nil), key: key))
+            throw exception(Exceptions.undefinedKeySet(collectionReceiver(target, owner: nil), key: key))
         }
     }
 
@@ -179,16 +189,23 @@ extension KVORuntime {
 
     // MARK: Collection operators
 
-    /// `@count`, `@sum`, `@avg`, `@max`, `@min` and the union operators.
-    func collectionOperator(_ name: String, on target: Value, rest: [String]) throws -> Value {
+    /// `@count`, `@sum`, `@avg`, `@max`, `@min` and the union operators, as
+    /// NSArray's and NSSet's `valueForKeyPath:` apply them; `owner` names the
+    /// collection in exception texts.
+    func collectionOperator(_ name: String, on target: Value, rest: [String], owner: CollectionOwner? = nil) throws -> Value {
         let elements: [Value]
         switch target {
         case .array(let values): elements = values
         case .set(let set): elements = set.elements
-        case .arrayProxy, .setProxy: return try collectionOperator(name, on: try proxyContents(target), rest: rest)
+        case .arrayProxy, .setProxy:
+            return try collectionOperator(name, on: try proxyContents(target), rest: rest,
+                                          owner: owner ?? CollectionOwner(proxy: target))
         case .null: return .null
         default:
             throw exception(Exceptions.undefinedKeyGet(describeReceiver(target), key: name))
+        }
+        guard KeyPaths.operators.contains(name) else {
+            return try undefinedOperator(name, on: target, elements, rest: rest, owner: owner)
         }
         let restPath = rest.isEmpty ? "self" : rest.joined(separator: ".")
         func mapped() throws -> [Value] { try elements.map { try value(of: $0, forKeyPath: restPath) } }
@@ -198,8 +215,9 @@ extension KVORuntime {
         case "@sum":
             return Value.sum(try mapped())
         case "@avg":
+            // NSArray's `_avgForKeyPath:` answers nil for an empty collection.
             let values = try mapped()
-            guard !values.isEmpty, let total = Value.sum(values).number else { return .int(0) }
+            guard !values.isEmpty, let total = Value.sum(values).number else { return .null }
             return .double(total / Double(values.count))
         case "@max", "@min":
             var best: Value?
@@ -213,7 +231,7 @@ extension KVORuntime {
             return .array(try mapped().filter { !$0.isNull })
         case "@distinctUnionOfObjects":
             return .array(ValueSet(try mapped().filter { !$0.isNull }).elements)
-        case "@unionOfArrays", "@distinctUnionOfArrays", "@distinctUnionOfSets":
+        default:  // "@unionOfArrays", "@distinctUnionOfArrays", "@distinctUnionOfSets"
             var union: [Value] = []
             for inner in elements {
                 switch try value(of: inner, forKeyPath: restPath) {
@@ -227,14 +245,32 @@ extension KVORuntime {
             if name == "@unionOfArrays" { return .array(union) }
             if name == "@distinctUnionOfSets" { return .set(ValueSet(union)) }
             return .array(ValueSet(union).elements)
-        default:
-            throw exception(Exceptions.undefinedKeyGet(describeReceiver(target), key: String(name.dropFirst())))
+        }
+    }
+
+    /// An `@word` that is not an operator. Followed by a path, NSArray looks
+    /// for `_<word>ForKeyPath:` and raises; ending the path, its
+    /// `valueForKey:` drops the `@` and asks NSObject's, which finds the
+    /// collection's own zero-argument methods (`lastObject`) or raises from
+    /// `valueForUndefinedKey:`.
+    private func undefinedOperator(_ name: String, on target: Value, _ elements: [Value], rest: [String],
+                                   owner: CollectionOwner?) throws -> Value {
+        let word = String(name.dropFirst())
+        let receiver = collectionReceiver(target, owner: owner)
+        guard rest.isEmpty else {
+            throw exception(Exceptions.unimplementedOperator(receiver, operation: word))
+        }
+        switch (word, target) {
+        case ("self", _): return target
+        case ("firstObject", .array): return elements.first ?? .null
+        case ("lastObject", .array): return elements.last ?? .null
+        default: throw exception(Exceptions.undefinedKeyGet(receiver, key: word))
         }
     }
 
     func describeReceiver(_ value: Value) -> String {
         if case .object(let object) = value { return object.pointerDescription }
-        return collectionReceiver(value, name: nil)
+        return collectionReceiver(value, owner: nil)
     }
 }
 

@@ -69,14 +69,15 @@ public final class KVORuntime {
     // MARK: Registration (§6.1)
 
     /// `addObserver(_:forKeyPath:options:context:)`.
+    /// `owner` names a collection receiver in the exception it raises.
     public func addObserver(_ observer: KVOObject, to target: Value, keyPath: String,
-                            options: ObservingOptions, context: Context?) throws {
+                            options: ObservingOptions, context: Context?, owner: CollectionOwner? = nil) throws {
         let object: KVOObject
         switch target {
         case .object(let value): object = value
         case .null: return  // messaging nil does nothing
         default:
-            throw exception(Exceptions.observeCollection(collectionReceiver(target, name: nil), keyPath: keyPath))
+            throw exception(Exceptions.observeCollection(collectionReceiver(target, owner: owner), keyPath: keyPath))
         }
         try checkAlive(object)
         try checkAlive(observer)
@@ -92,7 +93,15 @@ public final class KVORuntime {
             try deliver(root, change)
         }
         append(root, to: object)
-        try attachForwards(of: root)
+        do {
+            try attachForwards(of: root, raisingOnCollections: true)
+        } catch {
+            // An affecting key path through a to-many relationship: the
+            // collection raised, and nothing stays registered (as for a key
+            // path through one, checked above).
+            unregister(root, from: object)
+            throw error
+        }
     }
 
     /// Which registrations `removeObserver` may match.
@@ -102,10 +111,14 @@ public final class KVORuntime {
     }
 
     /// `removeObserver(_:forKeyPath:context:)`: removes the most recent match.
-    public func removeObserver(_ observer: KVOObject, from target: Value, keyPath: String, context: ContextMatch) throws {
+    public func removeObserver(_ observer: KVOObject, from target: Value, keyPath: String, context: ContextMatch,
+                               owner: CollectionOwner? = nil) throws {
         guard case .object(let object) = target else {
             if case .null = target { return }
-            throw ScriptError.runtime("cannot remove an observer from \(target.collectionDescription): it is not an object")
+            var withContext = true
+            if case .any = context { withContext = false }
+            throw exception(Exceptions.removeObserverFromCollection(collectionReceiver(target, owner: owner),
+                                                                   keyPath: keyPath, withContext: withContext))
         }
         try checkAlive(object)
         let match = object.observationInfo?.lastRegistration(of: observer, keyPath: keyPath) { observance in
@@ -114,12 +127,19 @@ public final class KVORuntime {
             case .exactly(let wanted): return observance.context === wanted
             }
         }
-        guard let info = object.observationInfo, let observance = match else {
+        guard let observance = match else {
             throw exception(Exceptions.cannotRemove(observer: observer, keyPath: keyPath, from: object))
         }
-        info.remove(observance)
+        unregister(observance, from: object)
+    }
+
+    /// Takes a root observance out of its object's observation info, with its forwards.
+    private func unregister(_ observance: Observance, from object: KVOObject) {
+        if let info = object.observationInfo {
+            info.remove(observance)
+            if info.count == 0 { object.observationInfo = nil }
+        }
         observance.isRegistered = false
-        if info.count == 0 { object.observationInfo = nil }
         detachForwards(of: observance)
     }
 
@@ -197,7 +217,11 @@ public final class KVORuntime {
     /// Iterative with a visited set, so object cycles terminate. This runs on
     /// every replacement of an object along an observed path (B4 swaps one per
     /// iteration), so it builds no arrays beyond the observances themselves.
-    private func attachForwards(of root: Observance) throws {
+    /// At registration (`raisingOnCollections`), an affecting key path that
+    /// reaches an array or a set is forwarded to it, which raises as
+    /// `-[NSArray addObserver:…]` does; when an object along the path is
+    /// replaced later, such a path is skipped.
+    private func attachForwards(of root: Observance, raisingOnCollections: Bool = false) throws {
         struct Visit: Hashable {
             let object: ObjectIdentifier
             let path: [String]
@@ -215,10 +239,16 @@ public final class KVORuntime {
         var current: (KVOObject, ArraySlice<String>)? = (root.observed, root.components)
 
         func forward(from object: KVOObject, along branch: ArraySlice<String>, isAffecting: Bool) throws {
-            guard case .object(let next)? = try? value(of: .object(object), forKey: branch[branch.startIndex]),
-                  !next.isReleased else { return }
+            let key = branch[branch.startIndex]
             // A slice of the same storage: no copy of the rest of the path.
             let rest = branch.dropFirst()
+            let reached = try? value(of: .object(object), forKey: key)
+            if raisingOnCollections, let reached, reached.isCollection, !KeyPaths.isLoneOperator(rest) {
+                throw exception(Exceptions.observeCollection(
+                    collectionReceiver(reached, owner: CollectionOwner(object: object, key: key)),
+                    keyPath: rest.joined(separator: ".")))
+            }
+            guard case .object(let next)? = reached, !next.isReleased else { return }
             // Following the path itself always shortens it, so only affecting
             // key paths (which start afresh) can cycle through objects.
             if isAffecting || !visited.isEmpty {
@@ -267,26 +297,30 @@ public final class KVORuntime {
     /// Reads the relationships along a key path as registration does: an
     /// undefined key raises, and observing through an array raises, as
     /// `-[NSArray addObserver:…]` does.
+    /// Only an operator that ends the path stays with the observed object
+    /// (`employees.@count`); any other rest of a path after a collection,
+    /// operators included (`employees.@sum.salary`), is forwarded to it.
     private func checkNoCollectionAlongPath(_ object: KVOObject, _ path: ArraySlice<String>) throws {
         var current = object
         for index in path.indices.dropLast() {
             let key = path[index]
-            if KeyPaths.isOperator(path[index + 1]) { return }
+            let rest = path[(index + 1)...]
+            if KeyPaths.isLoneOperator(rest) { return }
             let next = try value(of: .object(current), forKey: key)
             switch next {
             case .object(let related): current = related
             case .array, .set:
-                let rest = path[(index + 1)...].joined(separator: ".")
-                let owner = "\(current.name).\(key)"
-                throw exception(Exceptions.observeCollection(collectionReceiver(next, name: owner), keyPath: rest))
+                let receiver = collectionReceiver(next, owner: CollectionOwner(object: current, key: key))
+                throw exception(Exceptions.observeCollection(receiver, keyPath: rest.joined(separator: ".")))
             default: return
             }
         }
     }
 
-    /// `<__NSArrayM dept.employees>`: collections are named after where they live.
-    func collectionReceiver(_ value: Value, name: String?) -> String {
-        "<\(value.foundationClassName) \(name ?? value.collectionDescription)>"
+    /// `<__NSArrayM dept.employees>`: collections are named after where they
+    /// live; one reached otherwise shows its contents where Apple prints an address.
+    func collectionReceiver(_ value: Value, owner: CollectionOwner?) -> String {
+        "<\(value.foundationClassName) \(owner?.name ?? value.collectionDescription)>"
     }
 
     // MARK: Will and did (§6.5)
@@ -362,15 +396,33 @@ public final class KVORuntime {
         try checkAlive(object)
         guard let index = pending.lastIndex(where: { $0.object === object && $0.key == key }) else { return }
         let change = pending.remove(at: index)
-        defer { recycle(change) }
-        for root in change.rebuild where root.isRegistered { rebuildForwards(of: root) }
+        defer {
+            // Roots whose records were not reached (a handler raised) still follow the new objects.
+            for root in change.rebuild where root.isRegistered { rebuildForwards(of: root) }
+            recycle(change)
+        }
         var newCache = NewValueCache()
         var remaining = change.rest.count
         while remaining > 0 {
             remaining -= 1
-            try deliver(change.rest[remaining], of: change, object, key, &newCache)
+            let record = change.rest[remaining]
+            if !change.rebuild.isEmpty { rebuildIfReplaced(record.observance, change) }
+            try deliver(record, of: change, object, key, &newCache)
         }
-        if let first = change.first { try deliver(first, of: change, object, key, &newCache) }
+        if let first = change.first {
+            if !change.rebuild.isEmpty { rebuildIfReplaced(first.observance, change) }
+            try deliver(first, of: change, object, key, &newCache)
+        }
+    }
+
+    /// Moves a root's forwarding observances to the objects now along its
+    /// path just before its notification, as Apple's did phase does: roots are
+    /// visited newest first, so the new object holds them in the opposite
+    /// order from the old one (§6.7).
+    private func rebuildIfReplaced(_ root: Observance, _ change: PendingChange) {
+        guard let index = change.rebuild.firstIndex(where: { $0 === root }) else { return }
+        change.rebuild.remove(at: index)
+        if root.isRegistered { rebuildForwards(of: root) }
     }
 
     /// The new value of a direct key, reused across deliveries of one change
@@ -538,11 +590,6 @@ final class PendingChange {
     }
 
     var records: [PendingRecord] { (first.map { [$0] } ?? []) + rest }
-
-    /// The records from the most recent back, as the did phase delivers them.
-    var recordsMostRecentFirst: [PendingRecord] {
-        rest.isEmpty ? (first.map { [$0] } ?? []) : rest.reversed() + (first.map { [$0] } ?? [])
-    }
 
     /// The old value of the changed key, read once for all direct observances.
     var sharedOld: Value?

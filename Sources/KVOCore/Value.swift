@@ -51,6 +51,14 @@ public enum Value {
         default: return false
         }
     }
+
+    /// An array or a set (not a proxy).
+    public var isCollection: Bool {
+        switch self {
+        case .array, .set: return true
+        default: return false
+        }
+    }
 }
 
 /// A `context NAME` declaration: a unique pointer, compared by identity.
@@ -193,4 +201,29 @@ extension Value {
             pointer.withMemoryRebound(to: AnyObject.self, capacity: 1) { isKnownUniquelyReferenced(&$0.pointee) }
         }
     }
+}
+
+/// Where a collection was reached: an array or set read from a property is
+/// named after it in exception texts (`<__NSArrayM dept.employees>`), where
+/// Apple prints its address.
+public struct CollectionOwner {
+    public let object: KVOObject
+    public let key: String
+
+    public init(object: KVOObject, key: String) {
+        self.object = object
+        self.key = key
+    }
+
+    /// The owner of a `mutableArrayValue` / `mutableSetValue` proxy's collection.
+    init?(proxy: Value) {
+        switch proxy {
+        case .arrayProxy(let object, let keyPath), .setProxy(let object, let keyPath):
+            self.init(object: object, key: keyPath)
+        default:
+            return nil
+        }
+    }
+
+    public var name: String { "\(object.name).\(key)" }
 }

@@ -23,8 +23,12 @@ enum Builtins {
 
     nonisolated(unsafe) static let table: [String: Implementation] = [
         // KVC
-        "value(forKey:)": { m, r, a in try m.kvo.value(of: r, forKey: try string(a[0], "key")) },
-        "value(forKeyPath:)": { m, r, a in try m.kvo.value(of: r, forKeyPath: try string(a[0], "key path")) },
+        "value(forKey:)": { m, r, a in
+            kvcResult(try m.kvo.value(of: r, forKey: try string(a[0], "key"), owner: m.receiverOwner))
+        },
+        "value(forKeyPath:)": { m, r, a in
+            kvcResult(try m.kvo.value(of: r, forKeyPath: try string(a[0], "key path"), owner: m.receiverOwner))
+        },
         "setValue(_:forKey:)": { m, r, a in try m.kvo.setValue(a[0], of: r, forKey: try string(a[1], "key")); return .null },
         "setValue(_:forKeyPath:)": { m, r, a in try m.kvo.setValue(a[0], of: r, forKeyPath: try string(a[1], "key path")); return .null },
         // Registration
@@ -34,11 +38,12 @@ enum Builtins {
         "addObserver(_:forKeyPath:)": { m, r, a in try addObserver(m, r, a[0], a[1], .array([]), .null) },
         "removeObserver(_:forKeyPath:context:)": { m, r, a in
             try m.kvo.removeObserver(try object(a[0], "observer"), from: r, keyPath: try string(a[1], "key path"),
-                                     context: .exactly(try context(a[2])))
+                                     context: .exactly(try context(a[2])), owner: m.receiverOwner)
             return .null
         },
         "removeObserver(_:forKeyPath:)": { m, r, a in
-            try m.kvo.removeObserver(try object(a[0], "observer"), from: r, keyPath: try string(a[1], "key path"), context: .any)
+            try m.kvo.removeObserver(try object(a[0], "observer"), from: r, keyPath: try string(a[1], "key path"),
+                                     context: .any, owner: m.receiverOwner)
             return .null
         },
         // Manual notification
@@ -267,8 +272,17 @@ enum Builtins {
 
     static func addObserver(_ machine: Machine, _ receiver: Value, _ observer: Value, _ keyPath: Value, _ options: Value, _ context: Value) throws -> Value {
         try machine.kvo.addObserver(try object(observer, "observer"), to: receiver, keyPath: try string(keyPath, "key path"),
-                                    options: try Self.options(options), context: try Self.context(context))
+                                    options: try Self.options(options), context: try Self.context(context),
+                                    owner: machine.receiverOwner)
         return .null
+    }
+
+    /// What `value(forKey:)` hands back: KVC boxes a BOOL as an NSNumber,
+    /// which prints `1` / `0` (a Bool property prints `true` only when read
+    /// through its accessor).
+    static func kvcResult(_ value: Value) -> Value {
+        if case .bool(let flag) = value { return .int(flag ? 1 : 0) }
+        return value
     }
 
     static func arrayProxy(_ machine: Machine, _ receiver: Value) throws -> (KVOObject, String, [Value]) {

@@ -153,7 +153,22 @@ extension Compiler {
         if name == "append", labels == ["_"], isAssignable(receiver) {
             return compileAppend(receiver, arguments[0])
         }
-        let typed = compileExpr(receiver)
+        // `dept.employees.addObserver(…)`: the object the collection was read
+        // from is kept, to name the collection in the exceptions it raises.
+        let ownerCapture = OwnerCapture()
+        let typed: Typed
+        if case .member(let base, let property, let memberLocation) = receiver, !property.hasPrefix("_") {
+            let baseTyped = compileExpr(base)
+            let baseEval = baseTyped.eval
+            typed = compileMember(Typed({ machine in
+                let value = try baseEval(machine)
+                ownerCapture.object = value
+                return value
+            }, baseTyped.cls), property, memberLocation)
+            ownerCapture.key = property
+        } else {
+            typed = compileExpr(receiver)
+        }
         let receiverEval = typed.eval
         let argumentEvals = evals(arguments)
         if let cls = typed.cls, cls.method(name) != nil || Builtins.table[signature] == nil {
@@ -176,7 +191,12 @@ extension Compiler {
                 if case .object(let object) = target, let box = machine.method(of: object, name) {
                     return try machine.invoke(box, selfObject: object, arguments: try argumentEvals.map { try $0(machine) })
                 }
-                return try buffer.call(argumentEvals, machine) { try builtin(machine, target, $0) }
+                let owner = target.isCollection ? ownerCapture.owner : nil
+                return try buffer.call(argumentEvals, machine) { arguments in
+                    machine.receiverOwner = owner
+                    defer { machine.receiverOwner = nil }
+                    return try builtin(machine, target, arguments)
+                }
             })
         }
         if typed.cls == nil, Builtins.names.contains(name) {
@@ -361,5 +381,17 @@ final class MethodCache {
 extension Machine {
     func method(of object: KVOObject, _ name: String) -> FunctionBox? {
         classes[ObjectIdentifier(object.cls)]?.method(name)
+    }
+}
+
+/// The object a call's receiver `base.key` was read from, when that receiver
+/// turns out to be a collection (read right after the receiver is evaluated).
+final class OwnerCapture {
+    var object: Value = .null
+    var key: String?
+
+    var owner: CollectionOwner? {
+        guard let key, case .object(let object) = object else { return nil }
+        return CollectionOwner(object: object, key: key)
     }
 }

@@ -259,7 +259,7 @@ extension Compiler {
         return nil
     }
 
-    private func compileMember(_ receiver: Typed, _ name: String, _ location: SourceLocation) -> Typed {
+    func compileMember(_ receiver: Typed, _ name: String, _ location: SourceLocation) -> Typed {
         let receiverEval = receiver.eval
         if let cls = receiver.cls {
             let isIvar = name.hasPrefix("_") && name.count > 1

@@ -345,7 +345,7 @@ final class Compiler {
     }
 
     /// Affecting key paths must name properties; one through a to-many
-    /// relationship is ignored with a warning (SPEC §6.6).
+    /// relationship gets a warning (observing the dependent key will raise).
     private func checkAffectedBy(_ decl: ClassDecl, _ cls: ScriptClass) {
         for property in decl.properties where !property.affectedBy.isEmpty {
             var kept: [String] = []
@@ -366,9 +366,10 @@ final class Compiler {
                     switch found.type {
                     case .object(let name): current = classes[name]
                     case .array, .set:
-                        if index < components.count - 1 {
-                            warning("the affecting key path '\(path)' goes through the to-many relationship '\(key)'; the dependency is ignored. Observe each element instead (the guide's Department/totalSalary pattern)", at: location, length: path.count)
-                            valid = false
+                        if index < components.count - 1, !KeyPaths.isLoneOperator(components[(index + 1)...]) {
+                            // Kept: registering an observer of the dependent key
+                            // raises from the collection, as in Apple's KVO.
+                            warning("the affecting key path '\(path)' goes through the to-many relationship '\(key)', which KVO cannot observe through: registering an observer of '\(property.name)' raises NSInvalidArgumentException. Observe each element instead (the guide's Department/totalSalary pattern)", at: location, length: path.count)
                         }
                         current = nil
                     default: current = nil

@@ -98,6 +98,9 @@ public final class Machine {
     @inline(__always)
     func restoreSelf(_ outer: Unmanaged<KVOObject>?) { currentSelf = outer }
     var callDepth = 0
+    /// The owner of a collection receiving a built-in call (`dept.employees`),
+    /// set by the call site for the call's duration; nil otherwise.
+    var receiverOwner: CollectionOwner?
     /// Scenario classes by their engine class, for dynamic method dispatch.
     var classes: [ObjectIdentifier: ScriptClass] = [:]
     public private(set) var steps = 0

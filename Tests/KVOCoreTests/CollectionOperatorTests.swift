@@ -124,10 +124,46 @@ import Testing
         #expect(try w.value(c.dept, forKeyPath: "employees.@count") == .null)
     }
 
-    @Test func anUnknownOperatorRaisesUnknownKeyForItsName() throws {
+    /// An unknown operator followed by a path: NSArray finds no
+    /// `_medianForKeyPath:` (SPEC §5).
+    @Test func anUnknownOperatorFollowedByAPathDoesNotImplementTheOperation() throws {
         let w = World()
-        let error = cocoaException { _ = try w.rt.value(of: .array([.int(1)]), forKeyPath: "@foo.self") }
+        let c = try company(w)
+        let error = cocoaException { _ = try w.value(c.dept, forKeyPath: "employees.@median.salary") }
+        #expect(error?.name == "NSInvalidArgumentException")
+        #expect(error?.reason == "[<__NSArrayM dept.employees> valueForKeyPath:]: this class does not implement the median operation.")
+        let unnamed = cocoaException { _ = try w.rt.value(of: .array([.int(1)]), forKeyPath: "@foo.self") }
+        #expect(unnamed?.reason == "[<__NSArrayM (1)> valueForKeyPath:]: this class does not implement the foo operation.")
+    }
+
+    /// An `@word` ending the path goes to the collection's own
+    /// `value(forKey:)` without the `@` (SPEC §5).
+    @Test func anAtWordEndingThePathIsTheCollectionsOwnKey() throws {
+        let w = World()
+        let c = try company(w)
+        #expect(try w.value(c.dept, forKeyPath: "employees.@lastObject") == .object(c.cy))
+        #expect(try w.value(c.dept, forKeyPath: "employees.@firstObject") == .object(c.ann))
+        // Followed by a path, `@lastObject` is looked for as an operator.
+        let followed = cocoaException { _ = try w.value(c.dept, forKeyPath: "employees.@lastObject.name") }
+        #expect(followed?.reason == "[<__NSArrayM dept.employees> valueForKeyPath:]: this class does not implement the lastObject operation.")
+        #expect(try w.rt.value(of: .array([]), forKeyPath: "@lastObject") == .null)
+        #expect(try w.rt.value(of: .array([]), forKeyPath: "@firstObject") == .null)
+        let error = cocoaException { _ = try w.value(c.dept, forKeyPath: "employees.@foo") }
         #expect(error?.name == "NSUnknownKeyException")
-        #expect(error?.reason.hasSuffix("valueForUndefinedKey:]: this class is not key value coding-compliant for the key foo.") == true)
+        #expect(error?.reason == "[<__NSArrayM dept.employees> valueForUndefinedKey:]: this class is not key value coding-compliant for the key foo.")
+    }
+
+    /// `@avg`, `@max` and `@min` of an empty collection are nil; `@sum` and
+    /// `@count` are 0 (SPEC §5).
+    @Test func emptyCollectionEdges() throws {
+        let w = World()
+        let c = try company(w)
+        try w.setIvar(c.dept, "employees", .array([]))
+        #expect(try w.value(c.dept, forKeyPath: "employees.@avg.salary") == .null)
+        #expect(try w.value(c.dept, forKeyPath: "employees.@max.salary") == .null)
+        #expect(try w.value(c.dept, forKeyPath: "employees.@min.salary") == .null)
+        #expect(try w.value(c.dept, forKeyPath: "employees.@sum.salary") == .int(0))
+        #expect(try w.value(c.dept, forKeyPath: "employees.@count") == .int(0))
+        #expect(try w.rt.value(of: .set(ValueSet()), forKeyPath: "@avg.self") == .null)
     }
 }

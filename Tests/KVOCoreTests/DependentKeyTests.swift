@@ -265,7 +265,10 @@ import Testing
         #expect(q.observationInfo == nil)
     }
 
-    @Test func affectingKeyPathThroughAToManyRelationshipIsIgnored() throws {
+    /// An affecting key path through a to-many relationship is forwarded to
+    /// the collection, which raises when an observer of the dependent key
+    /// registers; nothing stays registered (SPEC §6.6).
+    @Test func affectingKeyPathThroughAToManyRelationshipRaisesAtRegistration() throws {
         let w = World()
         let employee = w.makeClass("Employee", [w.stored("salary", .double)])
         let department = w.makeClass("Department", [
@@ -275,11 +278,48 @@ import Testing
         let e = try w.object(employee, "e")
         let dept = try w.object(department, "dept", [("employees", .array([.object(e)]))])
         let report = try w.object(w.observerClass("Report"), "report")
-        try w.observe(dept, report, "total", [.new])
+        let error = cocoaException { try w.observe(dept, report, "total", [.new]) }
+        #expect(error?.name == "NSInvalidArgumentException")
+        #expect(error?.reason == "[<__NSArrayM dept.employees> addObserver:forKeyPath:options:context:] is not supported. Key path: salary")
         #expect(e.observationInfo == nil)
-        #expect(dept.observationInfo?.observances.count == 1)
+        #expect(dept.observationInfo == nil)
         try w.set(e, "salary", .double(10))
         #expect(w.take() == [])
+    }
+
+    /// `.initial` is delivered before the collection raises, as Apple sends
+    /// it before registering.
+    @Test func initialIsDeliveredBeforeTheAffectingPathRaises() throws {
+        let w = World()
+        let employee = w.makeClass("Employee", [w.stored("salary", .double)])
+        let department = w.makeClass("Department", [
+            w.stored("employees", .array(.object("Employee"))),
+            w.computed("total", .double, affectedBy: ["employees.salary"]) { _ in .double(7) },
+        ])
+        let e = try w.object(employee, "e")
+        let dept = try w.object(department, "dept", [("employees", .array([.object(e)]))])
+        let report = try w.object(w.observerClass("Report"), "report")
+        let error = cocoaException { try w.observe(dept, report, "total", [.initial, .new]) }
+        #expect(error?.name == "NSInvalidArgumentException")
+        #expect(w.take() == ["dept.total → report {kind = 1; new = 7}"])
+        #expect(dept.observationInfo == nil)
+    }
+
+    /// An operator that ends an affecting key path stays with the object.
+    @Test func affectingCountOfAToManyRelationshipNotifies() throws {
+        let w = World()
+        let department = w.makeClass("Department", [
+            w.stored("employees", .array(.string)),
+            w.computed("size", .int, affectedBy: ["employees.@count"]) { o in
+                guard case .array(let items) = World.ivar(o, "employees") else { return .int(0) }
+                return .int(items.count)
+            },
+        ])
+        let dept = try w.object(department, "dept")
+        let report = try w.object(w.observerClass("Report"), "report")
+        try w.observe(dept, report, "size", [.new])
+        try w.rt.mutateArray(dept, keyPath: "employees", .insert([.string("a")], at: [0]))
+        #expect(w.take() == ["dept.size → report {kind = 1; new = 1}"])
     }
 
     @Test func dependentOfAToManyKeyGetsASettingForProxyMutations() throws {

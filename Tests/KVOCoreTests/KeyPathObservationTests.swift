@@ -392,16 +392,72 @@ import Testing
         ])
     }
 
-    @Test func sumAtTheEndReportsTheOperatorsValues() throws {
+    /// An operator followed by a path is forwarded to the array like any
+    /// other rest of a path, and the array raises (SPEC §6.7).
+    @Test func sumFollowedByAPathIsForwardedToTheArrayWhichRaises() throws {
         let w = World()
-        let (dept, report, employee) = try department(w)
-        try w.observe(dept, report, "employees.@sum.salary", [.initial, .old, .new])
-        let e2 = try w.object(employee, nil, [("salary", .double(20))])
-        try w.rt.mutateArray(dept, keyPath: "employees", .insert([.object(e2)], at: [1]))
+        let (dept, report, _) = try department(w)
+        let error = cocoaException { try w.observe(dept, report, "employees.@sum.salary", [.old, .new]) }
+        #expect(error?.name == "NSInvalidArgumentException")
+        #expect(error?.reason == "[<__NSArrayM dept.employees> addObserver:forKeyPath:options:context:] is not supported. Key path: @sum.salary")
+        #expect(dept.observationInfo == nil)
+        #expect(w.take() == [])
+    }
+
+    /// When the middle object is replaced, the forwarding observances move to
+    /// the new object in the did phase's order (newest root first), so the new
+    /// object notifies the two observers in the opposite order (SPEC §6.7).
+    @Test func replacingTheMiddleObjectReversesTheOrderOfItsForwards() throws {
+        let w = World()
+        let account = w.accountClass()
+        let person = w.makeClass("Person", [w.stored("account", .object("Account"))])
+        let first = try w.object(account, "first")
+        let second = try w.object(account, "second")
+        let p = try w.object(person, "person", [("account", .object(first))])
+        let watcher = w.observerClass()
+        let w1 = try w.object(watcher, "w1")
+        let w2 = try w.object(watcher, "w2")
+        try w.observe(p, w1, "account.balance", [.new])
+        try w.observe(p, w2, "account.balance", [.new])
+        try w.set(first, "balance", .double(1))
+        try w.set(p, "account", .object(second))
+        try w.set(second, "balance", .double(2))
+        try w.set(p, "account", .object(first))
+        try w.set(first, "balance", .double(3))
         #expect(w.take() == [
-            "dept.employees.@sum.salary → report {kind = 1; new = 10}",
-            "dept.employees.@sum.salary → report {kind = 1; new = 30; old = 10}",
+            "person.account.balance → w2 {kind = 1; new = 1}",
+            "person.account.balance → w1 {kind = 1; new = 1}",
+            "person.account.balance → w2 {kind = 1; new = 0}",
+            "person.account.balance → w1 {kind = 1; new = 0}",
+            "person.account.balance → w1 {kind = 1; new = 2}",
+            "person.account.balance → w2 {kind = 1; new = 2}",
+            "person.account.balance → w2 {kind = 1; new = 1}",
+            "person.account.balance → w1 {kind = 1; new = 1}",
+            "person.account.balance → w1 {kind = 1; new = 3}",
+            "person.account.balance → w2 {kind = 1; new = 3}",
         ])
+        #expect(second.observanceSnapshots.map(\.observer) == [])
+        #expect(first.observanceSnapshots.map(\.observer) == ["person[1]", "person[0]"])
+    }
+
+    /// `removeObserver` sent to an array or a set raises (SPEC §7).
+    @Test func removeObserverFromACollectionRaises() throws {
+        let w = World()
+        let (dept, report, _) = try department(w)
+        let employees = try w.get(dept, "employees")
+        let owner = CollectionOwner(object: dept, key: "employees")
+        let plain = cocoaException { try w.rt.removeObserver(report, from: employees, keyPath: "count", context: .any, owner: owner) }
+        #expect(plain?.name == "NSInvalidArgumentException")
+        #expect(plain?.reason == "[<__NSArrayM dept.employees> removeObserver:forKeyPath:] is not supported. Key path: count")
+        let withContext = cocoaException {
+            try w.rt.removeObserver(report, from: employees, keyPath: "count", context: .exactly(nil), owner: owner)
+        }
+        #expect(withContext?.reason == "[<__NSArrayM dept.employees> removeObserver:forKeyPath:context:] is not supported. Key path: count")
+        let tags = try w.get(dept, "tags")
+        let fromSet = cocoaException {
+            try w.rt.removeObserver(report, from: tags, keyPath: "count", context: .any, owner: CollectionOwner(object: dept, key: "tags"))
+        }
+        #expect(fromSet?.reason == "[<__NSSetM dept.tags> removeObserver:forKeyPath:] is not supported. Key path: count")
     }
 
     @Test func countOfASetAtTheEnd() throws {

@@ -259,7 +259,7 @@ import Testing
         """
 
     static let toManyWarning = """
-        t.kvo:6:17: warning: the affecting key path 'employees.salary' goes through the to-many relationship 'employees'; the dependency is ignored. Observe each element instead (the guide's Department/totalSalary pattern)
+        t.kvo:6:17: warning: the affecting key path 'employees.salary' goes through the to-many relationship 'employees', which KVO cannot observe through: registering an observer of 'totalSalary' raises NSInvalidArgumentException. Observe each element instead (the guide's Department/totalSalary pattern)
             @affectedBy(employees.salary)
                         ^~~~~~~~~~~~~~~~
 
