@@ -245,6 +245,9 @@ public final class PropertyInfo {
     public var getter: ((KVOObject) throws -> Value)?
     /// A custom `set { }` block, which replaces the plain store.
     public var setter: ((KVOObject, Value) throws -> Void)?
+    /// Declared with a `set { }` block, known before the block is compiled,
+    /// so whether the property is read-only never depends on compile order.
+    public var hasSetter = false
     /// The class `automatic` was last worked out for.
     var automaticClass: ObjectIdentifier?
     var automatic = true
@@ -265,7 +268,7 @@ public final class PropertyInfo {
     }
 
     public var isReadOnly: Bool {
-        if case .computed = storage { return setter == nil }
+        if case .computed = storage { return setter == nil && !hasSetter }
         return false
     }
 }

@@ -10,19 +10,12 @@ extension Compiler {
         case .superMember(let name, let memberLocation):
             return compileSuperCall(name, arguments, memberLocation)
         default:
-            error("cannot call this expression", at: location)
-            return Typed({ _ in .null })
+            return Typed(Self.unreachable("a call of an expression"))
         }
     }
 
     private func evals(_ arguments: [Argument]) -> ArgumentEvals {
         ArgumentEvals(arguments.map { compileExpr($0.value).eval })
-    }
-
-    private func checkArity(_ box: FunctionBox, _ arguments: [Argument], _ location: SourceLocation) {
-        if box.parameters.count != arguments.count {
-            error("'\(box.name)' takes \(box.parameters.count) argument\(box.parameters.count == 1 ? "" : "s") (\(box.parameters.joined(separator: ", "))), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given", at: location, length: box.name.count)
-        }
     }
 
     private func compileNamedCall(_ name: String, _ arguments: [Argument], _ location: SourceLocation, _ length: Int, nameHint: String?) -> Typed {
@@ -39,10 +32,7 @@ extension Compiler {
                 return .null
             })
         case "assert":
-            guard (1...2).contains(arguments.count) else {
-                error("'assert' takes a condition and an optional message", at: location, length: length)
-                return Typed({ _ in .null })
-            }
+            guard (1...2).contains(arguments.count) else { return Typed(Self.unreachable("'assert' arguments")) }
             let argumentEvals = evals(arguments)
             return Typed({ machine in
                 if try Operators.truth(try argumentEvals[0](machine)) { return .null }
@@ -50,23 +40,20 @@ extension Compiler {
                 throw ScriptError.runtime("assertion failed" + (message.isEmpty ? "" : ": \(message)"))
             })
         case "type", "object_getClass":
-            error("'\(name)' is not supported yet (SPEC level L3)", at: location, length: length)
-            return Typed({ _ in .null })
+            return Typed(Self.unreachable("'\(name)'"))
         default:
             break
         }
-        if let binding = lookup(name) {
+        if let binding = binding(at: location) {
             switch binding {
             case .classRef(let cls): return compileConstructor(cls, arguments, location, nameHint: nameHint)
             case .function(let box):
-                checkArity(box, arguments, location)
                 let argumentEvals = evals(arguments)
                 return Typed({ machine in
                     try machine.invoke(box, selfObject: nil, arguments: try argumentEvals.map { try $0(machine) })
                 })
             case .global, .local, .context:
-                error("cannot call '\(name)': it is not a function", at: location, length: length)
-                return Typed({ _ in .null })
+                return Typed(Self.unreachable("a call of '\(name)'"))
             }
         }
         if let cls = function?.cls {
@@ -74,7 +61,6 @@ extension Compiler {
                 return compileMethodCall(.selfRef(location), name, arguments, location)
             }
             if function?.isStatic == true, let box = cls.staticMethod(name) {
-                checkArity(box, arguments, location)
                 let argumentEvals = evals(arguments)
                 return Typed({ machine in
                     try machine.invoke(box, selfObject: nil, arguments: try argumentEvals.map { try $0(machine) })
@@ -84,26 +70,14 @@ extension Compiler {
                 return compileMethodCall(.selfRef(location), name, arguments, location)
             }
         }
-        let suggestion = Suggestion.didYouMean(name, in: namesInScope() + Array(classes.keys))
-        if name.first?.isUppercase == true && suggestion.isEmpty == false {
-            error("unknown class '\(name)'\(suggestion)", at: location, length: length)
-        } else {
-            error("cannot find '\(name)' in scope\(suggestion)", at: location, length: length)
-        }
-        return Typed({ _ in .null })
+        return Typed(Self.unreachable("an unresolved call of '\(name)'"))
     }
 
     private func compileConstructor(_ cls: ScriptClass, _ arguments: [Argument], _ location: SourceLocation, nameHint: String?) -> Typed {
         var setters: [(PropertyInfo, Eval)] = []
         for argument in arguments {
-            guard let label = argument.label else {
-                error("arguments to '\(cls.info.name)(…)' need property labels, as in '\(cls.info.name)(\(cls.info.properties.first?.name ?? "name"): …)'", at: argument.location)
-                continue
-            }
-            guard let property = cls.info.property(named: label), !(property.isReadOnly) else {
-                let names = cls.info.properties.filter { !$0.isReadOnly }.map(\.name)
-                error("'\(cls.info.name)' has no stored property '\(label)'\(Suggestion.didYouMean(label, in: names))", at: argument.location, length: label.count)
-                continue
+            guard let label = argument.label, let property = cls.info.property(named: label), !property.isReadOnly else {
+                return Typed(Self.unreachable("a constructor label"))
             }
             setters.append((property, compileExpr(argument.value).eval))
         }
@@ -139,12 +113,8 @@ extension Compiler {
 
     private func compileMethodCall(_ receiver: Expr, _ name: String, _ arguments: [Argument], _ location: SourceLocation) -> Typed {
         // Class methods: `Account.keyPathsForValuesAffecting("x")`.
-        if case .identifier(let className, _, _) = receiver, case .classRef(let cls)? = lookup(className) {
-            guard let box = cls.staticMethod(name) else {
-                error("type '\(className)' has no static method '\(name)'", at: location, length: name.count)
-                return Typed({ _ in .null })
-            }
-            checkArity(box, arguments, location)
+        if case .identifier(_, let classLocation, _) = receiver, case .classRef(let cls)? = binding(at: classLocation) {
+            guard let box = cls.staticMethod(name) else { return Typed(Self.unreachable("static method '\(name)'")) }
             let argumentEvals = evals(arguments)
             return Typed({ machine in try machine.invoke(box, selfObject: nil, arguments: try argumentEvals.map { try $0(machine) }) })
         }
@@ -171,18 +141,8 @@ extension Compiler {
         }
         let receiverEval = typed.eval
         let argumentEvals = evals(arguments)
-        if let cls = typed.cls, cls.method(name) != nil || Builtins.table[signature] == nil {
-            guard let box = cls.method(name) else {
-                if Builtins.names.contains(name) {
-                    let expected = Builtins.signatures(named: name).joined(separator: "', '")
-                    error("incorrect argument labels in call to '\(name)' (have '\(name)(\(labels.map { $0 + ":" }.joined()))', expected '\(expected)')", at: location, length: name.count + 1)
-                    return Typed({ _ in .null })
-                }
-                let candidates = cls.allMethodNames + Array(Builtins.names)
-                error("value of type '\(cls.info.name)' has no method '\(name)'\(Suggestion.didYouMean(name, in: candidates))", at: location, length: name.count + 1)
-                return Typed({ _ in .null })
-            }
-            checkArity(box, arguments, location)
+        if let cls = typed.cls, cls.method(name) == nil, Builtins.table[signature] == nil {
+            return Typed(Self.unreachable("method '\(name)'"))
         }
         if let builtin = Builtins.table[signature], typed.cls?.method(name) == nil {
             let buffer = ArgumentBuffer()
@@ -200,9 +160,7 @@ extension Compiler {
             })
         }
         if typed.cls == nil, Builtins.names.contains(name) {
-            let expected = Builtins.signatures(named: name).joined(separator: "', '")
-            error("incorrect argument labels in call to '\(name)' (have '\(name)(\(labels.map { $0 + ":" }.joined()))', expected '\(expected)')", at: location, length: name.count + 1)
-            return Typed({ _ in .null })
+            return Typed(Self.unreachable("the labels of '\(name)'"))
         }
         let cache = MethodCache()
         return Typed({ machine in
@@ -221,8 +179,8 @@ extension Compiler {
 
     private func isAssignable(_ expr: Expr) -> Bool {
         switch expr {
-        case .identifier(let name, _, _):
-            if let binding = lookup(name) {
+        case .identifier(let name, let location, _):
+            if let binding = binding(at: location) {
                 if case .global(_, false, _) = binding { return true }
                 if case .local(_, false, _) = binding { return true }
                 return false
@@ -237,7 +195,7 @@ extension Compiler {
     /// `x.append(y)`: get, append, set (one setting notification for a property,
     /// as with Swift's `@objc dynamic` arrays); on a proxy, the proxy's `add`.
     private func compileAppend(_ receiver: Expr, _ argument: Argument) -> Typed {
-        if case .identifier(let name, _, _) = receiver, let binding = lookup(name) {
+        if case .identifier(_, let location, _) = receiver, let binding = binding(at: location) {
             // A variable's array is appended in place: taking it out of its slot
             // first leaves it uniquely referenced, so no copy is made.
             let valueEval = compileExpr(argument.value).eval
@@ -293,14 +251,10 @@ extension Compiler {
     }
 
     private func compileSuperCall(_ name: String, _ arguments: [Argument], _ location: SourceLocation) -> Typed {
-        guard let state = function, let cls = state.cls else {
-            error("'super' is only available inside methods", at: location)
-            return Typed({ _ in .null })
-        }
+        guard let state = function, let cls = state.cls else { return Typed(Self.unreachable("'super' outside a method")) }
         let argumentEvals = evals(arguments)
         let superclass = cls.superclass
         if let box = state.isStatic ? superclass?.staticMethod(name) : superclass?.method(name) {
-            checkArity(box, arguments, location)
             let isStatic = state.isStatic
             return Typed({ machine in
                 try machine.invoke(box, selfObject: isStatic ? nil : machine.selfObject,
@@ -308,11 +262,7 @@ extension Compiler {
             })
         }
         let info = cls.info
-        func expect(_ count: Int, _ signature: String) -> Bool {
-            if arguments.count == count { return true }
-            error("'super.\(name)' takes \(signature)", at: location)
-            return false
-        }
+        func expect(_ count: Int, _ signature: String) -> Bool { arguments.count == count }
         func string(_ value: Value) -> String {
             if case .string(let text) = value { return text }
             return value.printDescription
@@ -355,11 +305,7 @@ extension Compiler {
             if !state.isStatic, let builtin = Builtins.table[Builtins.signature(name, labels)] {
                 return Typed({ machine in try builtin(machine, try machine.selfValue(), try argumentEvals.map { try $0(machine) }) })
             }
-            if !["observeValue", "setNilValueForKey", "valueForUndefinedKey", "setValueForUndefinedKey",
-                 "automaticallyNotifiesObservers", "keyPathsForValuesAffecting"].contains(name) {
-                error("'\(superclass?.info.name ?? "NSObject")' has no method '\(name)'", at: location, length: name.count)
-            }
-            return Typed({ _ in .null })
+            return Typed(Self.unreachable("'super.\(name)'"))
         }
     }
 }

@@ -37,19 +37,12 @@ extension Compiler {
         case .identifier(let name, let location, let length):
             return compileIdentifier(name, location, length)
 
-        case .selfRef(let location):
-            guard let cls = function?.cls, function?.isStatic == false else {
-                error("'self' is only available inside methods", at: location, length: 4)
-                return Typed({ _ in .null })
-            }
+        case .selfRef:
+            guard let cls = function?.cls, function?.isStatic == false else { return Typed(Self.unreachable("'self' outside a method")) }
             return Typed({ machine in try machine.selfValue() }, cls)
 
-        case .dotName(let name, let location):
-            guard let value = Self.dotLiterals[name] else {
-                let suggestion = Suggestion.closest(to: name, in: Array(Self.dotLiterals.keys)).map { "; did you mean '.\($0)'?" } ?? ""
-                error("unknown literal '.\(name)'\(suggestion)", at: location, length: name.count + 1)
-                return Typed({ _ in .null })
-            }
+        case .dotName(let name, _):
+            guard let value = Self.dotLiterals[name] else { return Typed(Self.unreachable("literal '.\(name)'")) }
             return Typed({ _ in value })
 
         case .arrayLiteral(let elements, _):
@@ -65,9 +58,8 @@ extension Compiler {
         case .member(let receiver, let name, let location):
             return compileMember(compileExpr(receiver), name, location)
 
-        case .superMember(let name, let location):
-            error("'super.\(name)' must be called: 'super.\(name)(…)'", at: location)
-            return Typed({ _ in .null })
+        case .superMember(let name, _):
+            return Typed(Self.unreachable("'super.\(name)' not called"))
 
         case .call(let callee, let arguments, let location):
             return compileCall(callee, arguments, location, nameHint: nameHint)
@@ -91,13 +83,9 @@ extension Compiler {
             case "||":
                 return Typed({ machine in .bool(try Operators.truth(try left(machine)) || Operators.truth(try right(machine))) })
             case "..<", "...":
-                error("ranges can only be used in 'for … in'", at: location, length: op.count)
-                return Typed({ _ in .null })
+                return Typed(Self.unreachable("a range outside 'for … in'"))
             default:
-                guard let function = Operators.general(op) else {
-                    error("unknown operator '\(op)'", at: location, length: op.count)
-                    return Typed({ _ in .null })
-                }
+                guard let function = Operators.general(op) else { return Typed(Self.unreachable("operator '\(op)'")) }
                 // Arithmetic and comparisons try their common cases inline first.
                 let fast = Operators.FastPath(op)
                 if case .literal(let constant, _) = rhs {
@@ -151,8 +139,8 @@ extension Compiler {
 
     /// The variable that `expr` names, if it is one.
     private func variableOperand(_ expr: Expr) -> VariableOperand? {
-        guard case .identifier(let name, _, _) = expr else { return nil }
-        switch lookup(name) {
+        guard case .identifier(_, let location, _) = expr else { return nil }
+        switch binding(at: location) {
         case .global(let slot, _, _)?: return .global(slot: slot)
         case .local(let slot, _, _)?: return .local(slot: slot)
         default: return nil
@@ -198,7 +186,7 @@ extension Compiler {
     func selfProperty(_ expr: Expr) -> PropertyInfo? {
         let name: String
         switch expr {
-        case .identifier(let identifier, _, _) where lookup(identifier) == nil: name = identifier
+        case .identifier(let identifier, let location, _) where binding(at: location) == nil: name = identifier
         case .member(.selfRef, let member, _): name = member
         default: return nil
         }
@@ -207,7 +195,7 @@ extension Compiler {
     }
 
     private func compileIdentifier(_ name: String, _ location: SourceLocation, _ length: Int) -> Typed {
-        if let binding = lookup(name) {
+        if let binding = binding(at: location) {
             switch binding {
             case .global(_, _, let type), .local(_, _, let type): return Typed(loader(binding), type)
             case .context, .function, .classRef: return Typed(loader(binding))
@@ -238,24 +226,15 @@ extension Compiler {
                 }
                 return Typed({ machine in try machine.withSelf { try machine.kvo.get($0, property) } }, type)
             }
-            if cls.method(name) != nil {
-                error("method '\(name)' must be called: '\(name)(…)'", at: location, length: length)
-                return Typed({ _ in .null })
-            }
             if name == "observationInfo" {
                 return Typed({ machine in try machine.selfValue().observationInfoValue() })
             }
         }
-        if name == "error" {
-            error("'error' is only available inside a 'catch' block", at: location, length: length)
-        } else {
-            error("cannot find '\(name)' in scope\(Suggestion.didYouMean(name, in: namesInScope()))", at: location, length: length)
-        }
-        return Typed({ _ in .null })
+        return Typed(Self.unreachable("an unresolved name '\(name)'"))
     }
 
     func propertyClass(_ property: PropertyInfo) -> ScriptClass? {
-        if case .object(let name) = property.type { return classes[name] }
+        if case .object(let name) = property.type { return environment.classes[name] }
         return nil
     }
 
@@ -273,11 +252,7 @@ extension Compiler {
                     return isIvar ? try Self.ivar(object, resolved) : try machine.kvo.get(object, resolved)
                 }, type)
             }
-            if name != "observationInfo" {
-                let names = cls.info.properties.map(\.name) + ["observationInfo"]
-                error("value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: names))", at: location, length: name.count + 1)
-                return Typed({ _ in .null })
-            }
+            if name != "observationInfo" { return Typed(Self.unreachable("an unknown property '\(key)'")) }
         }
         let cache = MemberCache()
         return Typed({ machine in try Self.member(of: try receiverEval(machine), name, cache, machine) })

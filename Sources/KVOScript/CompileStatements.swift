@@ -11,9 +11,17 @@ extension Compiler {
     static let exceptionNames = ["NSRangeException", "NSUnknownKeyException", "NSInvalidArgumentException",
                                  "NSInternalInconsistencyException", "NSGenericException"]
 
+    /// A statement that runs `eval` (an internal error) when reached.
+    func exec(_ eval: @escaping Eval) -> Exec {
+        { machine in
+            _ = try eval(machine)
+            return nil
+        }
+    }
+
     func compileBlock(_ statements: [Stmt]) -> Exec {
-        scopes.append([:])
-        defer { scopes.removeLast() }
+        blockDepth += 1
+        defer { blockDepth -= 1 }
         let execs = statements.map { ExecBox(exec: compileStatement($0, topLevel: false)) }
         switch execs.count {
         case 0: return { _ in nil }
@@ -60,11 +68,11 @@ extension Compiler {
                 return nil
             }
 
-        case .binding(let isLet, let name, let typeSyntax, let value, _):
-            let nameHint = topLevel && function == nil && scopes.isEmpty ? name : nil
+        case .binding(_, let name, let typeSyntax, let value, let location):
+            let nameHint = topLevel && function == nil && blockDepth == 0 ? name : nil
             let typed = value.map { compileExpr($0, nameHint: nameHint) }
             let declared = typeSyntax?.type
-            let binding = declareLocal(name, isLet: isLet, type: typed?.cls)
+            guard let binding = binding(at: location) else { return exec(Self.unreachable("an unresolved 'let'")) }
             let store = storer(binding)
             let eval: Eval = typed?.eval ?? { _ in declared?.zeroValue ?? .null }
             if let declared, declared != .any {
@@ -82,8 +90,8 @@ extension Compiler {
                 return nil
             }
 
-        case .assign(let target, let op, let value, let location):
-            guard let place = compileLValue(target) else { return { _ in nil } }
+        case .assign(let target, let op, let value, _):
+            guard let place = compileLValue(target) else { return exec(Self.unreachable("an assignment target")) }
             let valueEval = compileExpr(value).eval
             if op == "=" {
                 return { machine in
@@ -92,10 +100,7 @@ extension Compiler {
                 }
             }
             let operatorName = String(op.dropLast())
-            guard let combine = Operators.binary(operatorName) else {
-                error("unknown operator '\(op)'", at: location)
-                return { _ in nil }
-            }
+            guard let combine = Operators.binary(operatorName) else { return exec(Self.unreachable("operator '\(op)'")) }
             return { machine in
                 let current = try place.get(machine)
                 try place.set(machine, try combine(current, try valueEval(machine)))
@@ -125,16 +130,12 @@ extension Compiler {
                 return nil
             }
 
-        case .doCatch(let body, let caught, let handler, _):
+        case .doCatch(let body, let caught, let handler, let location):
             let exceptionName = caught?.0
-            if let (name, location) = caught, !Self.exceptionNames.contains(name) {
-                error("unknown exception name '\(name)'\(Suggestion.didYouMean(name, in: Self.exceptionNames))", at: location, length: name.count)
-            }
             let bodyExec = compileBlock(body)
-            scopes.append([:])
-            let errorStore = storer(declareLocal("error", isLet: true, type: nil))
+            guard let errorBinding = binding(at: location) else { return exec(Self.unreachable("an unresolved 'error'")) }
+            let errorStore = storer(errorBinding)
             let handlerExec = compileBlock(handler)
-            scopes.removeLast()
             return { machine in
                 do {
                     return try bodyExec(machine)
@@ -145,10 +146,7 @@ extension Compiler {
                 }
             }
 
-        case .returnValue(let value, let location):
-            if function == nil || function?.name.isEmpty == true && function?.cls == nil {
-                error("'return' outside of a function", at: location, length: 6)
-            }
+        case .returnValue(let value, _):
             guard let value else { return { _ in .null } }
             let eval = compileExpr(value).eval
             return { machine in try eval(machine) }
@@ -163,26 +161,19 @@ extension Compiler {
                 return nil
             }
 
-        case .function(let decl):
-            error("functions can only be declared at top level", at: decl.location)
-            return { _ in nil }
-        case .classDecl(let decl):
-            error("classes can only be declared at top level", at: decl.location)
-            return { _ in nil }
-        case .context(_, let location):
-            error("contexts can only be declared at top level", at: location)
+        case .function, .classDecl, .context:
+            // Hoisted at top level; the checker rejects them anywhere else.
             return { _ in nil }
         }
     }
 
     private func compileFor(_ name: String, _ sequence: Expr, _ body: [Stmt], _ location: SourceLocation) -> Exec {
+        guard let loopVariable = binding(at: location) else { return exec(Self.unreachable("an unresolved loop variable")) }
+        let store = storer(loopVariable)
         if case .binary(let op, let lower, let upper, let opLocation) = sequence, op == "..<" || op == "..." {
             let lowerEval = compileExpr(lower).eval
             let upperEval = compileExpr(upper).eval
-            scopes.append([:])
-            let store = storer(declareLocal(name, isLet: true, type: nil))
             let bodyExec = compileBlock(body)
-            scopes.removeLast()
             let closed = op == "..."
             return { machine in
                 guard case .int(let from) = try lowerEval(machine), case .int(let to) = try upperEval(machine) else {
@@ -204,10 +195,7 @@ extension Compiler {
             }
         }
         let sequenceEval = compileExpr(sequence).eval
-        scopes.append([:])
-        let store = storer(declareLocal(name, isLet: true, type: nil))
         let bodyExec = compileBlock(body)
-        scopes.removeLast()
         return { machine in
             let items: [Value]
             switch try sequenceEval(machine) {
@@ -264,17 +252,12 @@ extension Compiler {
     /// Compiles an assignment target; nil (with a diagnostic) when it cannot be assigned.
     func compileLValue(_ target: Expr) -> LValue? {
         switch target {
-        case .identifier(let name, let location, let length):
-            if let binding = lookup(name) {
+        case .identifier(let name, let location, _):
+            if let binding = binding(at: location) {
                 switch binding {
-                case .global(_, let isLet, _), .local(_, let isLet, _):
-                    if isLet {
-                        error("cannot assign to '\(name)': it is a 'let' constant; declare it with 'var' to change it", at: location, length: length)
-                        return nil
-                    }
+                case .global(_, false, _), .local(_, false, _):
                     return LValue(get: loader(binding), set: storer(binding))
-                case .context, .function, .classRef:
-                    error("cannot assign to '\(name)'", at: location, length: length)
+                case .global, .local, .context, .function, .classRef:
                     return nil
                 }
             }
@@ -282,7 +265,6 @@ extension Compiler {
                 let selfEval: Eval = { machine in try machine.selfValue() }
                 return memberLValue(Typed(selfEval, cls), name, location)
             }
-            error("cannot find '\(name)' in scope\(Suggestion.didYouMean(name, in: namesInScope()))", at: location, length: length)
             return nil
         case .member(let receiver, let name, let location):
             return memberLValue(compileExpr(receiver), name, location)
@@ -311,7 +293,6 @@ extension Compiler {
             _ = location
             return nil
         default:
-            error("cannot assign to this expression", at: target.location)
             return nil
         }
     }
@@ -321,18 +302,7 @@ extension Compiler {
         let receiverEval = receiver.eval
         let isIvar = name.hasPrefix("_") && name.count > 1
         let key = isIvar ? String(name.dropFirst()) : name
-        if let cls = receiver.cls {
-            guard let property = cls.info.property(named: key) else {
-                error("value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: cls.info.properties.map(\.name)))", at: location, length: name.count + 1)
-                return nil
-            }
-            if !isIvar && property.isReadOnly && property.setter == nil {
-                if case .computed = property.storage {
-                    error("cannot assign to '\(key)': it is a computed property without a setter", at: location, length: name.count + 1)
-                    return nil
-                }
-            }
-        }
+        _ = location
         let cache = MemberCache()
         let get: Eval = { machine in
             let object = try Self.object(try receiverEval(machine), for: name)

@@ -1,14 +1,5 @@
 import KVOCore
 
-/// What a name means, resolved once while compiling.
-enum Binding {
-    case global(Int, isLet: Bool, type: ScriptClass?)
-    case local(Int, isLet: Bool, type: ScriptClass?)
-    case context(Context)
-    case function(FunctionBox)
-    case classRef(ScriptClass)
-}
-
 /// An expression compiled to a closure, with its class when known statically
 /// (used to check member names before running).
 struct Typed {
@@ -26,31 +17,30 @@ struct CompiledStatement {
     let location: SourceLocation
 }
 
-/// The checker: resolves names, properties and built-in call labels and reports
-/// problems with did-you-mean suggestions, producing closures as it goes (so
-/// nothing is looked up by name while running). One instance lives as long as a
-/// session, so the REPL keeps its classes and variables between entries.
+/// The second half of compiling: turns a program the `Checker` accepted into
+/// closures, with every name already resolved (so nothing is looked up by
+/// name while running). It reports nothing: what could be wrong was found by
+/// the checker, and the few paths that cannot happen after a successful check
+/// compile to an internal error. One instance lives as long as a session.
 final class Compiler {
     let machine: Machine
-    var diagnostics: [Diagnostic] = []
-    var globalNames: [String: Binding] = [:]
-    var classes: [String: ScriptClass] = [:]
-    var classByInfo: [ObjectIdentifier: ScriptClass] = [:]
+    /// The checked program's top-level names and classes.
+    private(set) var environment = Environment()
+    /// What each name of the program being compiled refers to.
+    private var resolutions = Resolutions()
 
-    /// Block scopes inside the code being compiled (innermost last).
-    var scopes: [[String: Binding]] = []
     /// The function or method being compiled; nil for top-level code.
     var function: FunctionState?
-    /// Classes declared by the program being compiled, for suggestions.
-    private var batchClassNames: [String] = []
-    /// Bodies compiled once every top-level name is known.
+    /// Blocks open around the code being compiled in the current function
+    /// (or at top level).
+    var blockDepth = 0
+    /// Bodies compiled once every top-level statement is.
     private var pendingBodies: [() -> Void] = []
     /// Computed properties' getter bodies, by property, filled in as they are
     /// compiled: `self`'s own computed properties are read through them.
     var getterBodies: [ObjectIdentifier: GetterBody] = [:]
 
     struct FunctionState {
-        var nextSlot = 0
         let cls: ScriptClass?
         let isStatic: Bool
         let name: String
@@ -60,24 +50,28 @@ final class Compiler {
         self.machine = machine
     }
 
-    func error(_ message: String, at location: SourceLocation, length: Int = 1) {
-        diagnostics.append(Diagnostic(.error, message, at: location, length: length))
+    /// What a name at `location` refers to, as the checker resolved it.
+    func binding(at location: SourceLocation) -> Binding? {
+        resolutions.bindings[location]
     }
 
-    func warning(_ message: String, at location: SourceLocation, length: Int = 1) {
-        diagnostics.append(Diagnostic(.warning, message, at: location, length: length))
+    /// Code for a path the checker rules out; reaching it is a bug.
+    static func unreachable(_ what: String) -> Eval {
+        { _ in throw ScriptError.runtime("internal error: \(what) after a successful check; please report it") }
     }
-
-    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
     // MARK: Programs
 
-    /// Compiles a scenario or a REPL entry. Declarations are hoisted: classes,
-    /// contexts and functions may be used before the line that declares them.
-    func compileProgram(_ statements: [Stmt]) -> [CompiledStatement] {
-        scopes = []
+    /// Compiles a program `checker` accepted, and adopts what it declared.
+    func compile(_ statements: [Stmt], checked checker: Checker) -> [CompiledStatement] {
+        environment = checker.environment
+        resolutions = checker.resolutions
         function = nil
-        hoist(statements)
+        blockDepth = 0
+        for (decl, box) in checker.declaredFunctions {
+            pendingBodies.append { [unowned self] in self.compileBody(decl, box: box, cls: nil) }
+        }
+        for (decl, cls) in checker.declaredClasses { defineClass(decl, cls) }
         var compiled: [CompiledStatement] = []
         for statement in statements {
             switch statement {
@@ -89,160 +83,41 @@ final class Compiler {
         let bodies = pendingBodies
         pendingBodies = []
         for body in bodies { body() }
+        while machine.globals.count < environment.globalCount { machine.globals.append(.null) }
+        resolutions = Resolutions()
         return compiled
-    }
-
-    private func hoist(_ statements: [Stmt]) {
-        var classDecls: [ClassDecl] = []
-        for statement in statements {
-            switch statement {
-            case .context(let name, let location):
-                guard declareGlobalName(name, at: location) else { continue }
-                globalNames[name] = .context(Context(name: name))
-            case .function(let decl):
-                guard declareGlobalName(decl.name, at: decl.location) else { continue }
-                let box = FunctionBox(name: decl.name, parameters: decl.parameters, isStatic: false, location: decl.location)
-                globalNames[decl.name] = .function(box)
-                pendingBodies.append { [unowned self] in self.compileBody(decl, box: box, cls: nil) }
-            case .classDecl(let decl):
-                classDecls.append(decl)
-            default:
-                continue
-            }
-        }
-        declareClasses(classDecls)
-    }
-
-    static let reservedNames: Set<String> = ["print", "assert", "type", "object_getClass", "NSObject", "error"]
-
-    private func declareGlobalName(_ name: String, at location: SourceLocation) -> Bool {
-        if Self.reservedNames.contains(name) {
-            error("'\(name)' is a built-in name; choose another", at: location, length: name.count)
-            return false
-        }
-        switch globalNames[name] {
-        case .context?, .function?, .classRef?:
-            error("'\(name)' is already declared", at: location, length: name.count)
-            return false
-        default:
-            return true
-        }
     }
 
     // MARK: Classes
 
-    private func declareClasses(_ decls: [ClassDecl]) {
-        batchClassNames = decls.map(\.name)
-        defer { batchClassNames = [] }
-        var remaining = decls
-        var declared: [(ClassDecl, ScriptClass)] = []
-        var progress = true
-        while !remaining.isEmpty && progress {
-            progress = false
-            var next: [ClassDecl] = []
-            for decl in remaining {
-                if let (superName, _) = decl.superclass, superName != "NSObject", classes[superName] == nil,
-                   remaining.contains(where: { $0.name == superName }) {
-                    next.append(decl)
-                    continue
-                }
-                progress = true
-                if let cls = declareClass(decl) { declared.append((decl, cls)) }
-            }
-            remaining = next
-        }
-        for decl in remaining {
-            error("class '\(decl.name)' inherits from itself through its superclasses", at: decl.location)
-        }
-        for (decl, cls) in declared { resolveTypes(decl, cls) }
-        for (decl, cls) in declared { checkAffectedBy(decl, cls) }
-    }
-
-    private func declareClass(_ decl: ClassDecl) -> ScriptClass? {
-        guard declareGlobalName(decl.name, at: decl.location) else { return nil }
-        if case .global? = globalNames[decl.name] {
-            error("'\(decl.name)' is already a variable", at: decl.location)
-            return nil
-        }
-        var superclass: ScriptClass?
-        if let (superName, location) = decl.superclass, superName != "NSObject" {
-            guard let found = classes[superName] else {
-                error("unknown superclass '\(superName)'\(Suggestion.didYouMean(superName, in: Array(classes.keys) + batchClassNames))", at: location, length: superName.count)
-                return nil
-            }
-            superclass = found
-        }
-        let info = ClassInfo(name: decl.name, superclass: superclass?.info)
-        let cls = ScriptClass(info: info, superclass: superclass, location: decl.location)
-        classes[decl.name] = cls
-        classByInfo[ObjectIdentifier(info)] = cls
-        machine.classes[ObjectIdentifier(info)] = cls
-        globalNames[decl.name] = .classRef(cls)
-
-        var seen: Set<String> = []
+    /// Gives a declared class its code: accessors, initial values, methods
+    /// and the NSObject hooks it overrides.
+    private func defineClass(_ decl: ClassDecl, _ cls: ScriptClass) {
+        machine.classes[ObjectIdentifier(cls.info)] = cls
         for property in decl.properties {
-            guard seen.insert(property.name).inserted else {
-                error("invalid redeclaration of property '\(property.name)'", at: property.location)
-                continue
-            }
-            if superclass?.info.property(named: property.name) != nil {
-                error("property '\(property.name)' is already declared in a superclass of '\(decl.name)'; overriding properties is not supported", at: property.location)
-                continue
-            }
-            declareProperty(property, in: cls)
+            if let info = cls.info.property(named: property.name) { defineProperty(property, info, in: cls) }
         }
         for method in decl.methods {
-            let box = FunctionBox(name: method.name, parameters: method.parameters, isStatic: method.isStatic, location: method.location)
-            if method.isStatic {
-                if cls.staticMethods[method.name] != nil { error("invalid redeclaration of 'static func \(method.name)'", at: method.location) }
-                cls.staticMethods[method.name] = box
-            } else {
-                if cls.methods[method.name] != nil { error("invalid redeclaration of 'func \(method.name)'", at: method.location) }
-                if info.property(named: method.name) != nil {
-                    error("'\(method.name)' is already a property of '\(decl.name)'", at: method.location)
-                }
-                cls.methods[method.name] = box
-            }
+            guard let box = method.isStatic ? cls.staticMethods[method.name] : cls.methods[method.name] else { continue }
             pendingBodies.append { [unowned self] in self.compileBody(method, box: box, cls: cls) }
         }
         pendingBodies.append { [unowned self] in self.wireHooks(cls) }
-        return cls
     }
 
-    private func declareProperty(_ decl: PropertyDecl, in cls: ScriptClass) {
-        let type = decl.type?.type ?? inferType(decl.initial) ?? .any
-        let storage: PropertyInfo.Storage = decl.computed == nil ? .stored(slot: 0) : .computed
-        if decl.computed != nil && decl.isManual && decl.setter == nil {
-            // A read-only computed property never notifies automatically anyway.
-        }
-        let property = PropertyInfo(name: decl.name, type: type, storage: storage, isManual: decl.isManual,
-                                    affectedBy: decl.affectedBy.map(\.0))
-        cls.info.addProperty(property)
-        if let initial = decl.initial {
-            if let constant = constantValue(initial) {
-                if let accepted = type.accept(constant) {
-                    property.defaultValue = accepted
-                } else if case .object = type {
-                    error("cannot use \(constant.typeName) as the initial value of '\(decl.name)', declared \(type)", at: initial.location)
-                } else {
-                    error("cannot use \(constant.typeName) as the initial value of '\(decl.name)', declared \(type)", at: initial.location)
+    private func defineProperty(_ decl: PropertyDecl, _ property: PropertyInfo, in cls: ScriptClass) {
+        if let initial = decl.initial, Self.constantValue(initial) == nil {
+            pendingBodies.append { [unowned self] in
+                let (eval, _) = self.compileInMethod(cls, isStatic: true, name: decl.name, key: initial.location) {
+                    self.compileExpr(initial).eval
                 }
-            } else {
-                pendingBodies.append { [unowned self] in
-                    self.function = FunctionState(cls: cls, isStatic: true, name: decl.name)
-                    self.scopes = [[:]]
-                    let typed = self.compileExpr(initial)
-                    cls.instanceInitializers.append((property, typed.eval))
-                    self.function = nil
-                    self.scopes = []
-                }
+                cls.instanceInitializers.append((property, eval))
             }
         }
         if let computed = decl.computed {
             let getterBody = GetterBody(name: decl.name)
             getterBodies[ObjectIdentifier(property)] = getterBody
             pendingBodies.append { [unowned self] in
-                var (eval, frameSize) = self.compileInMethod(cls, parameters: []) { self.compileExpr(computed).eval }
+                var (eval, frameSize) = self.compileInMethod(cls, key: computed.location) { self.compileExpr(computed).eval }
                 let name = decl.name
                 let machine = MachineRef(self.machine)
                 guard frameSize == 0 else {
@@ -251,7 +126,7 @@ final class Compiler {
                     }
                     return
                 }
-                if let unboxed = self.compileInMethod(cls, parameters: [], { self.compileUnboxed(computed) }).0 {
+                if let unboxed = self.compileInMethod(cls, key: computed.location, { self.compileUnboxed(computed) }).0 {
                     // Double arithmetic on `self`: unboxed (CompileDouble.swift).
                     getterBody.unboxed = unboxed
                     let boxed = eval
@@ -287,7 +162,7 @@ final class Compiler {
         }
         if let setter = decl.setter {
             pendingBodies.append { [unowned self] in
-                let (exec, frameSize) = self.compileInMethod(cls, parameters: ["newValue"]) { self.compileBlock(setter) }
+                let (exec, frameSize) = self.compileInMethod(cls, key: decl.location) { self.compileBlock(setter) }
                 let name = "set \(decl.name)"
                 let machine = MachineRef(self.machine)
                 property.setter = { object, value in
@@ -299,22 +174,8 @@ final class Compiler {
         }
     }
 
-    private func inferType(_ initial: Expr?) -> ValueType? {
-        guard let initial else { return nil }
-        switch constantValue(initial) {
-        case .int?: return .int
-        case .double?: return .double
-        case .bool?: return .bool
-        case .string?: return .string
-        case .array?: return .array(.any)
-        default:
-            if case .call(.identifier(let name, _, _), _, _) = initial, classes[name] != nil { return .object(name) }
-            return nil
-        }
-    }
-
     /// A literal initial value, shared by every instance.
-    func constantValue(_ expr: Expr) -> Value? {
+    static func constantValue(_ expr: Expr) -> Value? {
         switch expr {
         case .literal(let value, _): return value
         case .arrayLiteral(let elements, _):
@@ -328,68 +189,11 @@ final class Compiler {
         }
     }
 
-    private func resolveTypes(_ decl: ClassDecl, _ cls: ScriptClass) {
-        for property in decl.properties {
-            guard let syntax = property.type else { continue }
-            var type = syntax.type
-            while true {
-                switch type {
-                case .array(let element), .set(let element): type = element; continue
-                case .object(let name) where classes[name] == nil:
-                    error("unknown type '\(name)'\(Suggestion.didYouMean(name, in: Array(classes.keys) + ["Int", "Double", "Bool", "String", "Any"]))", at: syntax.location, length: syntax.length)
-                default: break
-                }
-                break
-            }
-        }
-    }
-
-    /// Affecting key paths must name properties; one through a to-many
-    /// relationship gets a warning (observing the dependent key will raise).
-    private func checkAffectedBy(_ decl: ClassDecl, _ cls: ScriptClass) {
-        for property in decl.properties where !property.affectedBy.isEmpty {
-            var kept: [String] = []
-            for (path, location) in property.affectedBy {
-                var current: ScriptClass? = cls
-                var valid = true
-                let components = KeyPaths.components(path)
-                for (index, key) in components.enumerated() {
-                    guard let owner = current else { break }
-                    guard let found = owner.info.property(named: key) else {
-                        if owner.method(key) == nil {
-                            let names = owner.info.properties.map(\.name)
-                            error("'\(key)' in @affectedBy is not a property of '\(owner.info.name)'\(Suggestion.didYouMean(key, in: names))", at: location, length: path.count)
-                            valid = false
-                        }
-                        break
-                    }
-                    switch found.type {
-                    case .object(let name): current = classes[name]
-                    case .array, .set:
-                        if index < components.count - 1, !KeyPaths.isLoneOperator(components[(index + 1)...]) {
-                            // Kept: registering an observer of the dependent key
-                            // raises from the collection, as in Apple's KVO.
-                            warning("the affecting key path '\(path)' goes through the to-many relationship '\(key)', which KVO cannot observe through: registering an observer of '\(property.name)' raises NSInvalidArgumentException. Observe each element instead (the guide's Department/totalSalary pattern)", at: location, length: path.count)
-                        }
-                        current = nil
-                    default: current = nil
-                    }
-                    if !valid { break }
-                }
-                if valid { kept.append(path) }
-            }
-            cls.info.property(named: property.name)?.affectedBy = kept
-        }
-    }
-
     /// Connects the NSObject hooks a class overrides to its compiled methods.
     private func wireHooks(_ cls: ScriptClass) {
         let machine = MachineRef(self.machine)
-        func arity(_ box: FunctionBox, _ count: Int, _ signature: String) -> Bool {
-            if box.parameters.count == count { return true }
-            error("'\(box.name)' must take \(signature)", at: box.location)
-            return false
-        }
+        // The checker made sure each takes what NSObject passes.
+        func arity(_ box: FunctionBox, _ count: Int, _ signature: String) -> Bool { box.parameters.count == count }
         if let box = cls.methods["observeValue"], arity(box, 4, "(keyPath, object, change, context)") {
             cls.info.ownHooks.observeValue = { observer, keyPath, object, change, context in
                 _ = try machine { try $0.invoke(box, selfObject: observer, arguments: [.string(keyPath), .object(object), .change(change), context.map(Value.context) ?? .null]) }
@@ -444,66 +248,25 @@ final class Compiler {
     // MARK: Function bodies
 
     private func compileBody(_ decl: FunctionDecl, box: FunctionBox, cls: ScriptClass?) {
-        var names = Set<String>()
-        for parameter in decl.parameters where !names.insert(parameter).inserted {
-            error("duplicate parameter '\(parameter)' in '\(decl.name)'", at: decl.location)
-        }
-        let (exec, frameSize) = compileInMethod(cls, parameters: decl.parameters, isStatic: decl.isStatic || cls == nil, name: decl.name) {
+        let (exec, frameSize) = compileInMethod(cls, isStatic: decl.isStatic || cls == nil, name: decl.name, key: decl.location) {
             self.compileBlock(decl.body)
         }
         box.body = exec
         box.frameSize = frameSize
     }
 
-    /// Compiles `body` as the inside of a function: parameters take the first slots.
-    func compileInMethod<T>(_ cls: ScriptClass?, parameters: [String], isStatic: Bool = false, name: String = "",
+    /// Compiles `body` as the inside of a function whose frame the checker
+    /// laid out under `key` (parameters first).
+    func compileInMethod<T>(_ cls: ScriptClass?, isStatic: Bool = false, name: String = "", key: SourceLocation,
                             _ body: () -> T) -> (T, Int) {
-        let savedScopes = scopes
         let savedFunction = function
+        let savedDepth = blockDepth
         function = FunctionState(cls: cls, isStatic: isStatic, name: name)
-        scopes = [[:]]
-        for parameter in parameters { _ = declareLocal(parameter, isLet: false, type: nil) }
+        blockDepth = 0
         let result = body()
-        let frameSize = function?.nextSlot ?? 0
-        scopes = savedScopes
         function = savedFunction
-        return (result, frameSize)
-    }
-
-    /// Declares a variable in the innermost scope: a frame slot inside a
-    /// function, a global slot in top-level code.
-    func declareLocal(_ name: String, isLet: Bool, type: ScriptClass?) -> Binding {
-        let binding: Binding
-        if var state = function {
-            binding = .local(state.nextSlot, isLet: isLet, type: type)
-            state.nextSlot += 1
-            function = state
-        } else {
-            machine.globals.append(.null)
-            binding = .global(machine.globals.count - 1, isLet: isLet, type: type)
-        }
-        if scopes.isEmpty {
-            globalNames[name] = binding
-        } else {
-            scopes[scopes.count - 1][name] = binding
-        }
-        return binding
-    }
-
-    func lookup(_ name: String) -> Binding? {
-        for scope in scopes.reversed() {
-            if let binding = scope[name] { return binding }
-        }
-        return globalNames[name]
-    }
-
-    /// Names in scope, for did-you-mean.
-    func namesInScope() -> [String] {
-        var names = Array(globalNames.keys) + scopes.flatMap(\.keys)
-        if let cls = function?.cls, function?.isStatic == false {
-            names += cls.info.properties.map(\.name) + cls.allMethodNames
-        }
-        return names + ["print", "assert"]
+        blockDepth = savedDepth
+        return (result, resolutions.frameSizes[key] ?? 0)
     }
 }
 

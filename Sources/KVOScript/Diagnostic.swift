@@ -1,5 +1,5 @@
 /// A position in a scenario: 1-based line and column, columns counting Characters.
-public struct SourceLocation: Equatable, Sendable, Comparable {
+public struct SourceLocation: Hashable, Sendable, Comparable {
     public var line: Int
     public var column: Int
     public init(line: Int, column: Int) {

@@ -70,13 +70,12 @@ public final class Session {
             report(syntaxDiagnostics, file: file, source: text)
             return nil
         }
-        compiler.diagnostics = []
-        let compiled = compiler.compileProgram(statements)
-        let diagnostics = compiler.diagnostics.sorted { $0.location < $1.location }
-        compiler.diagnostics = []
+        let checker = Checker(environment: compiler.environment)
+        checker.check(statements)
+        let diagnostics = checker.diagnostics.sorted { $0.location < $1.location }
         report(diagnostics, file: file, source: text)
-        if diagnostics.contains(where: { $0.severity == .error }) { return nil }
-        return compiled
+        if checker.hasErrors { return nil }
+        return compiler.compile(statements, checked: checker)
     }
 
     /// Diagnostics shown per source line; the rest of that line's are counted
@@ -153,19 +152,19 @@ extension Session {
 
     /// Variables, classes, contexts and functions in scope at top level.
     public var namesInScope: [String] {
-        compiler.globalNames.keys.sorted()
+        compiler.environment.globalNames.keys.sorted()
     }
 
     /// The value a top-level name holds now, if it is a variable.
     func globalValue(_ name: String) -> Value? {
-        guard case .global(let slot, _, _)? = compiler.globalNames[name], machine.globals.indices.contains(slot) else { return nil }
+        guard case .global(let slot, _, _)? = compiler.environment.globalNames[name], machine.globals.indices.contains(slot) else { return nil }
         return machine.globals[slot]
     }
 
     /// The class of the object a variable holds, or of its declared type.
     private func scriptClass(ofVariable name: String) -> ScriptClass? {
         if case .object(let object)? = globalValue(name) { return machine.classes[ObjectIdentifier(object.cls)] }
-        if case .global(_, _, let type)? = compiler.globalNames[name] { return type }
+        if case .global(_, _, let type)? = compiler.environment.globalNames[name] { return type }
         return nil
     }
 
@@ -184,7 +183,7 @@ extension Session {
         let last = components.removeLast()
         for key in components {
             guard let property = cls.info.property(named: key), case .object(let typeName) = property.type,
-                  let next = compiler.classes[typeName] else { return [] }
+                  let next = compiler.environment.classes[typeName] else { return [] }
             cls = next
         }
         let prefix = components.isEmpty ? "" : components.joined(separator: ".") + "."
@@ -196,7 +195,7 @@ extension Session {
 
     /// `:objects`: each object bound to a name, with its class and whether it is observed.
     public var objectSummary: [String] {
-        compiler.globalNames.keys.sorted().compactMap { name in
+        compiler.environment.globalNames.keys.sorted().compactMap { name in
             guard case .object(let object)? = globalValue(name) else { return nil }
             let state = object.isReleased ? "released" : object.observationInfo == nil ? "not observed"
                 : "observed (\(object.observationInfo?.count ?? 0) observance\(object.observationInfo?.count == 1 ? "" : "s"))"
@@ -206,8 +205,8 @@ extension Session {
 
     /// `:classes`: each declared class with its superclass and properties.
     public var classSummary: [String] {
-        compiler.classes.keys.sorted().compactMap { name in
-            guard let cls = compiler.classes[name] else { return nil }
+        compiler.environment.classes.keys.sorted().compactMap { name in
+            guard let cls = compiler.environment.classes[name] else { return nil }
             let properties = cls.info.properties.map { "\($0.name): \($0.type)" }.joined(separator: ", ")
             return "\(name): \(cls.superclass?.info.name ?? "NSObject") { \(properties) }"
         }

@@ -242,6 +242,49 @@ import Testing
         #expect(result.err.contains("error: unknown exception name 'NSRangeExeption'; did you mean 'NSRangeException'?"))
     }
 
+    /// Checking runs on the whole program before any code is compiled, so
+    /// whether a computed property has a setter is known everywhere, however
+    /// the declarations and uses are ordered (a top-level assignment used to
+    /// be rejected because the setter was compiled after it was checked).
+    @Test func aComputedPropertyWithASetterIsAssignableEverywhere() {
+        let result = run("""
+            class Person {
+                var first: String = "a"
+                var last: String = "b"
+                var fullName: String {
+                    get { first + " " + last }
+                    set { first = newValue }
+                }
+            }
+            let p = Person()
+            p.fullName = "zed"
+            print(p.fullName)
+            func rename() { p.fullName = "q" }
+            rename()
+            print(p.fullName)
+
+            """)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out == "zed b\nq b\n")
+        #expect(result.err == "")
+    }
+
+    @Test func aComputedPropertyWithoutASetterIsReadOnlyEverywhere() {
+        let result = check("""
+            func early() { p.name = "x" }
+            class Person {
+                var name: String { "n" }
+                func rename() { name = "z" }
+            }
+            let p = Person()
+            p.name = "y"
+
+            """)
+        #expect(result.status == 2, "\(result)")
+        // Three errors: in the function, in the method and at top level.
+        #expect(result.err.components(separatedBy: "computed property without a setter").count - 1 == 3)
+    }
+
     // MARK: Warnings
 
     static let department = """

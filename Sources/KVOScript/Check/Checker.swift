@@ -1,0 +1,811 @@
+import KVOCore
+
+/// The first half of compiling: declares a program's classes, functions and
+/// contexts, resolves every name against the scopes in force, and reports
+/// every problem, on the whole program, before any code is generated. So no
+/// check depends on the order in which bodies are compiled, and a program
+/// with errors changes nothing: the environment it declares into is a copy.
+///
+/// Classes are declared here as engine classes (`ClassInfo`) with their
+/// properties and methods, whose code the `Compiler` fills in later; nothing
+/// else refers to them until the session adopts the environment.
+final class Checker {
+    private(set) var environment: Environment
+    private(set) var diagnostics: [Diagnostic] = []
+    private(set) var resolutions = Resolutions()
+    /// Classes and functions this program declares, for the compiler.
+    private(set) var declaredClasses: [(ClassDecl, ScriptClass)] = []
+    private(set) var declaredFunctions: [(FunctionDecl, FunctionBox)] = []
+
+    /// Block scopes inside the code being checked (innermost last).
+    private var scopes: [[String: Binding]] = []
+    /// The function, method or accessor being checked; nil at top level.
+    private var function: FunctionState?
+    /// Classes declared by this program, for suggestions before they exist.
+    private var batchClassNames: [String] = []
+    /// Bodies checked once every top-level statement is: they may use
+    /// globals declared after them.
+    private var pendingBodies: [() -> Void] = []
+
+    private struct FunctionState {
+        var nextSlot = 0
+        let cls: ScriptClass?
+        let isStatic: Bool
+        let name: String
+        /// Inside an accessor or initial value (no `return`).
+        let isAccessor: Bool
+    }
+
+    init(environment: Environment) {
+        self.environment = environment
+    }
+
+    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    private func error(_ message: String, at location: SourceLocation, length: Int = 1) {
+        diagnostics.append(Diagnostic(.error, message, at: location, length: length))
+    }
+
+    private func warning(_ message: String, at location: SourceLocation, length: Int = 1) {
+        diagnostics.append(Diagnostic(.warning, message, at: location, length: length))
+    }
+
+    // MARK: Programs
+
+    /// Checks a scenario or a REPL entry. Declarations are hoisted: classes,
+    /// contexts and functions may be used before the line that declares them.
+    func check(_ statements: [Stmt]) {
+        hoist(statements)
+        for statement in statements {
+            switch statement {
+            case .classDecl, .function, .context: continue
+            default: checkStatement(statement, topLevel: true)
+            }
+        }
+        while !pendingBodies.isEmpty {
+            let bodies = pendingBodies
+            pendingBodies = []
+            for body in bodies { body() }
+        }
+    }
+
+    private func hoist(_ statements: [Stmt]) {
+        var classDecls: [ClassDecl] = []
+        for statement in statements {
+            switch statement {
+            case .context(let name, let location):
+                guard declareGlobalName(name, at: location) else { continue }
+                environment.globalNames[name] = .context(Context(name: name))
+            case .function(let decl):
+                guard declareGlobalName(decl.name, at: decl.location) else { continue }
+                let box = FunctionBox(name: decl.name, parameters: decl.parameters, isStatic: false, location: decl.location)
+                environment.globalNames[decl.name] = .function(box)
+                declaredFunctions.append((decl, box))
+                pendingBodies.append { [unowned self] in self.checkBody(decl, cls: nil) }
+            case .classDecl(let decl):
+                classDecls.append(decl)
+            default:
+                continue
+            }
+        }
+        declareClasses(classDecls)
+    }
+
+    static let reservedNames: Set<String> = ["print", "assert", "type", "object_getClass", "NSObject", "error"]
+
+    private func declareGlobalName(_ name: String, at location: SourceLocation) -> Bool {
+        if Self.reservedNames.contains(name) {
+            error("'\(name)' is a built-in name; choose another", at: location, length: name.count)
+            return false
+        }
+        switch environment.globalNames[name] {
+        case .context?, .function?, .classRef?:
+            error("'\(name)' is already declared", at: location, length: name.count)
+            return false
+        default:
+            return true
+        }
+    }
+}
+
+// MARK: Classes
+
+extension Checker {
+    private func declareClasses(_ decls: [ClassDecl]) {
+        batchClassNames = decls.map(\.name)
+        defer { batchClassNames = [] }
+        var remaining = decls
+        var declared: [(ClassDecl, ScriptClass)] = []
+        var progress = true
+        while !remaining.isEmpty && progress {
+            progress = false
+            var next: [ClassDecl] = []
+            for decl in remaining {
+                if let (superName, _) = decl.superclass, superName != "NSObject", environment.classes[superName] == nil,
+                   remaining.contains(where: { $0.name == superName }) {
+                    next.append(decl)
+                    continue
+                }
+                progress = true
+                if let cls = declareClass(decl) { declared.append((decl, cls)) }
+            }
+            remaining = next
+        }
+        for decl in remaining {
+            error("class '\(decl.name)' inherits from itself through its superclasses", at: decl.location)
+        }
+        for (decl, cls) in declared { resolveTypes(decl, cls) }
+        for (decl, cls) in declared { checkAffectedBy(decl, cls) }
+        for (decl, cls) in declared { checkHookSignatures(cls, decl) }
+        declaredClasses += declared
+    }
+
+    private func declareClass(_ decl: ClassDecl) -> ScriptClass? {
+        guard declareGlobalName(decl.name, at: decl.location) else { return nil }
+        if case .global? = environment.globalNames[decl.name] {
+            error("'\(decl.name)' is already a variable", at: decl.location)
+            return nil
+        }
+        var superclass: ScriptClass?
+        if let (superName, location) = decl.superclass, superName != "NSObject" {
+            guard let found = environment.classes[superName] else {
+                let names = Array(environment.classes.keys) + batchClassNames
+                error("unknown superclass '\(superName)'\(Suggestion.didYouMean(superName, in: names))", at: location, length: superName.count)
+                return nil
+            }
+            superclass = found
+        }
+        let info = ClassInfo(name: decl.name, superclass: superclass?.info)
+        let cls = ScriptClass(info: info, superclass: superclass, location: decl.location)
+        environment.classes[decl.name] = cls
+        environment.globalNames[decl.name] = .classRef(cls)
+
+        var seen: Set<String> = []
+        for property in decl.properties {
+            guard seen.insert(property.name).inserted else {
+                error("invalid redeclaration of property '\(property.name)'", at: property.location)
+                continue
+            }
+            if superclass?.info.property(named: property.name) != nil {
+                error("property '\(property.name)' is already declared in a superclass of '\(decl.name)'; overriding properties is not supported", at: property.location)
+                continue
+            }
+            declareProperty(property, in: cls)
+        }
+        for method in decl.methods {
+            let box = FunctionBox(name: method.name, parameters: method.parameters, isStatic: method.isStatic, location: method.location)
+            if method.isStatic {
+                if cls.staticMethods[method.name] != nil { error("invalid redeclaration of 'static func \(method.name)'", at: method.location) }
+                cls.staticMethods[method.name] = box
+            } else {
+                if cls.methods[method.name] != nil { error("invalid redeclaration of 'func \(method.name)'", at: method.location) }
+                if info.property(named: method.name) != nil {
+                    error("'\(method.name)' is already a property of '\(decl.name)'", at: method.location)
+                }
+                cls.methods[method.name] = box
+            }
+            pendingBodies.append { [unowned self] in self.checkBody(method, cls: cls) }
+        }
+        return cls
+    }
+
+    /// Declares a property with everything its checks need (type, storage,
+    /// whether it has a setter); its accessors' code comes later.
+    private func declareProperty(_ decl: PropertyDecl, in cls: ScriptClass) {
+        let type = decl.type?.type ?? inferType(decl.initial) ?? .any
+        let storage: PropertyInfo.Storage = decl.computed == nil ? .stored(slot: 0) : .computed
+        let property = PropertyInfo(name: decl.name, type: type, storage: storage, isManual: decl.isManual,
+                                    affectedBy: decl.affectedBy.map(\.0))
+        property.hasSetter = decl.setter != nil
+        cls.info.addProperty(property)
+        if let initial = decl.initial {
+            if let constant = Compiler.constantValue(initial) {
+                if let accepted = type.accept(constant) {
+                    property.defaultValue = accepted
+                } else {
+                    error("cannot use \(constant.typeName) as the initial value of '\(decl.name)', declared \(type)", at: initial.location)
+                }
+            } else {
+                pendingBodies.append { [unowned self] in
+                    self.inBody(cls, parameters: [], isStatic: true, name: decl.name, isAccessor: true, key: initial.location) {
+                        _ = self.checkExpr(initial)
+                    }
+                }
+            }
+        }
+        if let computed = decl.computed {
+            pendingBodies.append { [unowned self] in
+                self.inBody(cls, parameters: [], name: decl.name, isAccessor: true, key: computed.location) {
+                    _ = self.checkExpr(computed)
+                }
+            }
+        }
+        if let setter = decl.setter {
+            pendingBodies.append { [unowned self] in
+                self.inBody(cls, parameters: ["newValue"], name: "set \(decl.name)", isAccessor: true, key: decl.location) {
+                    self.checkBlock(setter)
+                }
+            }
+        }
+    }
+
+    private func inferType(_ initial: Expr?) -> ValueType? {
+        guard let initial else { return nil }
+        switch Compiler.constantValue(initial) {
+        case .int?: return .int
+        case .double?: return .double
+        case .bool?: return .bool
+        case .string?: return .string
+        case .array?: return .array(.any)
+        default:
+            if case .call(.identifier(let name, _, _), _, _) = initial, environment.classes[name] != nil { return .object(name) }
+            return nil
+        }
+    }
+
+    private func resolveTypes(_ decl: ClassDecl, _ cls: ScriptClass) {
+        let builtinTypes = ["Int", "Double", "Bool", "String", "Any"]
+        for property in decl.properties {
+            guard let syntax = property.type else { continue }
+            var type = syntax.type
+            while true {
+                switch type {
+                case .array(let element), .set(let element):
+                    type = element
+                    continue
+                case .object(let name) where environment.classes[name] == nil:
+                    let names = Array(environment.classes.keys) + builtinTypes
+                    error("unknown type '\(name)'\(Suggestion.didYouMean(name, in: names))", at: syntax.location, length: syntax.length)
+                default:
+                    break
+                }
+                break
+            }
+        }
+    }
+
+    /// Affecting key paths must name properties; one through a to-many
+    /// relationship is kept (observing the dependent key raises from the
+    /// collection, as in Apple's KVO) with a warning.
+    private func checkAffectedBy(_ decl: ClassDecl, _ cls: ScriptClass) {
+        for property in decl.properties where !property.affectedBy.isEmpty {
+            var kept: [String] = []
+            for (path, location) in property.affectedBy {
+                var current: ScriptClass? = cls
+                var valid = true
+                let components = KeyPaths.components(path)
+                for (index, key) in components.enumerated() {
+                    guard let owner = current else { break }
+                    guard let found = owner.info.property(named: key) else {
+                        if owner.method(key) == nil {
+                            let names = owner.info.properties.map(\.name)
+                            error("'\(key)' in @affectedBy is not a property of '\(owner.info.name)'\(Suggestion.didYouMean(key, in: names))", at: location, length: path.count)
+                            valid = false
+                        }
+                        break
+                    }
+                    switch found.type {
+                    case .object(let name):
+                        current = environment.classes[name]
+                    case .array, .set:
+                        if index < components.count - 1, !KeyPaths.isLoneOperator(components[(index + 1)...]) {
+                            warning("the affecting key path '\(path)' goes through the to-many relationship '\(key)', which KVO cannot observe through: registering an observer of '\(property.name)' raises NSInvalidArgumentException. Observe each element instead (the guide's Department/totalSalary pattern)", at: location, length: path.count)
+                        }
+                        current = nil
+                    default:
+                        current = nil
+                    }
+                }
+                if valid { kept.append(path) }
+            }
+            cls.info.property(named: property.name)?.affectedBy = kept
+        }
+    }
+
+    /// The NSObject methods a class overrides must take what NSObject passes.
+    private func checkHookSignatures(_ cls: ScriptClass, _ decl: ClassDecl) {
+        for hook in Hook.all {
+            let box = hook.isStatic ? cls.staticMethods[hook.name] : cls.methods[hook.name]
+            if let box, box.parameters.count != hook.parameters {
+                error("'\(box.name)' must take \(hook.signature)", at: box.location)
+            }
+        }
+    }
+}
+
+/// The NSObject methods a scenario class can override, with what they take.
+struct Hook {
+    let name: String
+    let isStatic: Bool
+    let parameters: Int
+    let signature: String
+
+    static let all = [
+        Hook(name: "observeValue", isStatic: false, parameters: 4, signature: "(keyPath, object, change, context)"),
+        Hook(name: "setNilValueForKey", isStatic: false, parameters: 1, signature: "(key)"),
+        Hook(name: "valueForUndefinedKey", isStatic: false, parameters: 1, signature: "(key)"),
+        Hook(name: "setValueForUndefinedKey", isStatic: false, parameters: 2, signature: "(value, key)"),
+        Hook(name: "automaticallyNotifiesObservers", isStatic: true, parameters: 1, signature: "(key)"),
+        Hook(name: "keyPathsForValuesAffecting", isStatic: true, parameters: 1, signature: "(key)"),
+    ]
+}
+
+// MARK: Bodies and scopes
+
+extension Checker {
+    private func checkBody(_ decl: FunctionDecl, cls: ScriptClass?) {
+        var names = Set<String>()
+        for parameter in decl.parameters where !names.insert(parameter).inserted {
+            error("duplicate parameter '\(parameter)' in '\(decl.name)'", at: decl.location)
+        }
+        inBody(cls, parameters: decl.parameters, isStatic: decl.isStatic || cls == nil, name: decl.name,
+               isAccessor: false, key: decl.location) {
+            self.checkBlock(decl.body)
+        }
+    }
+
+    /// Checks `body` as the inside of a function: parameters take the first
+    /// slots; the frame size is recorded under `key`.
+    private func inBody(_ cls: ScriptClass?, parameters: [String], isStatic: Bool = false, name: String,
+                        isAccessor: Bool, key: SourceLocation, _ body: () -> Void) {
+        let savedScopes = scopes
+        let savedFunction = function
+        function = FunctionState(cls: cls, isStatic: isStatic, name: name, isAccessor: isAccessor)
+        scopes = [[:]]
+        for parameter in parameters { _ = declareLocal(parameter, isLet: false, type: nil) }
+        body()
+        resolutions.frameSizes[key] = function?.nextSlot ?? 0
+        scopes = savedScopes
+        function = savedFunction
+    }
+
+    /// Declares a variable in the innermost scope: a frame slot inside a
+    /// function, a global slot in top-level code.
+    private func declareLocal(_ name: String, isLet: Bool, type: ScriptClass?) -> Binding {
+        let binding: Binding
+        if var state = function {
+            binding = .local(state.nextSlot, isLet: isLet, type: type)
+            state.nextSlot += 1
+            function = state
+        } else {
+            binding = .global(environment.globalCount, isLet: isLet, type: type)
+            environment.globalCount += 1
+        }
+        if scopes.isEmpty {
+            environment.globalNames[name] = binding
+        } else {
+            scopes[scopes.count - 1][name] = binding
+        }
+        return binding
+    }
+
+    private func lookup(_ name: String) -> Binding? {
+        for scope in scopes.reversed() {
+            if let binding = scope[name] { return binding }
+        }
+        return environment.globalNames[name]
+    }
+
+    /// Looks `name` up and records what the use at `location` refers to.
+    private func resolve(_ name: String, at location: SourceLocation) -> Binding? {
+        guard let binding = lookup(name) else { return nil }
+        resolutions.bindings[location] = binding
+        return binding
+    }
+
+    /// Names in scope, for did-you-mean.
+    private func namesInScope() -> [String] {
+        var names = Array(environment.globalNames.keys) + scopes.flatMap(\.keys)
+        if let cls = function?.cls, function?.isStatic == false {
+            names += cls.info.properties.map(\.name) + cls.allMethodNames
+        }
+        return names + ["print", "assert"]
+    }
+
+    /// The class of `self` in an instance method or accessor.
+    private var selfClass: ScriptClass? {
+        guard let state = function, !state.isStatic else { return nil }
+        return state.cls
+    }
+
+    private func propertyClass(_ property: PropertyInfo) -> ScriptClass? {
+        if case .object(let name) = property.type { return environment.classes[name] }
+        return nil
+    }
+}
+
+// MARK: Statements
+
+extension Checker {
+    private func checkBlock(_ statements: [Stmt]) {
+        scopes.append([:])
+        defer { scopes.removeLast() }
+        for statement in statements { checkStatement(statement, topLevel: false) }
+    }
+
+    private func checkStatement(_ statement: Stmt, topLevel: Bool) {
+        switch statement {
+        case .expression(let expr):
+            _ = checkExpr(expr)
+
+        case .binding(let isLet, let name, _, let value, let location):
+            let type = value.flatMap { checkExpr($0) }
+            resolutions.bindings[location] = declareLocal(name, isLet: isLet, type: type)
+
+        case .assign(let target, let op, let value, let location):
+            checkLValue(target)
+            _ = checkExpr(value)
+            if op != "=", Operators.binary(String(op.dropLast())) == nil {
+                error("unknown operator '\(op)'", at: location)
+            }
+
+        case .ifElse(let condition, let then, let otherwise, _):
+            _ = checkExpr(condition)
+            checkBlock(then)
+            if let otherwise { checkBlock(otherwise) }
+
+        case .forIn(let name, let sequence, let body, let location):
+            if case .binary(let op, let lower, let upper, _) = sequence, op == "..<" || op == "..." {
+                _ = checkExpr(lower)
+                _ = checkExpr(upper)
+            } else {
+                _ = checkExpr(sequence)
+            }
+            scopes.append([:])
+            resolutions.bindings[location] = declareLocal(name, isLet: true, type: nil)
+            checkBlock(body)
+            scopes.removeLast()
+
+        case .whileLoop(let condition, let body, _):
+            _ = checkExpr(condition)
+            checkBlock(body)
+
+        case .doCatch(let body, let caught, let handler, let location):
+            if let (name, nameLocation) = caught, !Compiler.exceptionNames.contains(name) {
+                error("unknown exception name '\(name)'\(Suggestion.didYouMean(name, in: Compiler.exceptionNames))", at: nameLocation, length: name.count)
+            }
+            checkBlock(body)
+            scopes.append([:])
+            resolutions.bindings[location] = declareLocal("error", isLet: true, type: nil)
+            checkBlock(handler)
+            scopes.removeLast()
+
+        case .returnValue(let value, let location):
+            if function == nil {
+                error("'return' outside of a function", at: location, length: 6)
+            }
+            if let value { _ = checkExpr(value) }
+
+        case .release(let target, _):
+            _ = checkExpr(target)
+
+        case .function(let decl):
+            if !topLevel { error("functions can only be declared at top level", at: decl.location) }
+        case .classDecl(let decl):
+            if !topLevel { error("classes can only be declared at top level", at: decl.location) }
+        case .context(_, let location):
+            if !topLevel { error("contexts can only be declared at top level", at: location) }
+        }
+    }
+
+    /// An assignment target: a variable, a property, an instance variable or
+    /// an element of an array held in one of those.
+    private func checkLValue(_ target: Expr) {
+        switch target {
+        case .identifier(let name, let location, let length):
+            if let binding = resolve(name, at: location) {
+                switch binding {
+                case .global(_, let isLet, _), .local(_, let isLet, _):
+                    if isLet {
+                        error("cannot assign to '\(name)': it is a 'let' constant; declare it with 'var' to change it", at: location, length: length)
+                    }
+                case .context, .function, .classRef:
+                    error("cannot assign to '\(name)'", at: location, length: length)
+                }
+                return
+            }
+            if let cls = selfClass {
+                checkMemberAssignment(cls, name, location)
+                return
+            }
+            error("cannot find '\(name)' in scope\(Suggestion.didYouMean(name, in: namesInScope()))", at: location, length: length)
+        case .member(let receiver, let name, let location):
+            if let cls = checkExpr(receiver) { checkMemberAssignment(cls, name, location) }
+        case .subscripted(let base, let index, _):
+            _ = checkExpr(index)
+            checkLValue(base)
+        default:
+            error("cannot assign to this expression", at: target.location)
+        }
+    }
+
+    /// `o.prop = v` needs a property with a setter; `o._prop = v` a stored one.
+    private func checkMemberAssignment(_ cls: ScriptClass, _ name: String, _ location: SourceLocation) {
+        let isIvar = name.hasPrefix("_") && name.count > 1
+        let key = isIvar ? String(name.dropFirst()) : name
+        guard let property = cls.info.property(named: key) else {
+            let names = cls.info.properties.map(\.name)
+            error("value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: names))", at: location, length: name.count + 1)
+            return
+        }
+        if !isIvar && property.isReadOnly {
+            error("cannot assign to '\(key)': it is a computed property without a setter", at: location, length: name.count + 1)
+        }
+    }
+}
+
+// MARK: Expressions
+
+extension Checker {
+    /// Checks an expression; returns its class when it is known statically
+    /// (a variable initialised with `Account(…)`, `self`, a to-one property),
+    /// so members can be checked by name.
+    @discardableResult
+    private func checkExpr(_ expr: Expr) -> ScriptClass? {
+        switch expr {
+        case .literal:
+            return nil
+        case .interpolation(let parts, _):
+            for case .expr(let inner) in parts { checkExpr(inner) }
+            return nil
+        case .identifier(let name, let location, let length):
+            return checkIdentifier(name, location, length)
+        case .selfRef(let location):
+            guard let cls = selfClass else {
+                error("'self' is only available inside methods", at: location, length: 4)
+                return nil
+            }
+            return cls
+        case .dotName(let name, let location):
+            if Compiler.dotLiterals[name] == nil {
+                let suggestion = Suggestion.closest(to: name, in: Array(Compiler.dotLiterals.keys)).map { "; did you mean '.\($0)'?" } ?? ""
+                error("unknown literal '.\(name)'\(suggestion)", at: location, length: name.count + 1)
+            }
+            return nil
+        case .arrayLiteral(let elements, _):
+            for element in elements { checkExpr(element) }
+            return nil
+        case .member(let receiver, let name, let location):
+            return checkMember(checkExpr(receiver), name, location)
+        case .superMember(let name, let location):
+            error("'super.\(name)' must be called: 'super.\(name)(…)'", at: location)
+            return nil
+        case .call(let callee, let arguments, let location):
+            return checkCall(callee, arguments, location)
+        case .subscripted(let base, let index, _):
+            checkExpr(base)
+            checkExpr(index)
+            return nil
+        case .unary(_, let operand, _):
+            checkExpr(operand)
+            return nil
+        case .binary(let op, let lhs, let rhs, let location):
+            checkExpr(lhs)
+            checkExpr(rhs)
+            switch op {
+            case "&&", "||":
+                break
+            case "..<", "...":
+                error("ranges can only be used in 'for … in'", at: location, length: op.count)
+            default:
+                if Operators.general(op) == nil { error("unknown operator '\(op)'", at: location, length: op.count) }
+            }
+            return nil
+        }
+    }
+
+    private func checkIdentifier(_ name: String, _ location: SourceLocation, _ length: Int) -> ScriptClass? {
+        if let binding = resolve(name, at: location) {
+            switch binding {
+            case .global(_, _, let type), .local(_, _, let type): return type
+            case .context, .function, .classRef: return nil
+            }
+        }
+        if let cls = selfClass {
+            let isIvar = name.hasPrefix("_") && name.count > 1
+            let key = isIvar ? String(name.dropFirst()) : name
+            if let property = cls.info.property(named: key) { return propertyClass(property) }
+            if cls.method(name) != nil {
+                error("method '\(name)' must be called: '\(name)(…)'", at: location, length: length)
+                return nil
+            }
+            if name == "observationInfo" { return nil }
+        }
+        if name == "error" {
+            error("'error' is only available inside a 'catch' block", at: location, length: length)
+        } else {
+            error("cannot find '\(name)' in scope\(Suggestion.didYouMean(name, in: namesInScope()))", at: location, length: length)
+        }
+        return nil
+    }
+
+    /// `x.name`: checked by name when the class of `x` is known.
+    private func checkMember(_ cls: ScriptClass?, _ name: String, _ location: SourceLocation) -> ScriptClass? {
+        guard let cls else { return nil }
+        let isIvar = name.hasPrefix("_") && name.count > 1
+        let key = isIvar ? String(name.dropFirst()) : name
+        if let property = cls.info.property(named: key) { return propertyClass(property) }
+        if name != "observationInfo" {
+            let names = cls.info.properties.map(\.name) + ["observationInfo"]
+            error("value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: names))", at: location, length: name.count + 1)
+        }
+        return nil
+    }
+}
+
+// MARK: Calls
+
+extension Checker {
+    private func checkCall(_ callee: Expr, _ arguments: [Argument], _ location: SourceLocation) -> ScriptClass? {
+        switch callee {
+        case .identifier(let name, let nameLocation, let length):
+            return checkNamedCall(name, arguments, nameLocation, length)
+        case .member(let receiver, let name, let memberLocation):
+            checkMethodCall(receiver, name, arguments, memberLocation)
+            return nil
+        case .superMember(let name, let memberLocation):
+            checkSuperCall(name, arguments, memberLocation)
+            return nil
+        default:
+            error("cannot call this expression", at: location)
+            return nil
+        }
+    }
+
+    private func checkArguments(_ arguments: [Argument]) {
+        for argument in arguments { checkExpr(argument.value) }
+    }
+
+    private func checkArity(_ box: FunctionBox, _ arguments: [Argument], _ location: SourceLocation) {
+        let expected = box.parameters.count
+        if expected != arguments.count {
+            error("'\(box.name)' takes \(expected) argument\(expected == 1 ? "" : "s") (\(box.parameters.joined(separator: ", "))), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given", at: location, length: box.name.count)
+        }
+    }
+
+    private func checkNamedCall(_ name: String, _ arguments: [Argument], _ location: SourceLocation, _ length: Int) -> ScriptClass? {
+        switch name {
+        case "print":
+            checkArguments(arguments)
+            return nil
+        case "assert":
+            guard (1...2).contains(arguments.count) else {
+                error("'assert' takes a condition and an optional message", at: location, length: length)
+                return nil
+            }
+            checkArguments(arguments)
+            return nil
+        case "type", "object_getClass":
+            error("'\(name)' is not supported yet (SPEC level L3)", at: location, length: length)
+            return nil
+        default:
+            break
+        }
+        if let binding = resolve(name, at: location) {
+            switch binding {
+            case .classRef(let cls):
+                checkConstructor(cls, arguments)
+                return cls
+            case .function(let box):
+                checkArity(box, arguments, location)
+                checkArguments(arguments)
+            case .global, .local, .context:
+                error("cannot call '\(name)': it is not a function", at: location, length: length)
+            }
+            return nil
+        }
+        if let state = function, let cls = state.cls {
+            if !state.isStatic, cls.method(name) != nil || Builtins.names.contains(name) {
+                checkMethodCall(.selfRef(location), name, arguments, location)
+                return nil
+            }
+            if state.isStatic, let box = cls.staticMethod(name) {
+                checkArity(box, arguments, location)
+                checkArguments(arguments)
+                return nil
+            }
+        }
+        let suggestion = Suggestion.didYouMean(name, in: namesInScope() + Array(environment.classes.keys))
+        if name.first?.isUppercase == true && !suggestion.isEmpty {
+            error("unknown class '\(name)'\(suggestion)", at: location, length: length)
+        } else {
+            error("cannot find '\(name)' in scope\(suggestion)", at: location, length: length)
+        }
+        return nil
+    }
+
+    /// `Account(balance: 100)`: each label a settable property.
+    private func checkConstructor(_ cls: ScriptClass, _ arguments: [Argument]) {
+        let name = cls.info.name
+        for argument in arguments {
+            guard let label = argument.label else {
+                error("arguments to '\(name)(…)' need property labels, as in '\(name)(\(cls.info.properties.first?.name ?? "name"): …)'", at: argument.location)
+                continue
+            }
+            guard let property = cls.info.property(named: label), !property.isReadOnly else {
+                let names = cls.info.properties.filter { !$0.isReadOnly }.map(\.name)
+                error("'\(name)' has no stored property '\(label)'\(Suggestion.didYouMean(label, in: names))", at: argument.location, length: label.count)
+                continue
+            }
+            checkExpr(argument.value)
+        }
+    }
+
+    private func checkMethodCall(_ receiver: Expr, _ name: String, _ arguments: [Argument], _ location: SourceLocation) {
+        // Class methods: `Account.keyPathsForValuesAffecting("x")`.
+        if case .identifier(let className, let classLocation, _) = receiver, case .classRef(let cls)? = lookup(className) {
+            resolutions.bindings[classLocation] = .classRef(cls)
+            guard let box = cls.staticMethod(name) else {
+                error("type '\(className)' has no static method '\(name)'", at: location, length: name.count)
+                return
+            }
+            checkArity(box, arguments, location)
+            checkArguments(arguments)
+            return
+        }
+        let labels = arguments.map { $0.label ?? "_" }
+        let signature = Builtins.signature(name, labels)
+        if name == "append", labels == ["_"], isAssignable(receiver) {
+            checkLValue(receiver)
+            checkArguments(arguments)
+            return
+        }
+        let cls = checkExpr(receiver)
+        checkArguments(arguments)
+        func labelsError() {
+            let expected = Builtins.signatures(named: name).joined(separator: "', '")
+            error("incorrect argument labels in call to '\(name)' (have '\(name)(\(labels.map { $0 + ":" }.joined()))', expected '\(expected)')", at: location, length: name.count + 1)
+        }
+        if let cls, cls.method(name) != nil || Builtins.table[signature] == nil {
+            guard let box = cls.method(name) else {
+                if Builtins.names.contains(name) { return labelsError() }
+                let candidates = cls.allMethodNames + Array(Builtins.names)
+                error("value of type '\(cls.info.name)' has no method '\(name)'\(Suggestion.didYouMean(name, in: candidates))", at: location, length: name.count + 1)
+                return
+            }
+            checkArity(box, arguments, location)
+            return
+        }
+        if cls == nil, Builtins.table[signature] == nil, Builtins.names.contains(name) { labelsError() }
+    }
+
+    /// Whether `x.append(y)` can store back into `x`.
+    private func isAssignable(_ expr: Expr) -> Bool {
+        switch expr {
+        case .identifier(let name, _, _):
+            if let binding = lookup(name) {
+                switch binding {
+                case .global(_, let isLet, _), .local(_, let isLet, _): return !isLet
+                case .context, .function, .classRef: return false
+                }
+            }
+            let key = name.hasPrefix("_") ? String(name.dropFirst()) : name
+            return function?.cls?.info.property(named: key) != nil
+        case .member: return true
+        case .subscripted(let base, _, _): return isAssignable(base)
+        default: return false
+        }
+    }
+
+    private func checkSuperCall(_ name: String, _ arguments: [Argument], _ location: SourceLocation) {
+        guard let state = function, let cls = state.cls else {
+            error("'super' is only available inside methods", at: location)
+            return
+        }
+        checkArguments(arguments)
+        let superclass = cls.superclass
+        if let box = state.isStatic ? superclass?.staticMethod(name) : superclass?.method(name) {
+            checkArity(box, arguments, location)
+            return
+        }
+        if let hook = Hook.all.first(where: { $0.name == name }) {
+            if arguments.count != hook.parameters {
+                error("'super.\(name)' takes \(hook.signature)", at: location)
+            }
+            return
+        }
+        let labels = arguments.map { $0.label ?? "_" }
+        if !state.isStatic, Builtins.table[Builtins.signature(name, labels)] != nil { return }
+        error("'\(superclass?.info.name ?? "NSObject")' has no method '\(name)'", at: location, length: name.count)
+    }
+}
