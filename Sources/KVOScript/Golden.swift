@@ -50,54 +50,50 @@ public enum Golden {
     }
 }
 
-/// A unified diff of two texts by lines. Hand-written (LCS over lines): golden
-/// files are small and no diff library ships with the toolchain.
+/// A unified diff of two texts by lines, from the standard library's
+/// `difference(from:)` (a Myers diff, as swift-syntax's test support uses).
 public enum UnifiedDiff {
+    /// Beyond this many lines in all, only the header and a note are shown:
+    /// a runaway scenario's output is not worth diffing line by line.
+    static let lineLimit = 200_000
+
+    private enum Line {
+        case same(Substring), removed(Substring), added(Substring)
+
+        var isChange: Bool {
+            if case .same = self { return false }
+            return true
+        }
+    }
+
     public static func render(expected: String, actual: String, expectedName: String, actualName: String, context: Int = 3) -> String {
-        let a = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let b = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        // Edit script from an LCS table; sizes are bounded by golden files.
-        let n = a.count, m = b.count
-        guard n * m <= 25_000_000 else { return "--- \(expectedName)\n+++ \(actualName)\n(files too large to diff)\n" }
-        var table = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            for j in stride(from: m - 1, through: 0, by: -1) {
-                table[i][j] = a[i] == b[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
-            }
-        }
-        enum Line { case same(String), removed(String), added(String) }
-        var lines: [Line] = []
-        var i = 0, j = 0
-        while i < n || j < m {
-            if i < n, j < m, a[i] == b[j] {
-                lines.append(.same(a[i])); i += 1; j += 1
-            } else if i < n, j == m || table[i + 1][j] >= table[i][j + 1] {
-                lines.append(.removed(a[i])); i += 1
-            } else {
-                lines.append(.added(b[j])); j += 1
-            }
-        }
+        let header = "--- \(expectedName)\n+++ \(actualName)\n"
+        let old = lines(of: expected)
+        let new = lines(of: actual)
+        guard old.count + new.count <= lineLimit else { return header + "(files too large to diff)\n" }
+        let lines = editScript(from: old, to: new)
         // Line numbers (1-based) in each file where every edit-script entry starts.
-        var oldLine = [Int](), newLine = [Int]()
+        var oldLine: [Int] = [], newLine: [Int] = []
         var o = 1, p = 1
         for line in lines {
-            oldLine.append(o); newLine.append(p)
+            oldLine.append(o)
+            newLine.append(p)
             switch line {
             case .same: o += 1; p += 1
             case .removed: o += 1
             case .added: p += 1
             }
         }
-        func isChange(_ k: Int) -> Bool { if case .same = lines[k] { return false } else { return true } }
-        var output = "--- \(expectedName)\n+++ \(actualName)\n"
+        var output = header
         var k = 0
-        while k < lines.count {
-            guard let first = (k..<lines.count).first(where: isChange) else { break }
+        while let first = lines[k...].firstIndex(where: \.isChange) {
             let start = max(k, first - context)
-            var end = first
+            // A hunk runs until more than twice the context separates two
+            // changes (two hunks that close are one, as in `diff -u`).
             var lastChange = first
+            var end = first
             while end < lines.count {
-                if isChange(end) { lastChange = end }
+                if lines[end].isChange { lastChange = end }
                 if end - lastChange > context * 2 { break }
                 end += 1
             }
@@ -113,9 +109,50 @@ public enum UnifiedDiff {
             }
             let oldStart = oldCount == 0 ? oldLine[start] - 1 : oldLine[start]
             let newStart = newCount == 0 ? newLine[start] - 1 : newLine[start]
-            output += "@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@\n" + body
+            output += "@@ -\(range(oldStart, oldCount)) +\(range(newStart, newCount)) @@\n" + body
             k = end
         }
         return output
+    }
+
+    /// A text's lines; a final newline ends the last line rather than
+    /// starting an empty one.
+    private static func lines(of text: String) -> [Substring] {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    /// `start,count` as `diff -u` writes it: the count left out when it is 1.
+    private static func range(_ start: Int, _ count: Int) -> String {
+        count == 1 ? "\(start)" : "\(start),\(count)"
+    }
+
+    /// The two texts walked in step: each old line removed or kept, each new
+    /// line added or kept, in order.
+    private static func editScript(from old: [Substring], to new: [Substring]) -> [Line] {
+        var removed = Set<Int>(), inserted = Set<Int>()
+        for change in new.difference(from: old) {
+            switch change {
+            case .remove(let offset, _, _): removed.insert(offset)
+            case .insert(let offset, _, _): inserted.insert(offset)
+            }
+        }
+        var lines: [Line] = []
+        var i = 0, j = 0
+        while i < old.count || j < new.count {
+            if i < old.count, removed.contains(i) || j == new.count {
+                lines.append(.removed(old[i]))
+                i += 1
+            } else if j < new.count, inserted.contains(j) || i == old.count {
+                lines.append(.added(new[j]))
+                j += 1
+            } else {
+                lines.append(.same(old[i]))
+                i += 1
+                j += 1
+            }
+        }
+        return lines
     }
 }

@@ -105,4 +105,56 @@ struct Scenario: CustomTestStringConvertible, Sendable {
             #expect(onLargeStack { Golden.check(scenario, update: false) }.passed)
         }
     }
+
+    /// The golden diff reads as `diff -u` prints it (expected texts from GNU diffutils).
+    @Test(arguments: [
+        ("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\n", "a\nB\nc\nd\ne\nf\ng\nh\nI\nj\nk\nl\nm\nn\n", """
+            @@ -1,13 +1,14 @@
+             a
+            -b
+            +B
+             c
+             d
+             e
+             f
+             g
+             h
+            -i
+            +I
+             j
+             k
+             l
+             m
+            +n
+
+            """),
+        ((1...30).map { "\($0)\n" }.joined(), "0\n" + (2...14).map { "\($0)\n" }.joined() + "x\n" + (15...28).map { "\($0)\n" }.joined(), """
+            @@ -1,4 +1,4 @@
+            -1
+            +0
+             2
+             3
+             4
+            @@ -12,6 +12,7 @@
+             12
+             13
+             14
+            +x
+             15
+             16
+             17
+            @@ -26,5 +27,3 @@
+             26
+             27
+             28
+            -29
+            -30
+
+            """),
+        ("", "only\n", "@@ -0,0 +1 @@\n+only\n"),
+    ])
+    func unifiedDiffMatchesDiffU(expected: String, actual: String, hunks: String) {
+        let diff = UnifiedDiff.render(expected: expected, actual: actual, expectedName: "a", actualName: "b")
+        #expect(diff == "--- a\n+++ b\n" + hunks)
+    }
 }
