@@ -74,7 +74,7 @@ private final class Worker: @unchecked Sendable {
         // As kvo-run does on its own large thread: deep recursion ends in an
         // error while there is stack left, so only paths that skip the guard
         // can overflow (and those are bugs).
-        StackGuard.install(stackSize: UInt(stackSize), margin: 64 << 20)
+        StackGuard.registerCurrentThread(stackSize: UInt(stackSize), margin: 64 << 20)
         pthread_mutex_lock(&mutex)
         while true {
             while job == nil { pthread_cond_wait(&condition, &mutex) }

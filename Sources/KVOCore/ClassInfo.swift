@@ -15,8 +15,12 @@ public final class ClassInfo {
 
     /// Hooks this class declares itself; `hook(_:)` finds inherited ones.
     public var ownHooks = Hooks() {
-        didSet { ClassInfo.hookGeneration &+= 1 }
+        didSet { hookEpoch.value &+= 1 }
     }
+    /// Counts hook changes in this class's hierarchy (shared from its root
+    /// class down): a subclass's cached `observeValue` is current while the
+    /// count it saw is.
+    private let hookEpoch: HookEpoch
     private var automaticCache: [String: Bool] = [:]
     private var affectingCache: [String: [[String]]] = [:]
 
@@ -38,6 +42,7 @@ public final class ClassInfo {
     public init(name: String, superclass: ClassInfo?) {
         self.name = name
         self.superclass = superclass
+        self.hookEpoch = superclass?.hookEpoch ?? HookEpoch()
         if let superclass {
             for property in superclass.properties { append(property) }
             slotCount = superclass.slotCount
@@ -97,16 +102,14 @@ public final class ClassInfo {
     /// `observeValue`, looked up through the superclasses once per change of
     /// any class's hooks, not once per notification.
     public var observeValueHook: Hooks.ObserveValue? {
-        if cachedHookGeneration != ClassInfo.hookGeneration {
+        if cachedHookGeneration != hookEpoch.value {
             cachedObserveValue = hook(\.observeValue)
-            cachedHookGeneration = ClassInfo.hookGeneration
+            cachedHookGeneration = hookEpoch.value
         }
         return cachedObserveValue
     }
     private var cachedObserveValue: Hooks.ObserveValue?
     private var cachedHookGeneration = -1
-    /// Bumped whenever any class's hooks change (the interpreter is single-threaded).
-    nonisolated(unsafe) static var hookGeneration = 0
 
     /// A zero-argument method KVC can use as the getter `-key`.
     public func getterMethod(_ key: String) -> ((KVOObject) throws -> Value)? {
@@ -397,4 +400,9 @@ public enum KeyPaths {
     public static func isLoneOperator(_ rest: ArraySlice<String>) -> Bool {
         rest.count == 1 && isOperator(rest[rest.startIndex])
     }
+}
+
+/// A count shared by the classes of one hierarchy (see `ClassInfo.ownHooks`).
+private final class HookEpoch {
+    var value = 0
 }

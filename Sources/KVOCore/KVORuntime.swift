@@ -9,6 +9,9 @@ public final class KVORuntime {
     public private(set) var depth = 0
     /// Deepest handler nesting allowed (`--max-depth`).
     public var maxDepth = 1000
+    /// The native stack of the thread this runtime runs on (the one it is
+    /// created on).
+    public var stackGuard = StackGuard.currentThread
     public private(set) var notificationCount = 0
     public private(set) var objectCount = 0
     /// False with `--quiet`: notifications are counted, not sent to the sink.
@@ -536,7 +539,7 @@ public final class KVORuntime {
         guard depth < maxDepth else {
             throw ScriptError.runtime("notifications nested deeper than the maximum depth (\(maxDepth)); raise it with --max-depth")
         }
-        try StackGuard.check("notifications")
+        try stackGuard.check("notifications")
         depth += 1
         handlerRuns &+= 1
         defer { depth -= 1 }

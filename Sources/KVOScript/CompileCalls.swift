@@ -91,7 +91,7 @@ extension Compiler {
                 guard machine.callDepth < machine.kvo.maxDepth else {
                     throw ScriptError.runtime("initial values nested deeper than the maximum depth (\(machine.kvo.maxDepth)) creating '\(info.name)'; does a property's initial value create its own class? (--max-depth raises the limit)")
                 }
-                try StackGuard.check("initial values")
+                try machine.kvo.stackGuard.check("initial values")
                 machine.callDepth += 1
                 defer { machine.callDepth -= 1 }
                 for (property, initial) in initializers {

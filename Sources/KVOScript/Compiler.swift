@@ -145,7 +145,7 @@ final class Compiler {
                             // The checks `invokeGetter` makes, once for the whole body.
                             if unboxed.runs(atCallDepth: machine.callDepth + 1, maxDepth: machine.kvo.maxDepth),
                                !object.isReleased {
-                                try StackGuard.check("accessor calls")
+                                try machine.kvo.stackGuard.check("accessor calls")
                                 if let value = try? run(object.slots) { return .double(value) }
                             }
                             return try machine.invokeGetter(selfObject: object, name: name, boxed)
@@ -310,7 +310,7 @@ extension Machine {
         if object.isReleased {
             throw ScriptError.runtime("-[\(object.cls.name) \(name)]: message sent to deallocated instance \(object.description)")
         }
-        try StackGuard.check("accessor calls")
+        try kvo.stackGuard.check("accessor calls")
     }
 
     /// `self`'s stored property in `slot`, as `get` reads it.

@@ -145,7 +145,7 @@ public final class Machine {
         guard arguments.count == function.parameters.count else {
             throw ScriptError.runtime("'\(function.name)' takes \(function.parameters.count) argument\(function.parameters.count == 1 ? "" : "s"), got \(arguments.count)")
         }
-        try StackGuard.check("method calls")
+        try kvo.stackGuard.check("method calls")
         let newBase = stack.count
         stack.append(contentsOf: arguments)
         return try inFrame(base: newBase, size: function.frameSize, selfObject: selfObject) { try body($0) ?? .null }

@@ -97,7 +97,7 @@ enum LargeStack {
     static func run<T>(_ body: @escaping () -> T) -> T {
         var result: T?
         let job = Job {
-            StackGuard.install(stackSize: stackSize, margin: 64 << 20)
+            StackGuard.registerCurrentThread(stackSize: stackSize, margin: 64 << 20)
             result = body()
         }
         var attributes = pthread_attr_t()
