@@ -21,6 +21,17 @@ public final class OutputWriter {
     private let capturing: Bool
     /// Flush after every write (a terminal, where the user is watching).
     public var flushesEachLine: Bool
+    /// Why output stopped: a failed write (`cannot write standard output: No
+    /// space left on device`) or a capture past `captureLimit`. From then on
+    /// writes are dropped, and the running scenario is asked to stop
+    /// (`StopRequest.outputFailed`): a print loop into a closed pipe must end.
+    public private(set) var failure: String?
+    /// Most bytes an in-memory writer keeps (golden tests): a looping
+    /// scenario would otherwise fill memory.
+    public var captureLimit = OutputWriter.defaultCaptureLimit
+    public static let defaultCaptureLimit = 16 << 20
+    /// Names the stream in failure messages.
+    private let streamName: String
 
     public init(descriptor: Int32, bufferSize: Int = 1 << 16) {
         self.descriptor = descriptor
@@ -28,6 +39,7 @@ public final class OutputWriter {
         self.storage = .allocate(capacity: capacity)
         self.flushesEachLine = isatty(descriptor) != 0
         self.capturing = false
+        self.streamName = descriptor == 1 ? "standard output" : descriptor == 2 ? "standard error" : "descriptor \(descriptor)"
     }
 
     /// A writer that keeps what is written, for `capturedText`.
@@ -37,6 +49,7 @@ public final class OutputWriter {
         self.storage = .allocate(capacity: capacity)
         self.flushesEachLine = false
         self.capturing = true
+        self.streamName = "captured output"
     }
 
     deinit {
@@ -83,19 +96,35 @@ public final class OutputWriter {
         while offset < bytes.count {
             let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
             if written < 0 && errno == EINTR { continue }
-            if written <= 0 { break }
+            if written <= 0 {
+                fail("cannot write \(streamName): \(written < 0 ? String(cString: strerror(errno)) : "nothing written")")
+                return
+            }
             offset += written
         }
+    }
+
+    /// Records the first failure and asks the running scenario to stop.
+    private func fail(_ message: String) {
+        failure = message
+        count = 0
+        kvoInterruptRequested = StopRequest.outputFailed
     }
 
     /// One text-format notification line, appended as bytes: building a String
     /// first costs several times more than the notification itself.
     func writeNotification(_ object: KVOObject, _ keyPath: String, _ observer: KVOObject, _ change: Change,
                            _ context: Context?, _ depth: Int) {
-        for _ in 0..<depth { appendLiteral("  ") }
+        if depth > 0 {
+            if depth <= TextFormat.maxIndentDepth {
+                for _ in 0..<depth { appendLiteral("  ") }
+            } else {
+                append(TextFormat.indent(depth))
+            }
+        }
         append(object.name)
         appendLiteral(".")
-        append(keyPath)
+        appendEscapingControls(keyPath)
         appendLiteral(" → ")
         append(observer.name)
         appendLiteral(" {")

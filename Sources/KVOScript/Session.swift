@@ -17,6 +17,10 @@ public enum ExitStatus {
     public static let failure: Int32 = 1
     public static let scriptErrors: Int32 = 2
     public static let usage: Int32 = 64
+    /// Standard output (or a golden's capture) could not be written: a full
+    /// disk, a closed pipe. 1, not sysexits' 74, so that every way a run can
+    /// fail stays within the statuses of SPEC §9.
+    public static let outputFailed: Int32 = 1
 }
 
 /// A running interpreter: engine, machine and checker, kept across REPL
@@ -114,6 +118,8 @@ public final class Session {
     /// Runs a scenario (or a REPL entry) and returns its exit status.
     public func run(_ source: String, file: String) -> Int32 {
         defer { renderer.out.flush() }
+        // A failure of an earlier run's output (the REPL) must not stop this one.
+        if kvoInterruptRequested == StopRequest.outputFailed { kvoInterruptRequested = StopRequest.none }
         lastEnding = .completed
         guard let statements = load(source, file: file) else {
             lastEnding = .scriptErrors
