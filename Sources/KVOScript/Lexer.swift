@@ -107,7 +107,9 @@ struct Lexer {
                 add(.punct(op), at: start, length: op.count)
             } else {
                 advance()
-                let shown = c.isASCII && !c.isWhitespace ? "'\(c)'" : "U+" + String(c.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true)
+                // Printable ASCII quoted; anything else (controls too) by number.
+                let printable = c.asciiValue.map { $0 > 0x20 && $0 < 0x7F } ?? false
+                let shown = printable ? "'\(c)'" : "U+" + String(c.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true)
                 error("unexpected character \(shown) in the scenario", at: start)
             }
         }
