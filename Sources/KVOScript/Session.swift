@@ -200,6 +200,35 @@ extension Session {
         }.sorted()
     }
 
+    /// `:info NAME`: prints the observation info of the object a top-level
+    /// variable holds, as `print(NAME.observationInfo)` would; returns what is
+    /// wrong instead when NAME is not such a variable. The argument is only
+    /// ever looked up as a name: meta-command arguments are not source.
+    public func showObservationInfo(of name: String) -> String? {
+        guard Session.isIdentifier(name) else {
+            return ":info takes the name of a variable holding an object, as in ':info acct'; '\(ControlCharacters.escaping(name))' is not a name"
+        }
+        guard let value = globalValue(name) else {
+            return "no variable named '\(name)'\(Suggestion.didYouMean(name, in: namesInScope)); :objects lists the objects"
+        }
+        guard case .object(let object) = value else {
+            return "'\(name)' holds \(value.typeName), not an object; :info shows an object's observation info"
+        }
+        if object.isReleased { return "'\(name)' is a released object (\(object.description))" }
+        renderer.emit(.observationInfo(object: object, observances: object.observanceSnapshots, depth: 0))
+        renderer.out.flush()
+        return nil
+    }
+
+    /// `[A-Za-z_][A-Za-z0-9_]*`, as the lexer reads a name.
+    static func isIdentifier(_ text: String) -> Bool {
+        guard let first = text.utf8.first, first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z")) else { return false }
+        return text.utf8.allSatisfy { byte in
+            byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+        }
+    }
+
     /// `:objects`: each object bound to a name, with its class and whether it is observed.
     public var objectSummary: [String] {
         compiler.globalNames.keys.sorted().compactMap { name in
