@@ -84,28 +84,38 @@ public struct Diagnostic: Error, Equatable, Sendable {
 /// A scenario's text, split into lines for diagnostics.
 public struct SourceText: @unchecked Sendable {
     public let text: String
-    private let lines: [Substring]
-    /// Lines as characters, made once each: a long line with many errors would
-    /// otherwise be copied and walked again for every caret.
-    private let characterCache = CharacterCache()
+    /// Lines, split when a diagnostic first needs one: a scenario without
+    /// errors never pays for an array of every line while it is read.
+    private let cache = Cache()
 
-    private final class CharacterCache {
-        var lines: [Int: [Character]] = [:]
+    private final class Cache {
+        var lines: [Substring]?
+        /// Lines as characters, made once each: a long line with many errors
+        /// would otherwise be copied and walked again for every caret.
+        var characters: [Int: [Character]] = [:]
     }
 
     public init(_ text: String) {
         self.text = text
-        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    private var lines: [Substring] {
+        if let lines = cache.lines { return lines }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        cache.lines = lines
+        return lines
     }
 
     func lineCharacters(_ number: Int) -> [Character]? {
-        if let cached = characterCache.lines[number] { return cached }
+        if let cached = cache.characters[number] { return cached }
         guard let line = line(number) else { return nil }
         let characters = Array(line)
-        characterCache.lines[number] = characters
+        cache.characters[number] = characters
         return characters
     }
+
     public func line(_ number: Int) -> String? {
+        let lines = self.lines
         guard number >= 1, number <= lines.count else { return nil }
         var line = String(lines[number - 1])
         if line.hasSuffix("\r") { line.removeLast() }

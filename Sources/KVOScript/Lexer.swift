@@ -13,6 +13,10 @@ struct Lexer {
 
     init(_ source: String, start: SourceLocation = SourceLocation(line: 1, column: 1), nesting: Int = 0) {
         self.chars = Array(source)
+        // Never more tokens than characters (and one for the end): reserved
+        // once, the array is never copied to grow, and the pages past the
+        // last token are never touched, so they cost address space, not memory.
+        tokens.reserveCapacity(chars.count + 1)
         self.line = start.line
         self.column = start.column
         self.nesting = nesting

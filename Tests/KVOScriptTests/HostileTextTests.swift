@@ -111,22 +111,24 @@ import KVOCore
         // 512 KB is a secondary thread's default; a recursive compile of
         // 20,000 terms would need several MB.
         let source = "let x = " + Array(repeating: "2", count: 20_000).joined(separator: " * 1 + ") + "\nprint(x)\n"
-        let writer = OutputWriter(capturing: ())
         let box = ResultBox()
         let thread = Thread {
+            let writer = OutputWriter(capturing: ())
             let session = Session(options: RunOptions(), out: writer, err: writer)
             box.status = session.run(source, file: "chain.kvo")
+            box.text = writer.capturedText
             box.done.signal()
         }
         thread.stackSize = 512 << 10
         thread.start()
         box.done.wait()
         #expect(box.status == 0)
-        #expect(writer.capturedText == "40000\n")
+        #expect(box.text == "40000\n")
     }
 
     final class ResultBox: @unchecked Sendable {
         var status: Int32 = -1
+        var text = ""
         let done = DispatchSemaphore(value: 0)
     }
 
