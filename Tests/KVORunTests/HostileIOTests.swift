@@ -160,7 +160,7 @@ enum Hostile {
         let result = try H.bash("$KVO p.kvo > /dev/full", in: folder)
         #expect(result.status == 1, "\(result)")
         #expect(result.err.contains("kvo-run: cannot write standard output: No space left on device"), "\(result)")
-        let check = try H.bash("$KVO --format json check p.kvo > /dev/full; echo \"json check $?\" >&2", in: folder)
+        let check = try H.bash("$KVO check --format json p.kvo > /dev/full; echo \"json check $?\" >&2", in: folder)
         #expect(check.err.contains("json check 0"), "nothing to write: \(check)")
         let tests = try H.bash("$KVO test . > /dev/full", in: folder)
         #expect(tests.status == 1 && tests.err.contains("cannot write standard output"), "\(tests)")
@@ -313,7 +313,7 @@ enum Hostile {
     /// asked for those bytes); change dictionaries, collections and exception
     /// lines, which kvo-run composes, show control and bidi characters escaped.
     @Test func changeDictionariesEscapeControlCharactersAndPrintStaysRaw() throws {
-        let result = try Adversarial.check(controlScenario, .exception)
+        let result = try Adversarial.check(Self.controlScenario, .exception)
         let expected = #"a.s → o {kind = 1; new = "a\rb\0c\u{1B}[31md\u{202E}e\u{7F}f\u{85}g\u{2067}h\ti\nj"; old = ""}"#
         #expect(result.outLines.first == expected, "\(result)")
         #expect(result.outLines.dropFirst().first == "raw:\u{1B}[0m", "\(result)")
@@ -326,7 +326,9 @@ enum Hostile {
     }
 
     @Test func jsonEscapesControlAndBidiCharacters() throws {
-        let result = try Adversarial.check(controlScenario, .exception, arguments: ["--format", "json"])
+        // An uncaught exception is an event on stdout here, not a Terminating line.
+        let result = try Adversarial.run(Array(Self.controlScenario.utf8), arguments: ["--format", "json"])
+        #expect(!result.crashed && result.status == 1, "\(result)")
         let first = try #require(result.outLines.first)
         #expect(first.contains(#""new":"a\rb\u0000c\u001b[31md\u202ee\u007ff\u0085g\u2067h\ti\nj""#), "\(result)")
         #expect(result.outLines.dropFirst().first == #"{"event":"print","text":"raw:\u001b[0m","depth":0}"#, "\(result)")

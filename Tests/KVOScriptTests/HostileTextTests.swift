@@ -36,7 +36,7 @@ import KVOCore
     }
 
     @Test func theLexerNamesControlCharactersByNumber() {
-        let (_, diagnostics) = Parser.parse("let x = \u{1B}\u{7F}")
+        let (_, diagnostics) = Parser.parse("let x = \u{1B}\u{7F}1")
         #expect(diagnostics.map(\.message) == ["unexpected character U+1B in the scenario", "unexpected character U+7F in the scenario"])
     }
 
