@@ -36,6 +36,15 @@ test-golden: build
 test-conformance: build
 	scripts/conformance $(BIN) $(CONFORMANCE)
 
+# make stress (not part of make test): every hostile input (Fuzz/stress/*.kvo
+# and the cases scripts/stress generates: /dev/zero and 20 MB sources, binary
+# files, FIFOs and symlink loops under `kvo-run test`, /dev/full, a print loop
+# into a closed pipe, long chains, --max-depth 100000 recursion), each under
+# `ulimit -v` 4 GB and 20 seconds; each must end with status 0, 1 or 2.
+.PHONY: stress
+stress: build
+	scripts/stress $(BIN)
+
 clean:
 	rm -rf .build
 
@@ -70,7 +79,7 @@ bench: build bench-peers
 # --- Robustness: fuzzing and AddressSanitizer -------------------------------
 # `make fuzz SECONDS=N` builds a libFuzzer target (Fuzz/FuzzKVO.swift) over the
 # lexer, parser, checker and interpreter with ASan, seeds .build/fuzz/corpus/
-# from every scenario, conformance case and fuzz regression, and fuzzes for N
+# from every scenario, conformance case, fuzz regression and stress input, and fuzzes for N
 # seconds (default 60) in one worker process that keeps going after a crash.
 # Crashes, timeouts and OOMs land in .build/fuzz/artifacts/; minimise one with
 #   .build/fuzz/fuzzer-address/fuzz-kvo -minimize_crash=1 -runs=100000 CRASH_FILE
@@ -111,7 +120,7 @@ $(FUZZ_BIN): Fuzz/FuzzKVO.swift $(wildcard Sources/KVOCore/*.swift) $(wildcard S
 
 fuzz: fuzz-build
 	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
-	@for f in $$(find scenarios Tests/Conformance Fuzz/regressions -name '*.kvo' 2>/dev/null); do \
+	@for f in $$(find scenarios Tests/Conformance Fuzz/regressions Fuzz/stress -name '*.kvo' 2>/dev/null); do \
 		cp "$$f" "$(FUZZ_DIR)/corpus/seed_$$(echo "$$f" | tr / _)"; \
 	done
 	@before=$$(ls $(FUZZ_DIR)/artifacts | wc -l); \

@@ -9,6 +9,13 @@ medians are reported as a Markdown table on standard output; progress goes to
 standard error. Both sides report how many notifications they received (kvo-run
 on its --stats line, a peer as one integer line) and any difference is flagged.
 
+Every workload is also run with the iteration count of the phase it is named
+for set to 0 (same set-up, no phase), alternating with the whole runs
+(A B A0 B0 A B A0 B0 ...); the phase's time is median(whole) - median(set-up)
+on each side, and the table shows that phase-matched ratio beside the
+whole-process one. Neither side times itself: the scenario language has no
+clock.
+
     python3 Benchmarks/run.py                 # full run (tens of minutes)
     python3 Benchmarks/run.py --quick         # fewer pairs, smaller N
     python3 Benchmarks/run.py --only B1,B5    # some workloads only
@@ -37,32 +44,74 @@ SCENARIOS = ROOT / "Benchmarks" / "scenarios"
 STATS_RE = re.compile(r"^kvo-run: (\d+) notifications", re.M)
 PARAM_RE = r"^let {name} = [0-9_]+$"
 
-# name, what it measures, scenario, parameters (full, quick), peer argv from the
-# parameters, expected notification count from the parameters.
+def shortest(x):
+    """A Double as kvo-run prints it: shortest round-trip form, no ".0" when
+    integral (Python's repr is the same shortest form, for moderate values)."""
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def b5s_color(p):
+    """The color B5s ends with, computed as B5s.kvo and B5s.m compute it."""
+    l = (p["n"] - 1) % 101 if p["n"] > 0 else 50
+    red = (l + 16) * 0.75
+    green, blue = red + 10 / 4, red - (-10) / 4
+    return f"rgb({shortest(red / 100)}, {shortest(green / 100)}, {shortest(blue / 100)})"
+
+
+# Each workload: name, what it measures, scenario, peer (default: the name),
+# parameters (full, quick), peer argv from the parameters, expected
+# notification count from the parameters. `phase` names the parameter that
+# counts the iterations of the phase the workload is named for (`phase_what`):
+# the harness also runs both sides with it set to 0 (the same set-up, no
+# phase) and reports phase = median(full) - median(set-up). `per_notification`:
+# also report the phase's nanoseconds per notification. `target`: the
+# phase-matched goal, a minimum ratio GNUstep / kvo-run and for B2 a maximum
+# of ns per notification. `sample`: the final line both sides print before
+# their count (B5s: the color), and what it must be.
 WORKLOADS = [
     dict(name="B1", what="1M sets of one property, one observer [.new, .old]",
          scenario="B1.kvo", full=dict(n=1_000_000), quick=dict(n=100_000),
-         argv=lambda p: [p["n"]], expected=lambda p: p["n"]),
+         argv=lambda p: [p["n"]], expected=lambda p: p["n"],
+         phase="n", phase_what="the sets", per_notification=True,
+         target=dict(ratio=20)),
     dict(name="B2", what="10k observers on one key, 100 sets (1M notifications)",
          scenario="B2.kvo", full=dict(observers=10_000, sets=100),
          quick=dict(observers=1_000, sets=100),
          argv=lambda p: [p["observers"], p["sets"]],
-         expected=lambda p: p["observers"] * p["sets"]),
+         expected=lambda p: p["observers"] * p["sets"],
+         phase="sets", phase_what="the sets (observers registered in the set-up)",
+         per_notification=True, target=dict(ratio=4, ns=25)),
     dict(name="B3", what="add then remove N observers on one key, same order",
-         scenario="B3.kvo", full=dict(n=100_000), quick=dict(n=10_000),
-         argv=lambda p: [p["n"]], expected=lambda p: 0),
+         scenario="B3.kvo", full=dict(n=100_000, rounds=1), quick=dict(n=10_000, rounds=1),
+         argv=lambda p: [p["n"], p["rounds"]], expected=lambda p: 0,
+         phase="rounds", phase_what="the adds and removes (observer objects created in the set-up)"),
     dict(name="B4", what='key path "account.balance": swap account + set balance',
          scenario="B4.kvo", full=dict(n=100_000), quick=dict(n=10_000),
-         argv=lambda p: [p["n"]], expected=lambda p: 2 * p["n"]),
-    dict(name="B5", what="objc.io LabColor: l, a, b -> red, green, blue -> color",
+         argv=lambda p: [p["n"]], expected=lambda p: 2 * p["n"],
+         phase="n", phase_what="the swaps and sets", target=dict(ratio=20)),
+    dict(name="B5", what="objc.io LabColor: l, a, b -> red, green, blue -> color (Double)",
          scenario="B5.kvo", full=dict(n=100_000), quick=dict(n=10_000),
-         argv=lambda p: [p["n"]], expected=lambda p: p["n"]),
+         argv=lambda p: [p["n"]], expected=lambda p: p["n"],
+         phase="n", phase_what="the sets of lComponent"),
+    dict(name="B5s", what='objc.io LabColor with a String color "rgb(r, g, b)"',
+         scenario="B5s.kvo", full=dict(n=100_000), quick=dict(n=10_000),
+         argv=lambda p: [p["n"]], expected=lambda p: p["n"],
+         phase="n", phase_what="the sets of lComponent", target=dict(ratio=12),
+         sample=b5s_color),
     dict(name="B5chain", what="simplest chain lComponent -> redComponent -> color (no target)",
          scenario="B5chain.kvo", full=dict(n=100_000), quick=dict(n=10_000),
-         argv=lambda p: [p["n"]], expected=lambda p: p["n"]),
-    dict(name="B6", what='mutableArrayValue(forKey: "items").add(x), one observer',
+         argv=lambda p: [p["n"]], expected=lambda p: p["n"],
+         phase="n", phase_what="the sets of lComponent"),
+    dict(name="B6", what='mutableArrayValue(forKey: "items").add(x), one observer; '
+         "GNUstep Box with indexed accessors",
          scenario="B6.kvo", full=dict(n=100_000), quick=dict(n=10_000),
-         argv=lambda p: [p["n"]], expected=lambda p: p["n"]),
+         argv=lambda p: [p["n"]], expected=lambda p: p["n"],
+         phase="n", phase_what="the proxy adds", target=dict(ratio=15)),
+    dict(name="B6ivar", what="B6 against a GNUstep Box with only the ivar (no accessors)",
+         scenario="B6.kvo", full=dict(n=100_000), quick=dict(n=10_000),
+         argv=lambda p: [p["n"]], expected=lambda p: p["n"],
+         phase="n", phase_what="the proxy adds", target=dict(ratio=5)),
 ]
 # B3 scaling: N values; the largest is the B3 workload itself (reused).
 SCALING = dict(full=[1_000, 10_000, 100_000], quick=[100, 1_000, 10_000])
@@ -78,9 +127,11 @@ def log(*args):
 class Outcome:
     """One run: wall and CPU seconds, or why there are none."""
 
-    def __init__(self, seconds=None, count=None, status="ok", detail="", rss_kb=None, cpu=None):
+    def __init__(self, seconds=None, count=None, status="ok", detail="", rss_kb=None, cpu=None,
+                 sample=None):
         self.seconds, self.count, self.status = seconds, count, status
         self.detail, self.rss_kb, self.cpu = detail, rss_kb, cpu
+        self.sample = sample  # the line printed before the count, if any
 
 
 def children_cpu():
@@ -137,7 +188,10 @@ def run_kvo(binary, scenario, timeout, quiet=True, stdout=subprocess.PIPE):
     match = STATS_RE.search(run.err)
     if run.status != 0 or not match:
         return Outcome(status="error", detail=f"exit {run.status}: {tail(run.err + run.out)}")
-    return Outcome(run.seconds, int(match.group(1)), cpu=run.cpu)
+    # Under --quiet a scenario's standard output is only what it prints itself.
+    printed = run.out.strip().splitlines()
+    return Outcome(run.seconds, int(match.group(1)), cpu=run.cpu,
+                   sample=printed[-1] if printed else None)
 
 
 def run_peer(binary, argv, timeout, stdout=subprocess.PIPE):
@@ -147,7 +201,8 @@ def run_peer(binary, argv, timeout, stdout=subprocess.PIPE):
     lines = run.out.strip().splitlines()
     if run.status != 0 or not lines or not lines[-1].strip().isdigit():
         return Outcome(status="error", detail=f"exit {run.status}: {tail(run.err + run.out)}")
-    return Outcome(run.seconds, int(lines[-1]), cpu=run.cpu)
+    return Outcome(run.seconds, int(lines[-1]), cpu=run.cpu,
+                   sample=lines[-2] if len(lines) > 1 else None)
 
 
 class Series:
@@ -175,6 +230,10 @@ class Series:
     @property
     def counts(self):
         return sorted({r.count for r in self.runs})
+
+    @property
+    def samples(self):
+        return sorted({r.sample for r in self.runs if r.sample is not None})
 
     def time_text(self, timeout):
         if self.dead is not None and self.dead.status == "timeout":
@@ -223,8 +282,13 @@ def cpu_ratio_text(kvo, peer):
 
 def alternate(pairs, run_a, run_b, a, b, label):
     """A B A B ...: at least `pairs` runs of each side, unless a side died."""
+    alternate_all(pairs, [(a, run_a), (b, run_b)], label)
+
+
+def alternate_all(pairs, sides, label):
+    """A B C D A B C D ...: `pairs` rounds, one run of each live side per round."""
     for i in range(pairs):
-        for series, run in ((a, run_a), (b, run_b)):
+        for series, run in sides:
             if series.dead is None:
                 outcome = run()
                 series.add(outcome)
@@ -286,6 +350,76 @@ def compare(name, kvo_scenario, peer_bin, peer_argv, expected, args):
     return kvo, peer, check_text(kvo, peer, expected)
 
 
+class Phased(NamedTuple):
+    """A workload run whole and with its phase count set to 0 (set-up only)."""
+    kvo: Series
+    peer: Series
+    kvo_setup: Series
+    peer_setup: Series
+    check: str
+
+
+def compare_phased(name, scenarios, peer_bin, argvs, expected, samples, args):
+    """Four series in rounds: kvo-run whole, GNUstep whole, kvo-run set-up,
+    GNUstep set-up. scenarios, argvs, expected, samples: (whole, set-up) pairs;
+    a sample is the line both sides must print before their count, or None."""
+    kvo, peer = Series("kvo-run"), Series("GNUstep")
+    kvo0, peer0 = Series("kvo-run set-up"), Series("GNUstep set-up")
+    alternate_all(args.pairs, [
+        (kvo, lambda: run_kvo(args.bin, scenarios[0], args.timeout)),
+        (peer, lambda: run_peer(peer_bin, argvs[0], args.timeout)),
+        (kvo0, lambda: run_kvo(args.bin, scenarios[1], args.timeout)),
+        (peer0, lambda: run_peer(peer_bin, argvs[1], args.timeout)),
+    ], name)
+    problems = []
+    for label, pair, exp, sample in (("whole", (kvo, peer), expected[0], samples[0]),
+                                     ("set-up", (kvo0, peer0), expected[1], samples[1])):
+        text = check_text(*pair, exp)
+        if text != "ok":
+            problems.append(f"{label}: {text}")
+        if sample is not None:
+            for series in pair:
+                got = series.samples
+                if series.runs and got != [sample]:
+                    shown = " / ".join(repr(s) for s in got) or "nothing"
+                    problems.append(f"{series.label} printed {shown}, expected {sample!r}")
+    check = "; ".join(problems) if problems else "ok"
+    if not problems and samples[0] is not None:
+        check += f" (both print `{samples[0]}`)"
+    return Phased(kvo, peer, kvo0, peer0, check)
+
+
+def phase_seconds(full, setup, cpu=False):
+    """median(whole) - median(set-up), or None when either side has no runs."""
+    a = full.cpu_median if cpu else full.median
+    b = setup.cpu_median if cpu else setup.median
+    return None if a is None or b is None else a - b
+
+
+def phase_text(seconds):
+    if seconds is None:
+        return "–"
+    if seconds <= 0:
+        return "≤ 0 (noise)"
+    return fmt_seconds(seconds)
+
+
+def phase_ratio(k, g):
+    """GNUstep phase / kvo-run phase, when both are positive."""
+    return g / k if k is not None and g is not None and k > 0 and g > 0 else None
+
+
+def target_text(target, ratio, kvo_ns):
+    if not target:
+        return "–"
+    parts, met = [f"≥ {target['ratio']:g}×"], [None if ratio is None else ratio >= target["ratio"]]
+    if "ns" in target:
+        parts.append(f"≤ {target['ns']:g} ns/notification")
+        met.append(None if kvo_ns is None else kvo_ns <= target["ns"])
+    mark = "" if None in met else (" ✓" if all(met) else " ✗")
+    return ", ".join(parts) + mark
+
+
 def max_rss_kb(cmd, timeout):
     """Peak RSS of one run of cmd, in KiB: /usr/bin/time -v when present, else
     getrusage(RUSAGE_CHILDREN) read in a fresh Python process that runs only cmd."""
@@ -335,8 +469,9 @@ def environment(args):
     gcc = cmd_out(["gcc", "-dumpfullversion"])
     return [
         f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}; mode: "
-        f"{'quick' if args.quick else 'full'}; {args.pairs} pairs (A B A B …), "
-        f"medians; timeout {args.timeout:g} s per run",
+        f"{'quick' if args.quick else 'full'}; {args.pairs} rounds per workload "
+        f"(kvo-run, GNUstep, kvo-run set-up, GNUstep set-up), medians; "
+        f"timeout {args.timeout:g} s per run",
         f"- machine: {cpu or 'unknown CPU'}, {os.cpu_count()} CPUs, "
         f"Linux {os.uname().release}",
         f"- kvo-run: {binary} (built {built}), git {rev or '?'}"
@@ -354,8 +489,8 @@ def main():
                         help="directory of the built GNUstep peers (default .build/bench)")
     parser.add_argument("--quick", action="store_true",
                         help="development run: 3 pairs, N / 10")
-    parser.add_argument("--pairs", type=int, help="A/B pairs per workload "
-                        "(default 7, 3 with --quick)")
+    parser.add_argument("--pairs", type=int, help="rounds per workload, each one run "
+                        "of both sides whole and set-up only (default 7, 3 with --quick)")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds per run before it is reported as timeout (300)")
     parser.add_argument("--only", help="comma-separated subset of: "
@@ -377,7 +512,7 @@ def main():
     if not os.access(args.bin, os.X_OK):
         raise SystemExit(f"kvo-run not found at {args.bin}: run `make bench` "
                          "or `swift build -c release`, or pass --bin")
-    peer_names = ([w["name"] for w in WORKLOADS if wanted(w["name"])]
+    peer_names = ([w.get("peer", w["name"]) for w in WORKLOADS if wanted(w["name"])]
                   + (["B3"] if wanted("scaling") else [])
                   + (["startup"] if wanted("startup") or wanted("rss") else [])
                   + (["mem_1m"] if wanted("rss") else []))
@@ -397,39 +532,74 @@ def main():
         shutil.copy2(args.bin, snapshot)
         args.bin = str(snapshot)
         # ---- workloads ---------------------------------------------------
-        rows, notes = [], []
+        rows, details, notes = [], [], []
         for w in WORKLOADS:
             if not wanted(w["name"]):
                 continue
             params = w[mode]
+            setup_params = dict(params, **{w["phase"]: 0})
             defaults = read_defaults(w["scenario"], params.keys())
-            scenario = materialize(w["scenario"], params, defaults, tmpdir)
-            expected = w["expected"](params)
-            log(f"{w['name']}: {w['what']} ({', '.join(f'{k}={v:,}' for k, v in params.items())})")
-            kvo, peer, check = compare(w["name"], scenario, args.peers / w["name"],
-                                       w["argv"](params), expected, args)
+            scenarios = (materialize(w["scenario"], params, defaults, tmpdir),
+                         materialize(w["scenario"], setup_params, defaults, tmpdir))
+            expected = (w["expected"](params), w["expected"](setup_params))
+            sample = w.get("sample")
+            samples = (sample(params), sample(setup_params)) if sample else (None, None)
+            log(f"{w['name']}: {w['what']} ({', '.join(f'{k}={v:,}' for k, v in params.items())}; "
+                f"set-up runs with {w['phase']}=0)")
+            r = compare_phased(w["name"], scenarios, args.peers / w.get("peer", w["name"]),
+                               (w["argv"](params), w["argv"](setup_params)),
+                               expected, samples, args)
             if w["name"] == "B3":
-                b3_result = (params["n"], kvo, peer)
+                b3_result = (params["n"], r.kvo, r.peer)
+            k_phase, g_phase = phase_seconds(r.kvo, r.kvo_setup), phase_seconds(r.peer, r.peer_setup)
+            ratio = phase_ratio(k_phase, g_phase)
+            cpu_ratio = phase_ratio(phase_seconds(r.kvo, r.kvo_setup, cpu=True),
+                                    phase_seconds(r.peer, r.peer_setup, cpu=True))
+            notified = expected[0] - expected[1]
+            k_ns = g_ns = None
+            if w.get("per_notification") and notified > 0:
+                if k_phase is not None and k_phase > 0:
+                    k_ns = k_phase / notified * 1e9
+                if g_phase is not None and g_phase > 0:
+                    g_ns = g_phase / notified * 1e9
             size = ", ".join(f"{k}={v:,}" for k, v in params.items())
-            rows.append(f"| {w['name']} ({size}) | {kvo.time_text(args.timeout)} | "
-                        f"{peer.time_text(args.timeout)} | "
-                        f"{ratio_text(kvo, peer, args.timeout)} | "
-                        f"{fmt_seconds(kvo.cpu_median)} | {fmt_seconds(peer.cpu_median)} | "
-                        f"{cpu_ratio_text(kvo, peer)} | {kvo.count_text()} | "
-                        f"{peer.count_text()} | {check} |")
-            notes.append(f"- **{w['name']}**: {w['what']}")
+            rows.append(f"| {w['name']} ({size}) | {r.kvo.time_text(args.timeout)} | "
+                        f"{r.peer.time_text(args.timeout)} | "
+                        f"{ratio_text(r.kvo, r.peer, args.timeout)} | "
+                        f"{phase_text(k_phase)} | {phase_text(g_phase)} | "
+                        f"{'–' if ratio is None else f'{ratio:.2f}'} | "
+                        f"{target_text(w.get('target'), ratio, k_ns)} |")
+            ns_text = ("–" if not w.get("per_notification") else
+                       f"{'–' if k_ns is None else f'{k_ns:,.0f}'} / "
+                       f"{'–' if g_ns is None else f'{g_ns:,.0f}'}")
+            details.append(f"| {w['name']} | {w['phase']} = 0: no {w['phase_what'].removeprefix('the ')} | "
+                           f"{r.kvo_setup.time_text(args.timeout)} | "
+                           f"{r.peer_setup.time_text(args.timeout)} | "
+                           f"{cpu_ratio_text(r.kvo, r.peer)} | "
+                           f"{'–' if cpu_ratio is None else f'{cpu_ratio:.2f}'} | {ns_text} | "
+                           f"{r.kvo.count_text()} | {r.peer.count_text()} | {r.check} |")
+            notes.append(f"- **{w['name']}**: {w['what']}; phase: {w['phase_what']}.")
         if rows:
             report += ["## Workloads", "",
-                       "| workload | kvo-run median (s) | GNUstep median (s) | "
-                       "ratio GNUstep/kvo-run | kvo-run CPU (s) | GNUstep CPU (s) | "
-                       "CPU ratio | notifications kvo-run | "
-                       "notifications GNUstep | check |",
-                       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"] + rows + [""]
-            report += ["Ratio > 1: kvo-run is faster. Times are wall-clock for the "
-                       "whole process (start-up included), kvo-run with "
-                       "`--quiet --stats`; the CPU columns are the medians of the same "
-                       "runs' user + system time (getrusage of the child), which the "
-                       "host's scheduling does not inflate.", ""] + notes + [""]
+                       "| workload | kvo-run whole (s) | GNUstep whole (s) | whole ratio | "
+                       "kvo-run phase (s) | GNUstep phase (s) | phase ratio | target (phase) |",
+                       "|---|---:|---:|---:|---:|---:|---:|---|"] + rows + [""]
+            report += ["Ratios are GNUstep / kvo-run: above 1 kvo-run is faster. *Whole* is "
+                       "the wall-clock time of the whole process (start-up and set-up "
+                       "included), kvo-run with `--quiet --stats`. *Phase* is the time of "
+                       "the phase the workload is named for: the median of the whole runs "
+                       "minus the median of set-up runs, the same program with the phase's "
+                       "iteration count set to 0, alternated with the whole runs. A phase "
+                       "shorter than the noise of the two medians can come out ≤ 0.", ""]
+            report += ["| workload | set-up runs | kvo-run set-up (s) | GNUstep set-up (s) | "
+                       "CPU ratio whole | CPU ratio phase | ns/notification in the phase "
+                       "(kvo-run / GNUstep) | notifications kvo-run | notifications GNUstep "
+                       "| check |",
+                       "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"] + details + [""]
+            report += ["CPU ratios use the medians of the same runs' user + system time "
+                       "(getrusage of the child), which the host's scheduling does not "
+                       "inflate. Notifications are the whole runs' (the set-up runs must "
+                       "report 0); `check` covers both.", ""] + notes + [""]
 
         # ---- start-up ----------------------------------------------------
         if wanted("startup"):

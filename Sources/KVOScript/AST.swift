@@ -17,15 +17,27 @@ indirect enum Expr {
     case subscripted(Expr, Expr, SourceLocation)
     case unary(String, Expr, SourceLocation)
     case binary(String, Expr, Expr, SourceLocation)
+    /// `a + b - c + …`, longer than `Parser.longChain` operators of one level,
+    /// left-associative: one flat node, so the tree (and its release), the
+    /// compiler and the evaluation never recurse per operator. Located at the
+    /// last operator, as the nested form's root would be.
+    case chain(Expr, [ChainLink], SourceLocation)
 
     var location: SourceLocation {
         switch self {
         case .literal(_, let l), .interpolation(_, let l), .identifier(_, let l, _), .selfRef(let l), .dotName(_, let l),
              .arrayLiteral(_, let l), .member(_, _, let l), .superMember(_, let l), .call(_, _, let l),
-             .subscripted(_, _, let l), .unary(_, _, let l), .binary(_, _, _, let l):
+             .subscripted(_, _, let l), .unary(_, _, let l), .binary(_, _, _, let l), .chain(_, _, let l):
             return l
         }
     }
+}
+
+/// One `op operand` of a `chain`.
+struct ChainLink {
+    var op: String
+    var operand: Expr
+    var location: SourceLocation
 }
 
 enum InterpolationPart {
@@ -39,12 +51,21 @@ struct Argument {
     var location: SourceLocation
 }
 
+/// One `if CONDITION { BODY }` of an if/else-if chain.
+struct IfBranch {
+    var condition: Expr
+    var body: [Stmt]
+    var location: SourceLocation
+}
+
 /// A statement as parsed.
 indirect enum Stmt {
     case expression(Expr)
     case binding(isLet: Bool, name: String, type: TypeSyntax?, value: Expr?, SourceLocation)
     case assign(target: Expr, op: String, value: Expr, SourceLocation)
-    case ifElse(condition: Expr, then: [Stmt], else: [Stmt]?, SourceLocation)
+    /// `if A {…} else if B {…} else {…}`: the branches in order, flat, so a
+    /// long chain nests neither in the tree nor in the compiler.
+    case ifElse(branches: [IfBranch], else: [Stmt]?, SourceLocation)
     case forIn(name: String, sequence: Expr, body: [Stmt], SourceLocation)
     case whileLoop(condition: Expr, body: [Stmt], SourceLocation)
     case doCatch(body: [Stmt], exceptionName: (String, SourceLocation)?, handler: [Stmt], SourceLocation)
@@ -57,7 +78,7 @@ indirect enum Stmt {
     var location: SourceLocation {
         switch self {
         case .expression(let e): return e.location
-        case .binding(_, _, _, _, let l), .assign(_, _, _, let l), .ifElse(_, _, _, let l), .forIn(_, _, _, let l),
+        case .binding(_, _, _, _, let l), .assign(_, _, _, let l), .ifElse(_, _, let l), .forIn(_, _, _, let l),
              .whileLoop(_, _, let l), .doCatch(_, _, _, let l), .returnValue(_, let l), .release(_, let l),
              .context(_, let l):
             return l

@@ -50,8 +50,14 @@ struct UnboxedGetter {
 }
 
 extension Compiler {
+    /// Deepest expression given an unboxed form: it is compiled recursively,
+    /// and an operator chain can be as long as the source allows.
+    static let maxUnboxedNesting = 64
+
     /// The unboxed form of `expr`, when it has one (see above).
-    func compileUnboxed(_ expr: Expr) -> UnboxedGetter? {
+    func compileUnboxed(_ expr: Expr, nesting: Int = 0) -> UnboxedGetter? {
+        guard nesting < Self.maxUnboxedNesting else { return nil }
+        let compileUnboxed = { (inner: Expr) in self.compileUnboxed(inner, nesting: nesting + 1) }
         switch expr {
         case .identifier, .member:
             return selfDoubleRead(expr)

@@ -74,6 +74,9 @@ extension Compiler {
             if op == "!" { return Typed({ machine in .bool(!(try Operators.truth(try eval(machine)))) }) }
             return Typed({ machine in try Operators.negate(try eval(machine)) })
 
+        case .chain(let first, let links, _):
+            return compileChain(first, links)
+
         case .binary(let op, let lhs, let rhs, let location):
             let left = compileExpr(lhs).eval
             let right = compileExpr(rhs).eval
@@ -129,6 +132,48 @@ extension Compiler {
                 }
             }
         }
+    }
+
+    /// One step of a long operator chain: the operator and its right operand.
+    private enum ChainStep {
+        case and(Eval)
+        case or(Eval)
+        case apply(Operators.FastPath?, Operators.Binary, Eval, SourceLocation)
+    }
+
+    /// A flat `.chain` (`1 + 1 + … + 1`), compiled and evaluated in loops,
+    /// never recursively: a 100,000-term sum costs no stack.
+    private func compileChain(_ base: Expr, _ links: [ChainLink]) -> Typed {
+        let first = compileExpr(base).eval
+        var steps: [ChainStep] = []
+        steps.reserveCapacity(links.count)
+        for link in links {
+            let right = compileExpr(link.operand).eval
+            switch link.op {
+            case "&&": steps.append(.and(right))
+            case "||": steps.append(.or(right))
+            case "..<", "...":
+                error("ranges can only be used in 'for … in'", at: link.location, length: link.op.count)
+            default:
+                guard let function = Operators.general(link.op) else {
+                    error("unknown operator '\(link.op)'", at: link.location, length: link.op.count)
+                    continue
+                }
+                steps.append(.apply(Operators.FastPath(link.op), function, right, link.location))
+            }
+        }
+        return Typed({ machine in
+            var value = try first(machine)
+            for step in steps {
+                switch step {
+                case .and(let right): value = .bool(try Operators.truth(value) && Operators.truth(try right(machine)))
+                case .or(let right): value = .bool(try Operators.truth(value) || Operators.truth(try right(machine)))
+                case .apply(let fast, let function, let right, let location):
+                    value = try Operators.apply(fast, function, value, try right(machine), at: location)
+                }
+            }
+            return value
+        })
     }
 
     /// A variable an operator reads in place.

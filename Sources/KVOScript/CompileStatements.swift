@@ -107,12 +107,21 @@ extension Compiler {
                 return nil
             }
 
-        case .ifElse(let condition, let then, let otherwise, _):
-            let test = compileExpr(condition).eval
-            let thenExec = compileBlock(then)
+        case .ifElse(let branches, let otherwise, _):
+            let compiled = branches.map { branch in (test: compileExpr(branch.condition).eval, body: compileBlock(branch.body)) }
             let elseExec = otherwise.map(compileBlock)
+            if compiled.count == 1, let only = compiled.first {
+                let (test, thenExec) = only
+                return { machine in
+                    if try Operators.truth(try test(machine)) { return try thenExec(machine) }
+                    return try elseExec?(machine)
+                }
+            }
+            // An else-if chain: tried in a loop, never one call per branch.
             return { machine in
-                if try Operators.truth(try test(machine)) { return try thenExec(machine) }
+                for branch in compiled where try Operators.truth(try branch.test(machine)) {
+                    return try branch.body(machine)
+                }
                 return try elseExec?(machine)
             }
 

@@ -1,3 +1,5 @@
+import KVOCore
+
 /// A position in a scenario: 1-based line and column, columns counting Characters.
 public struct SourceLocation: Hashable, Sendable, Comparable {
     public var line: Int
@@ -31,59 +33,89 @@ public struct Diagnostic: Error, Equatable, Sendable {
     }
 
     /// `file:line:col: error: message`, the source line and a caret under the range.
+    ///
+    /// Control and bidirectional-override characters (`ControlCharacters`) in
+    /// the message and the source line are shown escaped (`\u{1B}`): a binary
+    /// file's bytes must not drive the terminal. The caret stays under its
+    /// column: each escaped character is padded to its escape's width.
     public func render(file: String, source: SourceText, color: Bool = false) -> String {
-        let header = "\(file):\(location.line):\(location.column): "
+        let header = "\(ControlCharacters.escaping(file)):\(location.line):\(location.column): "
         let label = color ? (severity == .error ? "\u{1B}[1;31merror:\u{1B}[0m" : "\u{1B}[1;35mwarning:\u{1B}[0m") : "\(severity.rawValue):"
+        let message = ControlCharacters.escaping(self.message, keepingNewlines: true)
         var text = header + label + " " + (color ? "\u{1B}[1m\(message)\u{1B}[0m" : message)
         if let characters = source.lineCharacters(location.line) {
             var column = location.column
-            var line: String
+            var shownLine: [Character]
             // A very long line is shown as a window around the column.
             if characters.count > 160 {
                 let start = min(max(0, column - 80), characters.count)
                 let end = min(characters.count, start + 160)
-                line = (start > 0 ? "…" : "") + String(characters[start..<end]) + (end < characters.count ? "…" : "")
+                shownLine = (start > 0 ? ["…"] : []) + characters[start..<end] + (end < characters.count ? ["…"] : [])
                 column = column - start + (start > 0 ? 1 : 0)
             } else {
-                line = String(characters)
+                shownLine = characters
             }
-            var prefix = ""
-            for character in line.prefix(max(0, column - 1)) {
-                prefix.append(character == "\t" ? "\t" : " ")
+            var line = "", prefix = "", caret = ""
+            let caretCount = min(length, max(1, shownLine.count - (column - 1)))
+            for (offset, character) in shownLine.enumerated() {
+                let shown = Self.shown(character)
+                line += shown
+                if offset < column - 1 {
+                    prefix += character == "\t" ? "\t" : String(repeating: " ", count: shown.count)
+                } else if offset < column - 1 + caretCount {
+                    let mark: String = caret.isEmpty ? "^" : "~"
+                    caret += mark
+                    caret += String(repeating: "~", count: max(0, shown.count - 1))
+                }
             }
-            let available = max(1, line.count - (column - 1))
-            let caret = "^" + String(repeating: "~", count: max(0, min(length, available) - 1))
+            if caret.isEmpty { caret = "^" }
             text += "\n" + line + "\n" + prefix + (color ? "\u{1B}[1;32m\(caret)\u{1B}[0m" : caret)
         }
         return text
+    }
+
+    /// A character as the source line under a diagnostic shows it.
+    private static func shown(_ character: Character) -> String {
+        guard character.unicodeScalars.contains(where: { ControlCharacters.mustEscape($0) }) else { return String(character) }
+        return ControlCharacters.escaping(String(character))
     }
 }
 
 /// A scenario's text, split into lines for diagnostics.
 public struct SourceText: @unchecked Sendable {
     public let text: String
-    private let lines: [Substring]
-    /// Lines as characters, made once each: a long line with many errors would
-    /// otherwise be copied and walked again for every caret.
-    private let characterCache = CharacterCache()
+    /// Lines, split when a diagnostic first needs one: a scenario without
+    /// errors never pays for an array of every line while it is read.
+    private let cache = Cache()
 
-    private final class CharacterCache {
-        var lines: [Int: [Character]] = [:]
+    private final class Cache {
+        var lines: [Substring]?
+        /// Lines as characters, made once each: a long line with many errors
+        /// would otherwise be copied and walked again for every caret.
+        var characters: [Int: [Character]] = [:]
     }
 
     public init(_ text: String) {
         self.text = text
-        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    private var lines: [Substring] {
+        if let lines = cache.lines { return lines }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        cache.lines = lines
+        return lines
     }
 
     func lineCharacters(_ number: Int) -> [Character]? {
-        if let cached = characterCache.lines[number] { return cached }
+        if let cached = cache.characters[number] { return cached }
         guard let line = line(number) else { return nil }
         let characters = Array(line)
-        characterCache.lines[number] = characters
+        cache.characters[number] = characters
         return characters
     }
+
     public func line(_ number: Int) -> String? {
+        let lines = self.lines
         guard number >= 1, number <= lines.count else { return nil }
         var line = String(lines[number - 1])
         if line.hasSuffix("\r") { line.removeLast() }

@@ -7,52 +7,147 @@ import Darwin
 /// File access through libc: reading scenarios and walking folders is all the
 /// tool needs, and it keeps Foundation out of start-up.
 public enum Files {
+    /// The largest scenario kvo-run reads, from a file or standard input. A
+    /// source costs tens of bytes of memory per byte once lexed, parsed and
+    /// compiled, and `/dev/zero` never ends: reading stops here with an error.
+    public static let maxSourceBytes = 8 << 20
+
     public enum Failure: Error, CustomStringConvertible {
         case cannotRead(String, String)
         case cannotWrite(String, String)
+        /// The file passed the limit (`maxSourceBytes` for a scenario).
+        case tooLarge(String, Int)
         public var description: String {
             switch self {
             case .cannotRead(let path, let why): return "cannot read '\(path)': \(why)"
             case .cannotWrite(let path, let why): return "cannot write '\(path)': \(why)"
+            case .tooLarge(let path, let limit):
+                return "cannot read '\(path)': it is larger than \(limit >> 20) MiB, the most kvo-run reads; split it into smaller files"
             }
         }
     }
 
-    public static func read(_ path: String) throws -> String {
-        guard let file = fopen(path, "rb") else { throw Failure.cannotRead(path, String(cString: strerror(errno))) }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count > 0 { bytes += chunk[0..<count] }
-            if count < chunk.count {
-                if ferror(file) != 0 { throw Failure.cannotRead(path, "read error") }
-                break
-            }
+    static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// What a stat mode is, in words, for "not a regular file" errors.
+    static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return "not a regular file"
         }
-        if isDirectory(path) { throw Failure.cannotRead(path, "it is a directory") }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
-    public static func readStandardInput() -> String {
+    /// Reads a scenario. `regularOnly` (golden tests) refuses anything but a
+    /// regular file without blocking: opening a FIFO waits for a writer.
+    public static func read(_ path: String, regularOnly: Bool = false, limit: Int = maxSourceBytes) throws -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
+        guard descriptor >= 0 else { throw Failure.cannotRead(path, errorText(errno)) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Failure.cannotRead(path, errorText(errno)) }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFDIR { throw Failure.cannotRead(path, "it is a directory") }
+        if regularOnly && type != S_IFREG { throw Failure.cannotRead(path, "it is \(kind(of: info.st_mode)), not a regular file") }
+        let expected = type == S_IFREG ? Int(info.st_size) : 0
+        return try readAll(descriptor, name: path, sizeHint: expected, limit: limit)
+    }
+
+    /// Reads standard input as a scenario, up to `maxSourceBytes`.
+    public static func readStandardInput() throws -> String {
+        try readAll(0, name: "<stdin>", sizeHint: 0, limit: maxSourceBytes)
+    }
+
+    /// Everything `descriptor` holds, failing past `maximum` bytes (one byte
+    /// more is read to tell "exactly the limit" from "more"). Invalid UTF-8 is
+    /// repaired, never rejected: the lexer reports what it cannot read.
+    static func readAll(_ descriptor: Int32, name: String, sizeHint: Int, limit maximum: Int) throws -> String {
+        if sizeHint > maximum { throw Failure.tooLarge(name, maximum) }
+        let limit = maximum + 1
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(limit, max(sizeHint + 1, 1 << 16)))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = Glibc.read(0, &chunk, chunk.count)
-            if count <= 0 { break }
+            let want = min(chunk.count, limit - bytes.count)
+            if want == 0 { throw Failure.tooLarge(name, maximum) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, want) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure.cannotRead(name, errorText(errno))
+            }
+            if count == 0 { break }
             bytes += chunk[0..<count]
         }
+        if bytes.count > maximum { throw Failure.tooLarge(name, maximum) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Writes `text` to `path` so that a failure never leaves a half-written
+    /// file where a whole one was: a regular file (or a new one) is written
+    /// as a temporary file in the same folder, synced and renamed over it.
+    /// Anything else (`/dev/full`, a FIFO) is written in place, never
+    /// replaced. Every write, fsync and close is checked.
     public static func write(_ text: String, to path: String) throws {
-        guard let file = fopen(path, "wb") else { throw Failure.cannotWrite(path, String(cString: strerror(errno))) }
-        defer { fclose(file) }
-        let bytes = Array(text.utf8)
-        if !bytes.isEmpty && fwrite(bytes, 1, bytes.count, file) != bytes.count {
-            throw Failure.cannotWrite(path, "write error")
+        var target = path
+        var info = stat()
+        var exists = false
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) {
+            // Through a symlink: replace what it points to, not the link.
+            target = String(cString: resolved)
+            free(resolved)
         }
+        if stat(target, &info) == 0 {
+            exists = true
+            if (info.st_mode & S_IFMT) != S_IFREG {
+                let descriptor = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
+                guard descriptor >= 0 else { throw Failure.cannotWrite(path, errorText(errno)) }
+                try writeAll(text, to: descriptor, name: path, sync: false)
+                return
+            }
+        }
+        let folder = target.lastIndex(of: "/").map { String(target[...$0]) } ?? ""
+        var template = Array((folder + "." + baseName(target) + ".tmp-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard descriptor >= 0 else { throw Failure.cannotWrite(path, errorText(errno)) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do {
+            // mkstemp makes the file 0600: give it the old file's mode, or
+            // what a new file would get under the umask.
+            let mask = umask(0)
+            umask(mask)
+            let mode = exists ? info.st_mode & 0o7777 : 0o666 & ~mask
+            if fchmod(descriptor, mode) != 0 { throw Failure.cannotWrite(path, errorText(errno)) }
+            try writeAll(text, to: descriptor, name: path, sync: true)
+            if rename(temporary, target) != 0 { throw Failure.cannotWrite(path, errorText(errno)) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Writes all of `text` and closes `descriptor`, checking each step.
+    private static func writeAll(_ text: String, to descriptor: Int32, name: String, sync: Bool) throws {
+        var failure: Int32 = 0
+        var text = text
+        text.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 {
+                    failure = written < 0 ? errno : EIO
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == 0 && sync && fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure != 0 { throw Failure.cannotWrite(name, errorText(failure)) }
     }
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
@@ -62,11 +157,66 @@ public enum Files {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Every file under `path` whose name ends with `suffix`, sorted.
-    public static func find(under path: String, suffix: String) -> [String] {
-        if !isDirectory(path) { return path.hasSuffix(suffix) ? [path] : [] }
-        var results: [String] = []
-        var pending = [path]
+    /// A file's identity: the same file or folder reached by two paths
+    /// (symlinks, `a/../a`) has one.
+    struct Identity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    /// What a walk for scenarios found.
+    public struct Found {
+        /// The scenarios, sorted, each file once.
+        public var files: [String] = []
+        /// Paths named on the command line that cannot be scenarios (a FIFO,
+        /// a device), with why: reported as failures, never opened.
+        public var rejected: [(path: String, why: String)] = []
+    }
+
+    /// Every file under `paths` whose name ends with `suffix`, sorted, each
+    /// once. Folders are followed through symlinks but each is entered once
+    /// (a symlink loop would otherwise make the walk exponential); in folders,
+    /// only regular files count (a FIFO named X.kvo would block the reader).
+    /// A name that cannot be stat'ed (a dangling symlink) is listed, so that
+    /// reading it reports the error. A path named directly that is neither a
+    /// folder nor a regular file is rejected.
+    public static func find(_ paths: [String], suffix: String) -> Found {
+        var found = Found()
+        var seenFolders: Set<Identity> = []
+        var seenFiles: Set<Identity> = []
+        var files: [(path: String, identity: Identity?)] = []
+        for path in paths {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                files.append((path, nil))
+                continue
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                walk(path, info, suffix: suffix, seenFolders: &seenFolders, into: &files)
+            case S_IFREG:
+                if path.hasSuffix(suffix) { files.append((path, Identity(info))) }
+            default:
+                found.rejected.append((path, "it is \(kind(of: info.st_mode)), not a regular file; kvo-run test runs regular files only"))
+            }
+        }
+        // Sorted first, so that of two names for one file the first is kept.
+        for file in files.sorted(by: { $0.path < $1.path }) {
+            if let identity = file.identity, !seenFiles.insert(identity).inserted { continue }
+            if file.identity == nil, found.files.last == file.path { continue }
+            found.files.append(file.path)
+        }
+        return found
+    }
+
+    private static func walk(_ root: String, _ rootInfo: stat, suffix: String, seenFolders: inout Set<Identity>,
+                             into files: inout [(path: String, identity: Identity?)]) {
+        guard seenFolders.insert(Identity(rootInfo)).inserted else { return }
+        var pending = [root]
         while let directory = pending.popLast() {
             guard let handle = opendir(directory) else { continue }
             defer { closedir(handle) }
@@ -76,14 +226,27 @@ public enum Files {
                 }
                 if name.hasPrefix(".") { continue }
                 let full = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-                if isDirectory(full) {
-                    pending.append(full)
-                } else if name.hasSuffix(suffix) {
-                    results.append(full)
+                var info = stat()
+                guard stat(full, &info) == 0 else {
+                    // Dangling symlink or unreadable: listed so the error shows.
+                    if name.hasSuffix(suffix) { files.append((full, nil)) }
+                    continue
+                }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    if seenFolders.insert(Identity(info)).inserted { pending.append(full) }
+                case S_IFREG:
+                    if name.hasSuffix(suffix) { files.append((full, Identity(info))) }
+                default:
+                    continue  // FIFOs, sockets, devices: never scenarios
                 }
             }
         }
-        return results.sorted()
+    }
+
+    /// Every file under `path` whose name ends with `suffix`, sorted.
+    public static func find(under path: String, suffix: String) -> [String] {
+        find([path], suffix: suffix).files
     }
 
     public static func baseName(_ path: String) -> String {

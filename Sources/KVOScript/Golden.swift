@@ -6,20 +6,32 @@ public enum Golden {
         String(scenario.dropLast(4)) + ".out"
     }
 
+    /// What running a scenario for a golden test gave.
+    public enum Rendering {
+        /// Everything it printed, and `# exit status: N` when N is not 0.
+        case output(String)
+        /// It could not be read or its output was cut: never a golden.
+        case failure(String)
+    }
+
     /// Runs a scenario in-process and renders what it printed.
-    public static func render(scenarioAt path: String) -> String {
-        let writer = OutputWriter(capturing: ())
+    public static func run(scenarioAt path: String) -> Rendering {
         let source: String
         do {
-            source = try Files.read(path)
+            // Regular files only: a FIFO named X.kvo would block the run.
+            source = try Files.read(path, regularOnly: true)
         } catch {
-            return "\(error)\n# exit status: \(ExitStatus.usage)\n"
+            return .failure("\(error)")
         }
+        let writer = OutputWriter(capturing: ())
         let session = Session(options: RunOptions(), out: writer, err: writer)
         let status = session.run(source, file: Files.baseName(path))
         var text = writer.capturedText
+        if let failure = writer.failure {
+            return .failure("\(path): \(failure); make it print less (a loop that never ends?)")
+        }
         if status != 0 { text += "# exit status: \(status)\n" }
-        return text
+        return .output(text)
     }
 
     /// The result of checking one scenario.
@@ -31,7 +43,14 @@ public enum Golden {
     }
 
     public static func check(_ scenario: String, update: Bool) -> Outcome {
-        let actual = render(scenarioAt: scenario)
+        let actual: String
+        switch run(scenarioAt: scenario) {
+        case .output(let text):
+            actual = text
+        case .failure(let why):
+            // Never replace a golden with an error: the scenario was not run.
+            return Outcome(scenario: scenario, passed: false, report: why)
+        }
         let goldenPath = expectedPath(for: scenario)
         if update {
             do {
@@ -41,8 +60,12 @@ public enum Golden {
                 return Outcome(scenario: scenario, passed: false, report: "\(error)")
             }
         }
-        guard let expected = try? Files.read(goldenPath) else {
-            return Outcome(scenario: scenario, passed: false, report: "missing \(goldenPath); create it with 'kvo-run test --update \(scenario)'")
+        let expected: String
+        do {
+            expected = try Files.read(goldenPath, limit: OutputWriter.defaultCaptureLimit + (1 << 10))
+        } catch {
+            let why = Files.exists(goldenPath) ? "\(error)" : "missing \(goldenPath)"
+            return Outcome(scenario: scenario, passed: false, report: "\(why); create it with 'kvo-run test --update \(scenario)'")
         }
         if expected == actual { return Outcome(scenario: scenario, passed: true, report: "") }
         return Outcome(scenario: scenario, passed: false,

@@ -13,6 +13,10 @@ struct Lexer {
 
     init(_ source: String, start: SourceLocation = SourceLocation(line: 1, column: 1), nesting: Int = 0) {
         self.chars = Array(source)
+        // Never more tokens than characters (and one for the end): reserved
+        // once, the array is never copied to grow, and the pages past the
+        // last token are never touched, so they cost address space, not memory.
+        tokens.reserveCapacity(chars.count + 1)
         self.line = start.line
         self.column = start.column
         self.nesting = nesting
@@ -107,7 +111,9 @@ struct Lexer {
                 add(.punct(op), at: start, length: op.count)
             } else {
                 advance()
-                let shown = c.isASCII && !c.isWhitespace ? "'\(c)'" : "U+" + String(c.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true)
+                // Printable ASCII quoted; anything else (controls too) by number.
+                let printable = c.asciiValue.map { $0 > 0x20 && $0 < 0x7F } ?? false
+                let shown = printable ? "'\(c)'" : "U+" + String(c.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true)
                 error("unexpected character \(shown) in the scenario", at: start)
             }
         }

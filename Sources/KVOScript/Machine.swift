@@ -54,8 +54,18 @@ final class ArgumentBuffer {
     }
 }
 
-/// Set from a signal handler (Ctrl-C in the REPL) and checked at every statement.
+/// Set from a signal handler (Ctrl-C in the REPL) or by a failed output
+/// writer (`StopRequest`), and checked at every statement.
 nonisolated(unsafe) public var kvoInterruptRequested: Int32 = 0
+
+/// Values of `kvoInterruptRequested`: one flag, so the statement loop's check
+/// stays a single comparison.
+public enum StopRequest {
+    public static let none: Int32 = 0
+    public static let interrupt: Int32 = 1
+    /// Output cannot be written (or the capture is full): stop the run.
+    public static let outputFailed: Int32 = 2
+}
 
 /// The running state of a scenario: globals, the current frame, limits.
 public final class Machine {
@@ -121,6 +131,10 @@ public final class Machine {
     func step() throws {
         steps &+= 1
         if steps > maxSteps || kvoInterruptRequested != 0 {
+            if kvoInterruptRequested == StopRequest.outputFailed {
+                // Left set: every later statement stops too, until Session.run resets it.
+                throw ScriptError.runtime("stopped: the output cannot be written")
+            }
             if kvoInterruptRequested != 0 {
                 kvoInterruptRequested = 0
                 throw ScriptError.runtime("interrupted")

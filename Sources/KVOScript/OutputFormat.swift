@@ -21,6 +21,17 @@ public final class OutputWriter {
     private let capturing: Bool
     /// Flush after every write (a terminal, where the user is watching).
     public var flushesEachLine: Bool
+    /// Why output stopped: a failed write (`cannot write standard output: No
+    /// space left on device`) or a capture past `captureLimit`. From then on
+    /// writes are dropped, and the running scenario is asked to stop
+    /// (`StopRequest.outputFailed`): a print loop into a closed pipe must end.
+    public private(set) var failure: String?
+    /// Most bytes an in-memory writer keeps (golden tests): a looping
+    /// scenario would otherwise fill memory.
+    public var captureLimit = OutputWriter.defaultCaptureLimit
+    public static let defaultCaptureLimit = 16 << 20
+    /// Names the stream in failure messages.
+    private let streamName: String
 
     public init(descriptor: Int32, bufferSize: Int = 1 << 16) {
         self.descriptor = descriptor
@@ -28,6 +39,7 @@ public final class OutputWriter {
         self.storage = .allocate(capacity: capacity)
         self.flushesEachLine = isatty(descriptor) != 0
         self.capturing = false
+        self.streamName = descriptor == 1 ? "standard output" : descriptor == 2 ? "standard error" : "descriptor \(descriptor)"
     }
 
     /// A writer that keeps what is written, for `capturedText`.
@@ -37,6 +49,7 @@ public final class OutputWriter {
         self.storage = .allocate(capacity: capacity)
         self.flushesEachLine = false
         self.capturing = true
+        self.streamName = "captured output"
     }
 
     deinit {
@@ -74,7 +87,13 @@ public final class OutputWriter {
 
     /// Passes bytes on: to the descriptor, or to `captured`.
     private func send(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil else { return }
         if capturing {
+            if captured.count + bytes.count > captureLimit {
+                captured.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(max(0, captureLimit - captured.count))))
+                fail("the scenario printed more than \(captureLimit >> 20) MiB; its output was cut there")
+                return
+            }
             captured.append(contentsOf: bytes)
             return
         }
@@ -83,19 +102,35 @@ public final class OutputWriter {
         while offset < bytes.count {
             let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
             if written < 0 && errno == EINTR { continue }
-            if written <= 0 { break }
+            if written <= 0 {
+                fail("cannot write \(streamName): \(written < 0 ? String(cString: strerror(errno)) : "nothing written")")
+                return
+            }
             offset += written
         }
+    }
+
+    /// Records the first failure and asks the running scenario to stop.
+    private func fail(_ message: String) {
+        failure = message
+        count = 0
+        kvoInterruptRequested = StopRequest.outputFailed
     }
 
     /// One text-format notification line, appended as bytes: building a String
     /// first costs several times more than the notification itself.
     func writeNotification(_ object: KVOObject, _ keyPath: String, _ observer: KVOObject, _ change: Change,
                            _ context: Context?, _ depth: Int) {
-        for _ in 0..<depth { appendLiteral("  ") }
+        if depth > 0 {
+            if depth <= TextFormat.maxIndentDepth {
+                for _ in 0..<depth { appendLiteral("  ") }
+            } else {
+                append(TextFormat.indent(depth))
+            }
+        }
         append(object.name)
         appendLiteral(".")
-        append(keyPath)
+        appendEscapingControls(keyPath)
         appendLiteral(" → ")
         append(observer.name)
         appendLiteral(" {")
@@ -138,6 +173,18 @@ public final class OutputWriter {
         if text.utf8.withContiguousStorageIfAvailable({ append(bytes: UnsafeRawBufferPointer($0)) }) != nil { return }
         var text = text
         text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `text` with `ControlCharacters` escaped: key paths come from script
+    /// strings. One scan of the bytes; only a line that has such a byte pays more.
+    private func appendEscapingControls(_ text: String) {
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
+            append(bytes: UnsafeRawBufferPointer(bytes))
+            return true
+        }
+        if plain == true { return }
+        append(ControlCharacters.escaping(text))
     }
 
     private func append(_ number: Int) {
@@ -256,19 +303,23 @@ public enum TextFormat {
                 appendNotification(object, keyPath, observer, change, context, depth, to: &line)
                 return line
             }
-            var line = indent(depth) + paint(object.name, "36") + "." + paint(keyPath, "1") + " → " + paint(observer.name, "33")
+            var line = indent(depth) + paint(object.name, "36") + "." + paint(ControlCharacters.escaping(keyPath), "1") + " → " + paint(observer.name, "33")
                 + " " + paint(change.description, "32")
             if let context { line += " context: " + paint(context.name, "35") }
             return line + "\n"
         case .print(let text, let depth):
             return indented(text, depth) + "\n"
         case .exception(let exception, let caught):
+            // Reasons quote keys and values from the script: escaped, as in a
+            // change dictionary. Only `print` writes a string raw.
+            let name = ControlCharacters.escaping(exception.name, keepingNewlines: true)
+            let reason = ControlCharacters.escaping(exception.reason, keepingNewlines: true)
             if caught {
-                return indented(paint("*** \(exception.name) (caught): ", "31") + exception.reason, exception.depth) + "\n"
+                return indented(paint("*** \(name) (caught): ", "31") + reason, exception.depth) + "\n"
             }
-            return paint("*** Terminating app due to uncaught exception '\(exception.name)', reason: '\(exception.reason)'", "1;31") + "\n"
+            return paint("*** Terminating app due to uncaught exception '\(name)', reason: '\(reason)'", "1;31") + "\n"
         case .observationInfo(let object, _, let depth):
-            return indented(object.observationInfoDescription ?? "nil", depth) + "\n"
+            return indented(ControlCharacters.escaping(object.observationInfoDescription ?? "nil", keepingNewlines: true), depth) + "\n"
         }
     }
 
@@ -278,7 +329,7 @@ public enum TextFormat {
         if depth > 0 { line += indent(depth) }
         line += object.name
         line += "."
-        line += keyPath
+        line += ControlCharacters.escaping(keyPath)
         line += " → "
         line += observer.name
         line += " "
@@ -290,7 +341,18 @@ public enum TextFormat {
         line += "\n"
     }
 
-    static func indent(_ depth: Int) -> String { String(repeating: "  ", count: depth) }
+    /// Indentation stops growing here: with `--max-depth 100000` two spaces
+    /// per level would make each deep line up to 200 KB and the output
+    /// quadratic in the depth.
+    static let maxIndentDepth = 100
+
+    /// Two spaces per depth; past `maxIndentDepth`, that depth's indentation
+    /// and then the depth as a number: `[depth 5000] ` after 200 spaces.
+    /// JSON keeps the exact depth in its `depth` field.
+    static func indent(_ depth: Int) -> String {
+        if depth <= maxIndentDepth { return String(repeating: "  ", count: max(0, depth)) }
+        return String(repeating: "  ", count: maxIndentDepth) + "[depth \(depth)] "
+    }
 
     static func indented(_ text: String, _ depth: Int) -> String {
         guard depth > 0 else { return text }
@@ -377,7 +439,8 @@ public enum JSONFormat {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
         case .int(let int): return String(int)
-        case .double(let double): return double.isFinite ? Value.describe(double: double) : "null"
+        // JSON has no NaN or infinity: the words the text format prints, as strings.
+        case .double(let double): return double.isFinite ? Value.describe(double: double) : string(Value.describe(double: double))
         case .string(let text): return string(text)
         case .object(let object): return object_([("object", string(object.name)), ("class", string(object.cls.name))])
         case .array, .set: return encode(value)
@@ -397,7 +460,9 @@ public enum JSONFormat {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where ControlCharacters.mustEscape(scalar):
+                // Control and bidi characters are valid JSON raw, but a JSON
+                // line read on a terminal must not act on it.
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)

@@ -245,27 +245,33 @@ struct Parser {
         }
     }
 
+    /// `if … else if … else …` as one flat list of branches, read in a loop:
+    /// a 300-branch chain is one level of nesting, not 300.
     private mutating func parseIf() throws -> Stmt {
         let start = current
-        advance()
         try enter()
         defer { leave() }
-        let condition = try parseExpression(allowTrailingBlock: false)
-        let then = try parseBlock("after the 'if' condition")
+        var branches: [IfBranch] = []
         var otherwise: [Stmt]?
-        let save = index
-        skipNewlines()
-        if isKeyword(.else) {
-            advance()
-            if isKeyword(.if) {
-                otherwise = [try parseIf()]
-            } else {
-                otherwise = try parseBlock("after 'else'")
+        while true {
+            let branchStart = current
+            advance()  // if
+            let condition = try parseExpression(allowTrailingBlock: false)
+            let then = try parseBlock("after the 'if' condition")
+            branches.append(IfBranch(condition: condition, body: then, location: branchStart.location))
+            let save = index
+            skipNewlines()
+            guard isKeyword(.else) else {
+                index = save
+                break
             }
-        } else {
-            index = save
+            advance()
+            if !isKeyword(.if) {
+                otherwise = try parseBlock("after 'else'")
+                break
+            }
         }
-        return .ifElse(condition: condition, then: then, else: otherwise, start.location)
+        return .ifElse(branches: branches, else: otherwise, start.location)
     }
 
     private mutating func parseParameters() throws -> [String] {
@@ -511,27 +517,31 @@ struct Parser {
         ["||"], ["&&"], ["==", "!=", "<", "<=", ">", ">="], ["..<", "..."], ["+", "-"], ["*", "/", "%"],
     ]
 
+    /// Operator runs up to this long become nested `.binary` nodes, which the
+    /// compiler's fast paths know; longer ones one flat `.chain`.
+    static let longChain = 16
+
+    /// A run of operators of one level (`1 + 1 + … + 1`) is read in a loop
+    /// and counts as no nesting however long it is: only brackets, blocks and
+    /// unary operators nest.
     private mutating func parseBinary(level: Int) throws -> Expr {
         if level == Self.levels.count { return try parseUnary() }
-        var lhs = try parseBinary(level: level + 1)
-        var chain = 0
-        defer { nesting -= chain }
+        let first = try parseBinary(level: level + 1)
+        var links: [ChainLink] = []
         while case .punct(let op) = current.kind, Self.levels[level].contains(op) {
-            // Each operator deepens the tree the checker walks: count it.
-            chain += 1
-            try enter()
             let token = current
             advance()
             skipNewlines()
             let rhs = try parseBinary(level: level + 1)
-            lhs = .binary(op, lhs, rhs, token.location)
+            links.append(ChainLink(op: op, operand: rhs, location: token.location))
             if level == 2 || level == 3 {
                 if case .punct(let next) = current.kind, Self.levels[level].contains(next) {
                     throw fail("'\(next)' cannot follow '\(op)' without parentheses")
                 }
             }
         }
-        return lhs
+        if links.count > Self.longChain, let last = links.last { return .chain(first, links, last.location) }
+        return links.reduce(first) { lhs, link in .binary(link.op, lhs, link.operand, link.location) }
     }
 
     private mutating func parseUnary() throws -> Expr {

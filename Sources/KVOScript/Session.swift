@@ -17,6 +17,10 @@ public enum ExitStatus {
     public static let failure: Int32 = 1
     public static let scriptErrors: Int32 = 2
     public static let usage: Int32 = 64
+    /// Standard output (or a golden's capture) could not be written: a full
+    /// disk, a closed pipe. 1, not sysexits' 74, so that every way a run can
+    /// fail stays within the statuses of SPEC §9.
+    public static let outputFailed: Int32 = 1
 }
 
 /// A running interpreter: engine, machine and checker, kept across REPL
@@ -113,6 +117,8 @@ public final class Session {
     /// Runs a scenario (or a REPL entry) and returns its exit status.
     public func run(_ source: String, file: String) -> Int32 {
         defer { renderer.out.flush() }
+        // A failure of an earlier run's output (the REPL) must not stop this one.
+        if kvoInterruptRequested == StopRequest.outputFailed { kvoInterruptRequested = StopRequest.none }
         lastEnding = .completed
         guard let statements = load(source, file: file) else {
             lastEnding = .scriptErrors
@@ -191,6 +197,35 @@ extension Session {
             if case .object = property.type { return prefix + property.name + "." }
             return prefix + property.name
         }.sorted()
+    }
+
+    /// `:info NAME`: prints the observation info of the object a top-level
+    /// variable holds, as `print(NAME.observationInfo)` would; returns what is
+    /// wrong instead when NAME is not such a variable. The argument is only
+    /// ever looked up as a name: meta-command arguments are not source.
+    public func showObservationInfo(of name: String) -> String? {
+        guard Session.isIdentifier(name) else {
+            return ":info takes the name of a variable holding an object, as in ':info acct'; '\(ControlCharacters.escaping(name))' is not a name"
+        }
+        guard let value = globalValue(name) else {
+            return "no variable named '\(name)'\(Suggestion.didYouMean(name, in: namesInScope)); :objects lists the objects"
+        }
+        guard case .object(let object) = value else {
+            return "'\(name)' holds \(value.typeName), not an object; :info shows an object's observation info"
+        }
+        if object.isReleased { return "'\(name)' is a released object (\(object.description))" }
+        renderer.emit(.observationInfo(object: object, observances: object.observanceSnapshots, depth: 0))
+        renderer.out.flush()
+        return nil
+    }
+
+    /// `[A-Za-z_][A-Za-z0-9_]*`, as the lexer reads a name.
+    static func isIdentifier(_ text: String) -> Bool {
+        guard let first = text.utf8.first, first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z")) else { return false }
+        return text.utf8.allSatisfy { byte in
+            byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+        }
     }
 
     /// `:objects`: each object bound to a name, with its class and whether it is observed.

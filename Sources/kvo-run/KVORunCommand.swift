@@ -109,8 +109,16 @@ extension KVORunCommand {
             let file = self.file
             let options = self.options.runOptions
             let status = LargeStack.run { () -> Int32 in
-                guard let source = Runner.readSource(file) else { return ExitStatus.usage }
-                return Runner.makeSession(options).check(source, file: file == "-" ? "<stdin>" : file)
+                let read = Runner.readSource(file)
+                guard let source = read.source else { return read.status }
+                let session = Runner.makeSession(options)
+                var status = session.check(source, file: file == "-" ? "<stdin>" : file)
+                session.renderer.err.flush()
+                if let failure = session.renderer.out.failure ?? session.renderer.err.failure {
+                    Runner.stderr("kvo-run: \(failure)\n")
+                    status = ExitStatus.outputFailed
+                }
+                return status
             }
             throw ExitCode(status)
         }
@@ -138,16 +146,18 @@ extension KVORunCommand {
             let paths = self.paths.isEmpty ? ["scenarios"] : self.paths
             let update = self.update
             let status = LargeStack.run { () -> Int32 in
-                var scenarios: [String] = []
-                for path in paths {
-                    if !Files.exists(path) {
-                        Runner.stderr("kvo-run: no such file or folder '\(path)'\n")
-                        return ExitStatus.usage
-                    }
-                    scenarios += Files.find(under: path, suffix: ".kvo")
+                for path in paths where !Files.exists(path) {
+                    // A dangling symlink is named here too: it cannot be read.
+                    Runner.stderr("kvo-run: no such file or folder '\(path)'\n")
+                    return ExitStatus.usage
                 }
+                let found = Files.find(paths, suffix: ".kvo")
                 var passed = 0, failed = 0
-                for scenario in scenarios {
+                for (path, why) in found.rejected {
+                    failed += 1
+                    Runner.stdout("FAIL \(path)\ncannot read '\(path)': \(why)\n")
+                }
+                for scenario in found.files {
                     let outcome = Golden.check(scenario, update: update)
                     if outcome.passed {
                         passed += 1
@@ -157,6 +167,10 @@ extension KVORunCommand {
                     }
                 }
                 Runner.stdout(update ? "\(passed) updated, \(failed) failed\n" : "\(passed) passed, \(failed) failed\n")
+                if let failure = Runner.outputFailure {
+                    Runner.stderr("kvo-run: \(failure)\n")
+                    return ExitStatus.outputFailed
+                }
                 return failed == 0 ? 0 : 1
             }
             throw ExitCode(status)

@@ -202,6 +202,10 @@ struct REPL<Input: LineInput> {
             Runner.stdout(":\(command) needs \(what), as in ':\(command) \(what == "a file" ? "scenario.kvo" : "acct")'\n")
             return false
         }
+        if !argument.isEmpty && !["load", "save", "info"].contains(command) {
+            Runner.stdout(":\(command) takes no argument; type :help for the list\n")
+            return true
+        }
         switch command {
         case "help":
             Runner.stdout("""
@@ -249,7 +253,8 @@ struct REPL<Input: LineInput> {
             Runner.stdout(lines.isEmpty ? "no classes declared\n" : lines.joined(separator: "\n") + "\n")
         case "info":
             guard needsArgument("an object's name") else { return true }
-            _ = session.run("print(\(argument).observationInfo)", file: "<repl>")
+            // A name, looked up: never compiled, so `:info a); f(` runs nothing.
+            if let problem = session.showObservationInfo(of: argument) { Runner.stdout(problem + "\n") }
         default:
             break
         }

@@ -10,13 +10,16 @@ enum Runner {
         Session(options: options, out: OutputWriter(descriptor: 1), err: OutputWriter(descriptor: 2))
     }
 
-    static func readSource(_ file: String) -> String? {
-        if file == "-" { return Files.readStandardInput() }
+    /// The scenario in `file` ('-': standard input), or the exit status for
+    /// why it cannot be read, which is reported here: a source past
+    /// `Files.maxSourceBytes` is a script error (2), a missing file a usage error.
+    static func readSource(_ file: String) -> (source: String?, status: Int32) {
         do {
-            return try Files.read(file)
+            return (file == "-" ? try Files.readStandardInput() : try Files.read(file), ExitStatus.success)
         } catch {
             stderr("kvo-run: \(error)\n")
-            return nil
+            if case Files.Failure.tooLarge = error { return (nil, ExitStatus.scriptErrors) }
+            return (nil, ExitStatus.usage)
         }
     }
 
@@ -24,22 +27,30 @@ enum Runner {
         let runOptions = options.runOptions
         let start = Clock.now()
         let session = makeSession(runOptions)
-        let status: Int32
+        var status: Int32
         if let file {
-            guard let source = readSource(file) else { return ExitStatus.usage }
+            let read = readSource(file)
+            guard let source = read.source else { return read.status }
             status = session.run(source, file: file == "-" ? "<stdin>" : file)
         } else if isatty(0) != 0 {
             var repl = REPL(session: session, input: ReadlineInput(session: session))
             status = repl.run()
         } else {
             // Not a terminal: a script, never through readline (it would echo).
-            status = session.run(Files.readStandardInput(), file: "<stdin>")
+            let read = readSource("-")
+            guard let source = read.source else { return read.status }
+            status = session.run(source, file: "<stdin>")
         }
         session.renderer.out.flush()
         session.renderer.err.flush()
         if options.stats {
             let elapsed = Clock.now() - start
             stderr("kvo-run: \(session.kvo.notificationCount) notifications, \(session.kvo.objectCount) objects, \(session.statementsExecuted) statements, \(Clock.format(elapsed))\n")
+        }
+        // Output that was not written is a failed run, whatever the scenario did.
+        if let failure = session.renderer.out.failure ?? session.renderer.err.failure ?? outputFailure {
+            stderr("kvo-run: \(failure)\n")
+            status = ExitStatus.outputFailed
         }
         finishedSession = session
         return status
@@ -51,14 +62,33 @@ enum Runner {
     /// takes to reclaim the whole process. Its output is flushed above.
     nonisolated(unsafe) private static var finishedSession: Session?
 
+    /// The first failed write of `stdout(_:)`, for the command's status.
+    nonisolated(unsafe) static var outputFailure: String?
+
     static func stdout(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        if !write(text, to: 1), outputFailure == nil {
+            outputFailure = "cannot write standard output: \(String(cString: strerror(errno)))"
+        }
     }
 
     static func stderr(_ text: String) {
+        _ = write(text, to: 2)  // nowhere left to report a failure
+    }
+
+    /// Writes all of `text`; false when a write fails.
+    private static func write(_ text: String, to descriptor: Int32) -> Bool {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        return bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return false }
+                offset += written
+            }
+            return true
+        }
     }
 }
 
