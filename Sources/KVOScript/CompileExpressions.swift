@@ -152,12 +152,10 @@ extension Compiler {
             switch link.op {
             case "&&": steps.append(.and(right))
             case "||": steps.append(.or(right))
-            case "..<", "...":
-                error("ranges can only be used in 'for … in'", at: link.location, length: link.op.count)
             default:
+                // Ranges and unknown operators were reported by the checker.
                 guard let function = Operators.general(link.op) else {
-                    error("unknown operator '\(link.op)'", at: link.location, length: link.op.count)
-                    continue
+                    return Typed(Self.unreachable("operator '\(link.op)'"))
                 }
                 steps.append(.apply(Operators.FastPath(link.op), function, right, link.location))
             }

@@ -92,6 +92,11 @@ enum Operators {
         }
     }
 
+    /// The binary operators `general` implements, for the checker.
+    static let binaryOperators: Set<String> = ["+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">="]
+
+    static func isBinary(_ op: String) -> Bool { binaryOperators.contains(op) }
+
     /// A binary operator by the general rules alone (see `FastPath`).
     static func general(_ op: String) -> Binary? {
         switch op {

@@ -435,13 +435,15 @@ extension Checker {
         case .assign(let target, let op, let value, let location):
             checkLValue(target)
             _ = checkExpr(value)
-            if op != "=", Operators.binary(String(op.dropLast())) == nil {
+            if op != "=", !Operators.isBinary(String(op.dropLast())) {
                 error("unknown operator '\(op)'", at: location)
             }
 
-        case .ifElse(let condition, let then, let otherwise, _):
-            _ = checkExpr(condition)
-            checkBlock(then)
+        case .ifElse(let branches, let otherwise, _):
+            for branch in branches {
+                checkExpr(branch.condition)
+                checkBlock(branch.body)
+            }
             if let otherwise { checkBlock(otherwise) }
 
         case .forIn(let name, let sequence, let body, let location):
@@ -582,15 +584,27 @@ extension Checker {
         case .binary(let op, let lhs, let rhs, let location):
             checkExpr(lhs)
             checkExpr(rhs)
-            switch op {
-            case "&&", "||":
-                break
-            case "..<", "...":
-                error("ranges can only be used in 'for … in'", at: location, length: op.count)
-            default:
-                if Operators.general(op) == nil { error("unknown operator '\(op)'", at: location, length: op.count) }
+            checkOperator(op, at: location)
+            return nil
+        case .chain(let first, let links, _):
+            // Flat: one operand after another, never one call per link.
+            checkExpr(first)
+            for link in links {
+                checkExpr(link.operand)
+                checkOperator(link.op, at: link.location)
             }
             return nil
+        }
+    }
+
+    private func checkOperator(_ op: String, at location: SourceLocation) {
+        switch op {
+        case "&&", "||":
+            break
+        case "..<", "...":
+            error("ranges can only be used in 'for … in'", at: location, length: op.count)
+        default:
+            if !Operators.isBinary(op) { error("unknown operator '\(op)'", at: location, length: op.count) }
         }
     }
 
