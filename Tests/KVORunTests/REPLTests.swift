@@ -212,7 +212,9 @@ final class Terminal {
         terminal.send("1\r")
         terminal.expect("acct.balance → alice {kind = 1; new = 2; old = 1}")
         terminal.send(":save \(file)\r")
-        terminal.expect("saved")
+        // Not just "saved": the echoed command holds "saved.kvo", and the
+        // file is only there once the message is (it is synced and renamed).
+        terminal.expect(" to \(file)")
         let replay = try CLI.run([file])
         let notifications = replay.outLines.filter { $0.contains("→") }
         #expect(notifications == [
