@@ -33,6 +33,12 @@ public final class KVOObject: CustomStringConvertible {
         self.slots = slots
     }
 
+    deinit {
+        // Slots may hold arrays nested millions deep, which Swift would free
+        // recursively.
+        for index in slots.indices { Value.dispose(&slots[index]) }
+    }
+
     /// `<Account: acct>`, the object's `-description`.
     public var description: String { "<\(cls.name): \(name)>" }
     /// `<Account acct>`, Apple's `<%@ %p>` with the name in place of the pointer.

@@ -13,6 +13,12 @@ public final class KVORuntime {
     public private(set) var objectCount = 0
     /// False with `--quiet`: notifications are counted, not sent to the sink.
     public var reportsNotifications = true
+    /// Charges the work of long-running primitives to the interpreter's limits.
+    public let work = WorkMeter()
+    /// Result elements the running KVC call on collections may still build
+    /// (`withResultAllowance`), and how many such calls are running.
+    var resultAllowance = 0
+    var resultNesting = 0
 
     /// Will-phase records waiting for their did phase, oldest first.
     private var pending: [PendingChange] = []
@@ -554,7 +560,12 @@ final class PendingChange {
     func finish() {
         object = nil
         first = nil
-        sharedOld = nil
+        // Often the last holder of the old value: released without recursion.
+        if sharedOld != nil {
+            var old = sharedOld ?? .null
+            sharedOld = nil
+            Value.dispose(&old)
+        }
         rest.removeAllKeepingCapacity()
         rebuild.removeAllKeepingCapacity()
     }

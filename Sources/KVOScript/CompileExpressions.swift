@@ -20,7 +20,7 @@ extension Compiler {
                 case .text(let text): return { _ in .string(text) }
                 case .expr(let inner):
                     let eval = compileExpr(inner).eval
-                    return { machine in .string(try eval(machine).printDescription) }
+                    return { machine in .string(try eval(machine).printDescription(meter: machine.kvo.work)) }
                 }
             }
             return Typed({ machine in
@@ -94,7 +94,7 @@ extension Compiler {
                 error("ranges can only be used in 'for … in'", at: location, length: op.count)
                 return Typed({ _ in .null })
             default:
-                guard let function = Operators.general(op) else {
+                guard let function = Operators.general(op, meter: machine.kvo.work) else {
                     error("unknown operator '\(op)'", at: location, length: op.count)
                     return Typed({ _ in .null })
                 }
