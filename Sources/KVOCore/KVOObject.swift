@@ -26,11 +26,7 @@ public final class KVOObject: CustomStringConvertible {
         cls.instanceCount += 1
         self.assignedName = name
         self.serial = cls.instanceCount
-        var slots = [Value](repeating: .null, count: cls.slotCount)
-        for property in cls.properties {
-            if let slot = property.slot { slots[slot] = property.defaultValue }
-        }
-        self.slots = slots
+        self.slots = cls.defaultSlots
     }
 
     deinit {

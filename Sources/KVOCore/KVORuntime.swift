@@ -204,9 +204,16 @@ public final class KVORuntime {
     /// every replacement of an object along an observed path (B4 swaps one per
     /// iteration), so it builds no arrays beyond the observances themselves.
     private func attachForwards(of root: Observance) throws {
+        // A path is identified by where it lies in storage, not by its
+        // strings: copying the rest of a 24,000-component path at each step
+        // was quadratic. Every path here is a slice of the root's components
+        // or of an affecting key path in the class's dependency cache, both
+        // kept alive meanwhile, so the finitely many slices still make the
+        // walk around an object cycle terminate.
         struct Visit: Hashable {
             let object: ObjectIdentifier
-            let path: [String]
+            let path: UnsafeRawPointer?
+            let count: Int
         }
         var visited: Set<Visit> = []
         // The runtime's work list, taken for this call and given back emptied:
@@ -228,7 +235,8 @@ public final class KVORuntime {
             // Following the path itself always shortens it, so only affecting
             // key paths (which start afresh) can cycle through objects.
             if isAffecting || !visited.isEmpty {
-                guard visited.insert(Visit(object: ObjectIdentifier(next), path: Array(rest))).inserted else { return }
+                let start = rest.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+                guard visited.insert(Visit(object: ObjectIdentifier(next), path: start, count: rest.count)).inserted else { return }
             }
             let forward = try root.takeSpareForward(on: next, path: rest)
                 ?? makeObservance(on: next, root: root, observer: root.observer, path: rest,

@@ -261,7 +261,16 @@ final class ScriptClass {
         return names
     }
 
+    /// Initializers of the superclasses first; a loop, as chains of
+    /// thousands of classes are allowed.
     var allInitializers: [(PropertyInfo, Eval)] {
-        (superclass?.allInitializers ?? []) + instanceInitializers
+        guard superclass != nil else { return instanceInitializers }
+        var chain: [ScriptClass] = []
+        var current: ScriptClass? = self
+        while let cls = current {
+            if !cls.instanceInitializers.isEmpty { chain.append(cls) }
+            current = cls.superclass
+        }
+        return chain.reversed().flatMap(\.instanceInitializers)
     }
 }
