@@ -126,12 +126,7 @@ public final class KVORuntime {
             throw ScriptError.runtime("cannot remove an observer from \(target.collectionDescription): it is not an object")
         }
         try checkAlive(object)
-        let match = object.observationInfo?.lastRegistration(of: observer, keyPath: keyPath) { observance in
-            switch context {
-            case .any: return true
-            case .exactly(let wanted): return observance.context === wanted
-            }
-        }
+        let match = object.observationInfo?.lastRegistration(of: observer, keyPath: keyPath, context: context)
         guard let info = object.observationInfo, let observance = match else {
             throw exception(Exceptions.cannotRemove(observer: observer, keyPath: keyPath, from: object))
         }
