@@ -130,21 +130,21 @@ public struct ValueSet {
     public var sorted: [Value] { sorted(keyBudget: Value.descriptionLimit) }
 
     /// Sorted by description, each element's description (its sort key) cut
-    /// after about `keyBudget / count` bytes, at least 64. A set of large
-    /// values (64 copies of an array with 2^40 leaves) would otherwise build a
-    /// 64 MiB key per element, and sets inside those keys sort again. Keys
-    /// only tie past their cut when elements agree on that many bytes; such
-    /// elements keep insertion order (the sort is stable). A set whose whole
-    /// description fits the budget, the only kind printed in full, rarely has
-    /// elements that long. Sets nested deeper than `maxSortingDepth` inside
-    /// keys keep insertion order, so describing a key never recurses far.
+    /// after `keyBudget / count` bytes, kept between 64 bytes and 64 KiB. A
+    /// set of large values (64 copies of an array with 2^40 leaves) would
+    /// otherwise build a 64 MiB key per element, and sets inside those keys
+    /// sort again. Elements whose descriptions agree up to their cut keep
+    /// insertion order (the sort is stable): a deviation only for elements
+    /// longer than 64 KiB, or sets too large to print in full anyway. Sets
+    /// nested deeper than `maxSortingDepth` inside keys keep insertion order,
+    /// so describing a key never recurses far.
     public func sorted(keyBudget: Int) -> [Value] {
         guard elements.count > 1 else { return elements }
         if Self.sortingDepth >= Self.maxSortingDepth { return elements }
         Self.sortingDepth += 1
         defer { Self.sortingDepth -= 1 }
         let budget = min(keyBudget, Self.keyBudgetInForce)
-        let cap = max(64, budget / elements.count)
+        let cap = max(64, min(budget / elements.count, Self.maxKeyLength))
         let saved = Self.keyBudgetInForce
         Self.keyBudgetInForce = cap
         defer { Self.keyBudgetInForce = saved }
@@ -161,4 +161,5 @@ public struct ValueSet {
     nonisolated(unsafe) private static var sortingDepth = 0
     nonisolated(unsafe) private static var keyBudgetInForce = Int.max
     private static let maxSortingDepth = 32
+    private static let maxKeyLength = 1 << 16
 }

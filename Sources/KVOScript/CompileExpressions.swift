@@ -28,6 +28,7 @@ extension Compiler {
                 for piece in pieces {
                     if case .string(let part) = try piece(machine) {
                         try Operators.checkSize(string: text.utf8.count + part.utf8.count)
+                        try machine.kvo.work.charge(part.utf8.count >> 6)
                         text += part
                     }
                 }

@@ -100,7 +100,7 @@ public struct SourceText: @unchecked Sendable {
 /// run share a budget of `workBudget` table cells, past which they stop.
 enum Suggestion {
     static let maxLength = 256
-    static let workBudget = 100_000_000
+    static let workBudget = 30_000_000
     /// Cells left for this run (the interpreter is single-threaded).
     nonisolated(unsafe) static var workLeft = workBudget
 

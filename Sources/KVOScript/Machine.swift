@@ -126,7 +126,7 @@ public final class Machine {
         guard maxSteps != Int.max else { return }
         workSteps &+= chunks
         stepBudget = maxSteps &- min(maxSteps, workSteps)
-        if steps > stepBudget {
+        if steps &+ workSteps > maxSteps {
             throw ScriptError.runtime("more than \(maxSteps) steps executed (statements, and one step per \(WorkMeter.chunk) units of work inside long operations such as comparing or describing large values); raise the limit with --max-steps")
         }
     }

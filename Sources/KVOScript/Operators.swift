@@ -96,7 +96,7 @@ enum Operators {
     /// `meter` counts the work of comparing large values against the limits.
     static func general(_ op: String, meter: WorkMeter) -> Binary? {
         switch op {
-        case "+": return add
+        case "+": return { try add($0, $1, meter: meter) }
         case "-": return { try arithmetic("-", $0, $1, { $0.subtractingReportingOverflow($1) }, -) }
         case "*": return { try arithmetic("*", $0, $1, { $0.multipliedReportingOverflow(by: $1) }, *) }
         case "/": return divide
@@ -147,13 +147,18 @@ enum Operators {
         return text
     }
 
-    static func add(_ lhs: Value, _ rhs: Value) throws -> Value {
+    /// `meter`, when given, is charged for what a concatenation copies (a
+    /// 16M-element array, a 64 MiB string), one unit per element or per 64 bytes.
+    static func add(_ lhs: Value, _ rhs: Value, meter: WorkMeter? = nil) throws -> Value {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)):
-            try checkSize(string: a.utf8.count + b.utf8.count)
+            let count = a.utf8.count + b.utf8.count
+            try checkSize(string: count)
+            try meter?.charge(count >> 6)
             return .string(a + b)
         case (.array(let a), .array(let b)):
             try checkSize(array: a.count + b.count)
+            try meter?.charge(a.count + b.count)
             return .array(a + b)
         default: return try arithmetic("+", lhs, rhs, { $0.addingReportingOverflow($1) }, +)
         }
