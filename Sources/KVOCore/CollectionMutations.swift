@@ -81,7 +81,11 @@ extension KVORuntime {
                 // time shifted the rest each time (quadratic). `indexes`
                 // is sorted and without repeats.
                 if indexes.count == 1, let index = indexes.first {
-                    if elements.indices.contains(index) { elements.remove(at: index) }
+                    if elements.indices.contains(index) {
+                        // It may nest deeply: released without recursion.
+                        var removed = elements.remove(at: index)
+                        Value.dispose(&removed)
+                    }
                     return
                 }
                 var kept: [Value] = []
@@ -101,7 +105,7 @@ extension KVORuntime {
             let values = try accepted(values)
             try changeToMany(owner, property, .ordered(.replacement, indexes)) { elements in
                 for (index, value) in zip(indexes, values) where elements.indices.contains(index) {
-                    elements[index] = value
+                    Value.replace(&elements[index], with: value)
                 }
             }
         }

@@ -163,7 +163,7 @@ import Testing
         ("did_change_deep_pending", .success),
         ("remove_oldest_of_50000_registrations", .success),
         ("remove_oldest_context_of_50000_registrations", .success),
-        ("dependency_chain_3000_keys", .success),
+        ("dependency_chain_6000_keys", .success),
         ("nested_interpolation_large_string", .success),
         ("nan_in_set", .success),
     ])
