@@ -20,7 +20,7 @@ extension Compiler {
                 case .text(let text): return { _ in .string(text) }
                 case .expr(let inner):
                     let eval = compileExpr(inner).eval
-                    return { machine in .string(try eval(machine).printDescription) }
+                    return { machine in .string(try eval(machine).printDescription(meter: machine.kvo.work)) }
                 }
             }
             return Typed({ machine in
@@ -28,6 +28,7 @@ extension Compiler {
                 for piece in pieces {
                     if case .string(let part) = try piece(machine) {
                         try Operators.checkSize(string: text.utf8.count + part.utf8.count)
+                        try machine.kvo.work.charge(part.utf8.count >> 6)
                         text += part
                     }
                 }
@@ -97,7 +98,7 @@ extension Compiler {
                 error("ranges can only be used in 'for … in'", at: location, length: op.count)
                 return Typed({ _ in .null })
             default:
-                guard let function = Operators.general(op) else {
+                guard let function = Operators.general(op, meter: machine.kvo.work) else {
                     error("unknown operator '\(op)'", at: location, length: op.count)
                     return Typed({ _ in .null })
                 }
@@ -167,7 +168,7 @@ extension Compiler {
             case "..<", "...":
                 error("ranges can only be used in 'for … in'", at: link.location, length: link.op.count)
             default:
-                guard let function = Operators.general(link.op) else {
+                guard let function = Operators.general(link.op, meter: machine.kvo.work) else {
                     error("unknown operator '\(link.op)'", at: link.location, length: link.op.count)
                     continue
                 }

@@ -92,7 +92,7 @@ extension Compiler {
                 }
             }
             let operatorName = String(op.dropLast())
-            guard let combine = Operators.binary(operatorName) else {
+            guard let combine = Operators.binary(operatorName, meter: machine.kvo.work) else {
                 error("unknown operator '\(op)'", at: location)
                 return { _ in nil }
             }

@@ -75,6 +75,7 @@ public final class Session {
             return nil
         }
         compiler.diagnostics = []
+        Suggestion.workLeft = Suggestion.workBudget
         let compiled = compiler.compileProgram(statements)
         let diagnostics = compiler.diagnostics.sorted { $0.location < $1.location }
         compiler.diagnostics = []
