@@ -5,22 +5,31 @@
 public final class ClassInfo {
     public let name: String
     public let superclass: ClassInfo?
-    /// Every property, inherited ones first; looked up by name once per call site.
-    public private(set) var properties: [PropertyInfo] = []
-    private var propertyIndex: [String: Int] = [:]
+    /// Properties this class declares, in declaration order. Inherited ones
+    /// are found through the superclass, not copied: a chain of 20,000
+    /// classes would otherwise hold 200 million entries.
+    private var ownProperties: [PropertyInfo] = []
     /// Number of stored-property slots an instance needs.
     public private(set) var slotCount = 0
     /// Objects of this class created so far, for `Class#n` names.
     public var instanceCount = 0
+    /// What the classes of one hierarchy share, from its root class down:
+    /// the names declared anywhere in it (a name declared nowhere is known
+    /// missing without walking the superclasses), and a count of hook
+    /// changes (a subclass's cached `observeValue` is current while the
+    /// count it saw is).
+    private let hierarchy: Hierarchy
+    private final class Hierarchy {
+        var names: Set<String> = []
+        var hookChanges = 0
+    }
+    /// Positions in `ownProperties` by name.
+    private var ownIndex: [String: Int] = [:]
 
     /// Hooks this class declares itself; `hook(_:)` finds inherited ones.
     public var ownHooks = Hooks() {
-        didSet { hookEpoch.value &+= 1 }
+        didSet { hierarchy.hookChanges &+= 1 }
     }
-    /// Counts hook changes in this class's hierarchy (shared from its root
-    /// class down): a subclass's cached `observeValue` is current while the
-    /// count it saw is.
-    private let hookEpoch: HookEpoch
     private var automaticCache: [String: Bool] = [:]
     private var affectingCache: [String: [[String]]] = [:]
 
@@ -42,11 +51,8 @@ public final class ClassInfo {
     public init(name: String, superclass: ClassInfo?) {
         self.name = name
         self.superclass = superclass
-        self.hookEpoch = superclass?.hookEpoch ?? HookEpoch()
-        if let superclass {
-            for property in superclass.properties { append(property) }
-            slotCount = superclass.slotCount
-        }
+        hierarchy = superclass?.hierarchy ?? Hierarchy()
+        slotCount = superclass?.slotCount ?? 0
     }
 
     /// Adds (or, for an override, replaces) a property; stored ones get the next slot.
@@ -56,29 +62,97 @@ public final class ClassInfo {
             property.storage = .stored(slot: slotCount)
             slotCount += 1
         }
-        append(property)
+        if let index = ownIndex[property.name] {
+            ownProperties[index] = property
+        } else {
+            ownIndex[property.name] = ownProperties.count
+            ownProperties.append(property)
+        }
+        hierarchy.names.insert(property.name)
+        ClassInfo.propertyGeneration &+= 1
         return property
     }
 
-    private func append(_ property: PropertyInfo) {
-        if let index = propertyIndex[property.name] {
-            properties[index] = property
-        } else {
-            propertyIndex[property.name] = properties.count
-            properties.append(property)
+    /// Bumped whenever a property is added or a default changes anywhere:
+    /// the per-class caches below are then worked out again.
+    nonisolated(unsafe) static var propertyGeneration = 0
+
+    /// Every property, inherited ones first (an override in its
+    /// superclass's place), then this class's own.
+    public var properties: [PropertyInfo] {
+        if propertiesGeneration != ClassInfo.propertyGeneration {
+            var chain: [ClassInfo] = []
+            var current: ClassInfo? = self
+            while let cls = current {
+                chain.append(cls)
+                current = cls.superclass
+            }
+            var all: [PropertyInfo] = []
+            var index: [String: Int] = [:]
+            for cls in chain.reversed() {
+                for property in cls.ownProperties {
+                    if let position = index[property.name] {
+                        all[position] = property
+                    } else {
+                        index[property.name] = all.count
+                        all.append(property)
+                    }
+                }
+            }
+            cachedProperties = all
+            propertiesGeneration = ClassInfo.propertyGeneration
         }
+        return cachedProperties
     }
+    private var cachedProperties: [PropertyInfo] = []
+    private var propertiesGeneration = -1
+
+    /// A new instance's slots: every stored property's default, built once
+    /// per class rather than property by property for each object.
+    public var defaultSlots: [Value] {
+        if slotsGeneration != ClassInfo.propertyGeneration {
+            var slots = [Value](repeating: .null, count: slotCount)
+            for property in properties {
+                if let slot = property.slot, slot < slots.count { slots[slot] = property.defaultValue }
+            }
+            cachedSlots = slots
+            slotsGeneration = ClassInfo.propertyGeneration
+        }
+        return cachedSlots
+    }
+    private var cachedSlots: [Value] = []
+    private var slotsGeneration = -1
 
     public func property(named name: String) -> PropertyInfo? {
         // Key paths ask for the same few keys over and over: comparing a short
         // string is far cheaper than hashing it.
         if let last = lastLookup, last.name == name { return last }
-        guard let index = propertyIndex[name] else { return nil }
-        lastLookup = properties[index]
-        return properties[index]
+        if resolvedGeneration != ClassInfo.propertyGeneration {
+            resolved = [:]
+            resolvedGeneration = ClassInfo.propertyGeneration
+        }
+        if let found = resolved[name] {
+            lastLookup = found
+            return found
+        }
+        guard hierarchy.names.contains(name) else { return nil }
+        var current: ClassInfo? = self
+        while let cls = current {
+            if let index = cls.ownIndex[name] {
+                let found = cls.ownProperties[index]
+                resolved[name] = found
+                lastLookup = found
+                return found
+            }
+            current = cls.superclass
+        }
+        return nil
     }
 
     private var lastLookup: PropertyInfo?
+    /// Properties found by name so far (own and inherited).
+    private var resolved: [String: PropertyInfo] = [:]
+    private var resolvedGeneration = -1
 
     public func isSubclass(of other: ClassInfo) -> Bool {
         var current: ClassInfo? = self
@@ -102,9 +176,9 @@ public final class ClassInfo {
     /// `observeValue`, looked up through the superclasses once per change of
     /// any class's hooks, not once per notification.
     public var observeValueHook: Hooks.ObserveValue? {
-        if cachedHookGeneration != hookEpoch.value {
+        if cachedHookGeneration != hierarchy.hookChanges {
             cachedObserveValue = hook(\.observeValue)
-            cachedHookGeneration = hookEpoch.value
+            cachedHookGeneration = hierarchy.hookChanges
         }
         return cachedObserveValue
     }
@@ -195,10 +269,13 @@ public final class ClassInfo {
 
     private func computeDependencyClosure(of key: String) throws -> [[String]] {
         var result: [[String]] = []
+        // Hashed, not `result.contains`: a chain of 3,000 dependent keys was
+        // quadratic per observed key.
+        var seenPaths: Set<[String]> = []
         var seenKeys: Set<String> = [key]
         var queue = [key]
         while let next = queue.popLast() {
-            for path in try keyPathsAffecting(next) where !result.contains(path) {
+            for path in try keyPathsAffecting(next) where seenPaths.insert(path).inserted {
                 result.append(path)
                 if path.count == 1, seenKeys.insert(path[0]).inserted {
                     queue.append(path[0])
@@ -222,7 +299,8 @@ public struct KeyDependencies {
     init(key: String, closure: [[String]]) {
         self.closure = closure
         var triggers = [key]
-        for affecting in closure where !triggers.contains(affecting[0]) { triggers.append(affecting[0]) }
+        var seen: Set<String> = [key]
+        for affecting in closure where seen.insert(affecting[0]).inserted { triggers.append(affecting[0]) }
         self.triggers = triggers
         self.throughRelationship = closure.contains { $0.count > 1 }
     }
@@ -243,7 +321,9 @@ public final class PropertyInfo {
     public var affectedBy: [String]
     /// The default of a stored property; the interpreter may set it from the
     /// declaration's initial value.
-    public var defaultValue: Value
+    public var defaultValue: Value {
+        didSet { ClassInfo.propertyGeneration &+= 1 }
+    }
     /// A computed property's getter.
     public var getter: ((KVOObject) throws -> Value)?
     /// A custom `set { }` block, which replaces the plain store.
@@ -400,9 +480,4 @@ public enum KeyPaths {
     public static func isLoneOperator(_ rest: ArraySlice<String>) -> Bool {
         rest.count == 1 && isOperator(rest[rest.startIndex])
     }
-}
-
-/// A count shared by the classes of one hierarchy (see `ClassInfo.ownHooks`).
-private final class HookEpoch {
-    var value = 0
 }

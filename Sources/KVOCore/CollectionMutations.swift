@@ -77,15 +77,35 @@ extension KVORuntime {
             }
         case .remove(let indexes):
             try changeToMany(owner, property, .ordered(.removal, indexes)) { elements in
-                for index in indexes.reversed() where elements.indices.contains(index) {
-                    elements.remove(at: index)
+                // One pass over the array: removing many indexes one at a
+                // time shifted the rest each time (quadratic). `indexes`
+                // is sorted and without repeats.
+                if indexes.count == 1, let index = indexes.first {
+                    if elements.indices.contains(index) {
+                        // It may nest deeply: released without recursion.
+                        var removed = elements.remove(at: index)
+                        Value.dispose(&removed)
+                    }
+                    return
                 }
+                var kept: [Value] = []
+                kept.reserveCapacity(max(0, elements.count - indexes.count))
+                var next = 0
+                for (position, element) in elements.enumerated() {
+                    while next < indexes.count && indexes[next] < position { next += 1 }
+                    if next < indexes.count && indexes[next] == position { continue }
+                    kept.append(element)
+                }
+                var removed = Value.array(elements)
+                elements = kept
+                // The removed elements may nest deeply: released without recursion.
+                Value.dispose(&removed)
             }
         case .replace(let indexes, let values):
             let values = try accepted(values)
             try changeToMany(owner, property, .ordered(.replacement, indexes)) { elements in
                 for (index, value) in zip(indexes, values) where elements.indices.contains(index) {
-                    elements[index] = value
+                    Value.replace(&elements[index], with: value)
                 }
             }
         }
@@ -109,13 +129,15 @@ extension KVORuntime {
             for item in objects.elements where result.insert(item) { added.insert(item) }
             return (.unordered(.insertion, added: added, removed: removed), result)
         case .minus:
-            for item in objects.elements where result.remove(item) { removed.insert(item) }
+            // In one pass: removing each object in turn moved the rest each time.
+            var gone = ValueSet()
+            for item in objects.elements where current.contains(item) { gone.insert(item) }
+            removed = gone
+            result.subtract(gone)
             return (.unordered(.removal, added: added, removed: removed), result)
         case .intersect:
-            for item in current.elements where !objects.contains(item) {
-                result.remove(item)
-                removed.insert(item)
-            }
+            for item in current.elements where !objects.contains(item) { removed.insert(item) }
+            result.subtract(removed)
             return (.unordered(.removal, added: added, removed: removed), result)
         case .set:
             for item in current.elements where !objects.contains(item) { removed.insert(item) }

@@ -36,7 +36,7 @@ extension KVORuntime {
         guard let slot = property.slot else {
             throw ScriptError.runtime("property '\(property.name)' of \(object.cls.name) is read-only")
         }
-        object.slots[slot] = try checked(value, for: property, of: object)
+        Value.replace(&object.slots[slot], with: try checked(value, for: property, of: object))
     }
 
     /// `o._prop = v`: the instance variable, never notifying.
@@ -45,7 +45,7 @@ extension KVORuntime {
         guard let slot = property.slot else {
             throw ScriptError.runtime("computed property '\(property.name)' of \(object.cls.name) has no instance variable")
         }
-        object.slots[slot] = try checked(value, for: property, of: object)
+        Value.replace(&object.slots[slot], with: try checked(value, for: property, of: object))
     }
 
     func checked(_ value: Value, for property: PropertyInfo, of object: KVOObject) throws -> Value {
@@ -70,12 +70,9 @@ extension KVORuntime {
             if let method = object.cls.getterMethod(key) { return try method(object) }
             if let hook = object.cls.hook(\.valueForUndefinedKey) { return try hook(object, key) }
             throw exception(Exceptions.undefinedKeyGet(object.pointerDescription, key: key))
-        case .array(let elements):
+        case .array, .set:
             if KeyPaths.isOperator(key) { return try collectionOperator(key, on: target, rest: [], owner: owner) }
-            return .array(try elements.map { try value(of: $0, forKey: key) })
-        case .set(let set):
-            if KeyPaths.isOperator(key) { return try collectionOperator(key, on: target, rest: [], owner: owner) }
-            return .set(ValueSet(try set.elements.map { try value(of: $0, forKey: key) }))
+            return try map(target, forKey: key)
         case .arrayProxy, .setProxy:
             return try value(of: try proxyContents(target), forKey: key, owner: CollectionOwner(proxy: target))
         case .change(let change):
@@ -142,12 +139,32 @@ extension KVORuntime {
                 throw exception(Exceptions.setNil(object, key: key))
             }
             try set(object, property, try coerce(value, to: property.type, key: key, of: object))
-        case .array(let elements):
-            for element in elements { try setValue(value, of: element, forKey: key) }
-        case .set(let set):
-            for element in set.elements { try setValue(value, of: element, forKey: key) }
-        case .arrayProxy, .setProxy:
-            try setValue(value, of: try proxyContents(target), forKey: key)
+        case .array, .set, .arrayProxy, .setProxy:
+            // Every element, collections inside visited with an explicit
+            // stack: arrays nest millions of levels deep.
+            var stack: [(elements: [Value], next: Int)] = []
+            func push(_ collection: Value) throws -> Bool {
+                switch collection {
+                case .array(let elements): stack.append((elements, 0))
+                case .set(let set): stack.append((set.elements, 0))
+                case .arrayProxy, .setProxy: return try push(try proxyContents(collection))
+                default: return false
+                }
+                return true
+            }
+            _ = try push(target)
+            while !stack.isEmpty {
+                let top = stack.count - 1
+                let index = stack[top].next
+                if index == stack[top].elements.count {
+                    stack.removeLast()
+                    continue
+                }
+                stack[top].next = index + 1
+                try work.charge(1)
+                let element = stack[top].elements[index]
+                if try !push(element) { try setValue(value, of: element, forKey: key) }
+            }
         case .null:
             return
         case .bool, .int, .double, .string, .context, .option, .setMutation, .observationInfo, .change, .exception:
@@ -172,10 +189,10 @@ extension KVORuntime {
             if case .int = value { return value }
             if case .string(let string) = value { return .int(Value.nsStringIntegerValue(string)) }
             guard let number = value.kvcNumber else { break }
-            guard number.isFinite, number > -9.3e18, number < 9.3e18 else {
-                throw ScriptError.runtime("\(Value.describe(double: number)) does not fit the Int property '\(key)' of \(object.cls.name)")
+            guard let int = Value.int(exactlyTruncating: number) else {
+                throw ScriptError.runtime("\(Value.describe(double: number)) does not fit the Int property '\(key)' of \(object.cls.name); Int holds -9223372036854775808 through 9223372036854775807")
             }
-            return .int(Int(number))
+            return .int(int)
         case (.double, _):
             if let number = value.kvcNumber { return .double(number) }
         case (.bool, _):
@@ -193,6 +210,10 @@ extension KVORuntime {
     /// NSArray's and NSSet's `valueForKeyPath:` apply them; `owner` names the
     /// collection in exception texts.
     func collectionOperator(_ name: String, on target: Value, rest: [String], owner: CollectionOwner? = nil) throws -> Value {
+        try withResultAllowance { try applyOperator(name, on: target, rest: rest, owner: owner) }
+    }
+
+    private func applyOperator(_ name: String, on target: Value, rest: [String], owner: CollectionOwner?) throws -> Value {
         let elements: [Value]
         switch target {
         case .array(let values): elements = values
@@ -208,7 +229,16 @@ extension KVORuntime {
             return try undefinedOperator(name, on: target, elements, rest: rest, owner: owner)
         }
         let restPath = rest.isEmpty ? "self" : rest.joined(separator: ".")
-        func mapped() throws -> [Value] { try elements.map { try value(of: $0, forKeyPath: restPath) } }
+        func mapped() throws -> [Value] {
+            try reserveResult(elements.count, "the key path '\(name).\(restPath)'")
+            var values: [Value] = []
+            values.reserveCapacity(elements.count)
+            for element in elements {
+                try work.charge(1)
+                values.append(try value(of: element, forKeyPath: restPath))
+            }
+            return values
+        }
         switch name {
         case "@count":
             return .int(elements.count)
@@ -231,20 +261,41 @@ extension KVORuntime {
             return .array(try mapped().filter { !$0.isNull })
         case "@distinctUnionOfObjects":
             return .array(ValueSet(try mapped().filter { !$0.isNull }).elements)
-        default:  // "@unionOfArrays", "@distinctUnionOfArrays", "@distinctUnionOfSets"
-            var union: [Value] = []
+        case "@unionOfArrays", "@distinctUnionOfArrays", "@distinctUnionOfSets":
+            // The inner collections first, then their total size, checked
+            // before the union is built: a million references to one large
+            // array would otherwise ask the allocator for terabytes.
+            var inners: [[Value]] = []
+            var total = 0
             for inner in elements {
+                try work.charge(1)
                 switch try value(of: inner, forKeyPath: restPath) {
-                case .array(let values): union += values.filter { !$0.isNull }
-                case .set(let set): union += set.elements.filter { !$0.isNull }
+                case .array(let values):
+                    total += values.count
+                    inners.append(values)
+                case .set(let set):
+                    total += set.count
+                    inners.append(set.elements)
                 case .null: continue
                 case let other:
                     throw exception(Exceptions.undefinedKeyGet(describeReceiver(other), key: name))
+                }
+                try reserveResult(total, "\(name)")
+                total = 0
+            }
+            var union: [Value] = []
+            for values in inners {
+                for value in values where !value.isNull {
+                    try work.charge(1)
+                    union.append(value)
                 }
             }
             if name == "@unionOfArrays" { return .array(union) }
             if name == "@distinctUnionOfSets" { return .set(ValueSet(union)) }
             return .array(ValueSet(union).elements)
+        default:
+            // Words that are not operators were handled above.
+            return try undefinedOperator(name, on: target, elements, rest: rest, owner: owner)
         }
     }
 
@@ -266,6 +317,112 @@ extension KVORuntime {
         case ("lastObject", .array): return elements.last ?? .null
         default: throw exception(Exceptions.undefinedKeyGet(receiver, key: word))
         }
+    }
+
+    // MARK: Mapping over collections
+
+    /// The most elements the results of one KVC call may hold in all (maps,
+    /// unions, operators' intermediate arrays): as many as an array may
+    /// (`+`, `append` stop there too), so `ulimit -v 4GB` is never reached.
+    public static let maxResultElements = 1 << 24
+    /// The deepest nesting `value(forKey:)` maps through. Its result is a
+    /// fresh nested array, which Swift releases recursively when a temporary
+    /// holding it is dropped: this keeps that within the interpreter's stack.
+    public static let maxMappedDepth = 100_000
+
+    /// Runs `body` as (part of) one KVC call on collections: the outermost
+    /// such call starts a fresh allowance of result elements, which calls
+    /// nested in it (a getter reading another collection) share.
+    func withResultAllowance<T>(_ body: () throws -> T) throws -> T {
+        if resultNesting == 0 { resultAllowance = Self.maxResultElements }
+        resultNesting += 1
+        defer { resultNesting -= 1 }
+        return try body()
+    }
+
+    /// Takes `count` elements from the allowance, before they are built.
+    func reserveResult(_ count: Int, _ what: @autoclosure () -> String) throws {
+        guard count <= resultAllowance else {
+            throw ScriptError.runtime("\(what()) would hold more than \(Self.maxResultElements) elements; work on smaller collections or fewer levels at a time")
+        }
+        resultAllowance -= count
+    }
+
+    /// NSArray's and NSSet's `value(forKey:)`: the key's value for each
+    /// element, collections inside mapped in turn to any depth. Iterative,
+    /// with the size and depth of the result counted (without recursion)
+    /// before any of it is built.
+    func map(_ target: Value, forKey key: String) throws -> Value {
+        try withResultAllowance {
+            try reserveResult(try mappedSize(target), "value(forKey: \"\(key)\") over this \(target.typeName.lowercased())")
+            struct Frame {
+                let source: [Value]
+                var next = 0
+                var results: [Value] = []
+                let isSet: Bool
+            }
+            func frame(_ collection: Value) throws -> Frame? {
+                switch collection {
+                case .array(let elements): return Frame(source: elements, isSet: false)
+                case .set(let set): return Frame(source: set.elements, isSet: true)
+                case .arrayProxy, .setProxy: return try frame(try proxyContents(collection))
+                default: return nil
+                }
+            }
+            guard let root = try frame(target) else { return try value(of: target, forKey: key) }
+            var stack = [root]
+            while true {
+                let top = stack.count - 1
+                if stack[top].next == stack[top].source.count {
+                    let done = stack.removeLast()
+                    let result: Value = done.isSet ? .set(ValueSet(done.results)) : .array(done.results)
+                    if stack.isEmpty { return result }
+                    stack[stack.count - 1].results.append(result)
+                    continue
+                }
+                let element = stack[top].source[stack[top].next]
+                stack[top].next += 1
+                try work.charge(1)
+                if let inner = try frame(element) {
+                    stack.append(inner)
+                } else {
+                    stack[top].results.append(try value(of: element, forKey: key))
+                }
+            }
+        }
+    }
+
+    /// How many elements mapping `target` builds (every element of every
+    /// collection reached, as often as it is reached), counting only up to
+    /// what the allowance admits; throws past `maxMappedDepth` levels.
+    private func mappedSize(_ target: Value) throws -> Int {
+        var total = 0
+        var stack: [(elements: [Value], next: Int)] = []
+        func push(_ value: Value) throws {
+            switch value {
+            case .array(let elements): stack.append((elements, 0))
+            case .set(let set): stack.append((set.elements, 0))
+            case .arrayProxy, .setProxy: try push(try proxyContents(value))
+            default: return
+            }
+            total += stack[stack.count - 1].elements.count
+            if stack.count > Self.maxMappedDepth {
+                throw ScriptError.runtime("value(forKey:) would map over collections nested more than \(Self.maxMappedDepth) levels deep; read the nested arrays one level at a time")
+            }
+        }
+        try push(target)
+        while !stack.isEmpty && total <= resultAllowance {
+            let top = stack.count - 1
+            let index = stack[top].next
+            if index == stack[top].elements.count {
+                stack.removeLast()
+                continue
+            }
+            stack[top].next = index + 1
+            try work.charge(1)
+            try push(stack[top].elements[index])
+        }
+        return total
     }
 
     func describeReceiver(_ value: Value) -> String {
@@ -303,20 +460,42 @@ extension Value {
     }
 
     /// NSString's `doubleValue`: the decimal number the string starts with, or 0.
+    /// One scan finds the longest prefix of the form
+    /// `[+-]digits[.digits][(e|E)[+-]digits]` (with a digit before or after the
+    /// point), which `Double` then parses once: trying every prefix was
+    /// quadratic in a long digit string.
     static func nsStringDoubleValue(_ string: String) -> Double {
-        let decimal = string.unicodeScalars.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
-            .prefix { ("0"..."9").contains($0) || $0 == "." || $0 == "e" || $0 == "E" || $0 == "+" || $0 == "-" }
-        let scalars = Array(decimal)
-        var end = 0
-        var best = 0
-        var text = ""
-        while end < scalars.count {
-            text.unicodeScalars.append(scalars[end])
-            end += 1
-            if Double(text) != nil, text.last != "e", text.last != "E" { best = end }
+        let bytes = Array(string.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") })
+        func isDigit(_ index: Int) -> Bool {
+            index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
         }
-        let prefix = String(String.UnicodeScalarView(scalars[0..<best]))
-        return Double(prefix) ?? 0
+        func isSign(_ index: Int) -> Bool {
+            index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"))
+        }
+        var index = 0
+        if isSign(index) { index += 1 }
+        var digits = 0
+        while isDigit(index) { index += 1; digits += 1 }
+        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+            var after = index + 1
+            var fraction = 0
+            while isDigit(after) { after += 1; fraction += 1 }
+            if digits + fraction > 0 {
+                index = after
+                digits += fraction
+            }
+        }
+        guard digits > 0 else { return 0 }
+        var end = index
+        if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
+            var exponent = index + 1
+            if isSign(exponent) { exponent += 1 }
+            if isDigit(exponent) {
+                while isDigit(exponent) { exponent += 1 }
+                end = exponent
+            }
+        }
+        return Double(String(decoding: bytes[0..<end], as: UTF8.self)) ?? 0
     }
 
     /// NSString's `boolValue`: Y, y, T, t or a digit 1–9 after optional spaces,

@@ -26,11 +26,13 @@ public final class KVOObject: CustomStringConvertible {
         cls.instanceCount += 1
         self.assignedName = name
         self.serial = cls.instanceCount
-        var slots = [Value](repeating: .null, count: cls.slotCount)
-        for property in cls.properties {
-            if let slot = property.slot { slots[slot] = property.defaultValue }
-        }
-        self.slots = slots
+        self.slots = cls.defaultSlots
+    }
+
+    deinit {
+        // Slots may hold arrays nested millions deep, which Swift would free
+        // recursively.
+        for index in slots.indices { Value.dispose(&slots[index]) }
     }
 
     /// `<Account: acct>`, the object's `-description`.

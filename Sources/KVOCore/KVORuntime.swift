@@ -16,9 +16,27 @@ public final class KVORuntime {
     public private(set) var objectCount = 0
     /// False with `--quiet`: notifications are counted, not sent to the sink.
     public var reportsNotifications = true
+    /// Charges the work of long-running primitives to the interpreter's limits.
+    public let work = WorkMeter()
+    /// Result elements the running KVC call on collections may still build
+    /// (`withResultAllowance`), and how many such calls are running.
+    var resultAllowance = 0
+    var resultNesting = 0
 
-    /// Will-phase records waiting for their did phase, oldest first.
+    /// Will-phase records waiting for their did phase, oldest first. A
+    /// change taken from below the top stays as a tombstone (`isTaken`)
+    /// until it reaches the top.
     private var pending: [PendingChange] = []
+    /// The pending changes of each object and key, most recent last; built
+    /// only once a did phase finds its change below the top (a deep stack of
+    /// pending changes of other keys made each search linear), dropped when
+    /// nothing is pending. A set never needs it.
+    private var pendingIndex: [PendingKey: [PendingChange]]?
+
+    private struct PendingKey: Hashable {
+        let object: ObjectIdentifier
+        let key: String
+    }
     /// Finished changes kept for reuse, so a notifying set allocates nothing new.
     private var spareChanges: [PendingChange] = []
     /// Emptied observation infos kept for reuse (see `remove(_:from:)`).
@@ -124,12 +142,7 @@ public final class KVORuntime {
                                                                    keyPath: keyPath, withContext: withContext))
         }
         try checkAlive(object)
-        let match = object.observationInfo?.lastRegistration(of: observer, keyPath: keyPath) { observance in
-            switch context {
-            case .any: return true
-            case .exactly(let wanted): return observance.context === wanted
-            }
-        }
+        let match = object.observationInfo?.lastRegistration(of: observer, keyPath: keyPath, context: context)
         guard let observance = match else {
             throw exception(Exceptions.cannotRemove(observer: observer, keyPath: keyPath, from: object))
         }
@@ -225,9 +238,16 @@ public final class KVORuntime {
     /// `-[NSArray addObserver:…]` does; when an object along the path is
     /// replaced later, such a path is skipped.
     private func attachForwards(of root: Observance, raisingOnCollections: Bool = false) throws {
+        // A path is identified by where it lies in storage, not by its
+        // strings: copying the rest of a 24,000-component path at each step
+        // was quadratic. Every path here is a slice of the root's components
+        // or of an affecting key path in the class's dependency cache, both
+        // kept alive meanwhile, so the finitely many slices still make the
+        // walk around an object cycle terminate.
         struct Visit: Hashable {
             let object: ObjectIdentifier
-            let path: [String]
+            let path: UnsafeRawPointer?
+            let count: Int
         }
         var visited: Set<Visit> = []
         // The runtime's work list, taken for this call and given back emptied:
@@ -255,7 +275,8 @@ public final class KVORuntime {
             // Following the path itself always shortens it, so only affecting
             // key paths (which start afresh) can cycle through objects.
             if isAffecting || !visited.isEmpty {
-                guard visited.insert(Visit(object: ObjectIdentifier(next), path: Array(rest))).inserted else { return }
+                let start = rest.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+                guard visited.insert(Visit(object: ObjectIdentifier(next), path: start, count: rest.count)).inserted else { return }
             }
             let forward = try root.takeSpareForward(on: next, path: rest)
                 ?? makeObservance(on: next, root: root, observer: root.observer, path: rest,
@@ -345,6 +366,7 @@ public final class KVORuntime {
         let change = spareChanges.popLast() ?? PendingChange()
         change.start(object: object, key: key, spec: spec)
         pending.append(change)
+        pendingIndex?[PendingKey(object: ObjectIdentifier(object), key: key), default: []].append(change)
         guard let info = object.observationInfo else { return }
         changeStamp &+= 1
         let stamp = changeStamp
@@ -397,8 +419,7 @@ public final class KVORuntime {
     /// delivers its notifications from the most recent registration back.
     public func didChange(_ object: KVOObject, key: String) throws {
         try checkAlive(object)
-        guard let index = pending.lastIndex(where: { $0.object === object && $0.key == key }) else { return }
-        let change = pending.remove(at: index)
+        guard let change = takePending(object, key: key) else { return }
         defer {
             // Roots whose records were not reached (a handler raised) still follow the new objects.
             for root in change.rebuild where root.isRegistered { rebuildForwards(of: root) }
@@ -485,14 +506,45 @@ public final class KVORuntime {
     /// Drops the pending change a failed automatic set left behind, so no key
     /// stays half-changed after an exception.
     func discardPending(_ object: KVOObject, key: String) {
-        if let index = pending.lastIndex(where: { $0.object === object && $0.key == key }) {
-            recycle(pending.remove(at: index))
+        if let change = takePending(object, key: key) { recycle(change) }
+    }
+
+    /// Takes the most recent pending change of `object`'s `key` out of the
+    /// pending stack: the top in the common case, else through the index.
+    private func takePending(_ object: KVOObject, key: String) -> PendingChange? {
+        while let last = pending.last, last.isTaken { pending.removeLast() }
+        if let last = pending.last, last.object === object, last.key == key {
+            pending.removeLast()
+            if pendingIndex != nil {
+                let indexKey = PendingKey(object: ObjectIdentifier(object), key: key)
+                pendingIndex?[indexKey]?.removeLast()
+                if pendingIndex?[indexKey]?.isEmpty == true { pendingIndex?[indexKey] = nil }
+                if pending.isEmpty { pendingIndex = nil }
+            }
+            return last
         }
+        guard !pending.isEmpty else { return nil }
+        if pendingIndex == nil {
+            var index: [PendingKey: [PendingChange]] = [:]
+            for change in pending where !change.isTaken {
+                if let owner = change.object {
+                    index[PendingKey(object: ObjectIdentifier(owner), key: change.key), default: []].append(change)
+                }
+            }
+            pendingIndex = index
+        }
+        let indexKey = PendingKey(object: ObjectIdentifier(object), key: key)
+        guard let change = pendingIndex?[indexKey]?.popLast() else { return nil }
+        if pendingIndex?[indexKey]?.isEmpty == true { pendingIndex?[indexKey] = nil }
+        // Left in `pending` as a tombstone, popped once it reaches the top.
+        change.isTaken = true
+        return change
     }
 
     private func recycle(_ change: PendingChange) {
         change.finish()
-        if spareChanges.count < 64 { spareChanges.append(change) }
+        // A tombstone is still in `pending`: never reused.
+        if !change.isTaken && spareChanges.count < 64 { spareChanges.append(change) }
     }
 
     /// The affected elements of a to-many change: at the indexes for arrays, the
@@ -576,7 +628,11 @@ final class PendingChange {
     /// Roots whose forwarding observances must follow a replaced object.
     var rebuild: [Observance] = []
 
+    /// Taken by its did phase from below the top of the pending stack.
+    var isTaken = false
+
     func start(object: KVOObject, key: String, spec: KVORuntime.ChangeSpec) {
+        isTaken = false
         self.object = object
         self.key = key
         self.spec = spec
@@ -604,7 +660,12 @@ final class PendingChange {
     func finish() {
         object = nil
         first = nil
-        sharedOld = nil
+        // Often the last holder of the old value: released without recursion.
+        if sharedOld != nil {
+            var old = sharedOld ?? .null
+            sharedOld = nil
+            Value.dispose(&old)
+        }
         rest.removeAllKeepingCapacity()
         rebuild.removeAllKeepingCapacity()
     }

@@ -39,6 +39,8 @@ public final class Observance {
     var lastChangeStamp = 0
     /// Where it sits in its object's `ObservationInfo`.
     var position = 0
+    /// Taken out of its object's `ObservationInfo` (lazily out of its indexes).
+    var isRemoved = false
     /// Root only: the property a single-key path reads, so reading old and new
     /// values skips key-path parsing.
     var directProperty: PropertyInfo?
@@ -152,6 +154,7 @@ public final class ObservationInfo {
 
     func append(_ observance: Observance) {
         observance.position = slots.count
+        observance.isRemoved = false
         if observance.root == nil {
             // One hash, and the entry is changed in place.
             byObserver[ObjectIdentifier(observance.observer), default: Registrations()].append(observance)
@@ -165,6 +168,7 @@ public final class ObservationInfo {
         guard position < slots.count, slots[position] === observance else { return }
         slots[position] = nil
         count -= 1
+        observance.isRemoved = true
         if observance.root == nil, let index = byObserver.index(forKey: ObjectIdentifier(observance.observer)),
            byObserver.values[index].remove(observance) {
             byObserver.remove(at: index)
@@ -173,14 +177,9 @@ public final class ObservationInfo {
     }
 
     /// The most recently added root observance of `observer` for `keyPath`
-    /// whose context passes `matches`.
-    func lastRegistration(of observer: KVOObject, keyPath: String, where matches: (Observance) -> Bool) -> Observance? {
-        guard let registrations = byObserver[ObjectIdentifier(observer)] else { return nil }
-        for observance in registrations.more.reversed() where observance.keyPath == keyPath && matches(observance) {
-            return observance
-        }
-        if let first = registrations.first, first.keyPath == keyPath, matches(first) { return first }
-        return nil
+    /// whose context matches.
+    func lastRegistration(of observer: KVOObject, keyPath: String, context: KVORuntime.ContextMatch) -> Observance? {
+        byObserver[ObjectIdentifier(observer)]?.last(keyPath: keyPath, context: context)
     }
 
     /// Empties an info with no live observance for reuse; false when it grew
@@ -214,25 +213,105 @@ public final class ObservationInfo {
     }
 }
 
-/// One observer's root observances in an `ObservationInfo`, in registration
-/// order. Most observers register once per object, so the first is kept
-/// inline: indexing 100,000 observers allocates no array per observer.
+/// One observer's root observances in an `ObservationInfo`. Most observers
+/// register once per object, so the first is kept inline: indexing 100,000
+/// observers allocates nothing per observer. Later ones are indexed by key
+/// path and by key path and context, so `removeObserver` finds the most
+/// recent match without scanning every registration of the observer (50,000
+/// of them removed oldest first was quadratic).
 struct Registrations {
     private(set) var first: Observance?
-    private(set) var more: [Observance] = []
+    private var more: RegistrationIndex?
 
     mutating func append(_ observance: Observance) {
-        if first == nil { first = observance } else { more.append(observance) }
+        if first == nil && (more?.live ?? 0) == 0 {
+            first = observance
+            return
+        }
+        let index = more ?? RegistrationIndex()
+        more = index
+        index.append(observance)
     }
 
-    /// Removes `observance`; true when none is left.
+    /// Removes `observance` (already marked `isRemoved`); true when none is left.
     mutating func remove(_ observance: Observance) -> Bool {
-        if let index = more.lastIndex(where: { $0 === observance }) {
-            more.remove(at: index)
-        } else if first === observance {
-            first = more.isEmpty ? nil : more.removeFirst()
+        if first === observance {
+            first = nil
+        } else {
+            more?.noteRemoved()
         }
-        return first == nil
+        return first == nil && (more?.live ?? 0) == 0
+    }
+
+    /// The most recent registration for `keyPath` whose context matches.
+    func last(keyPath: String, context: KVORuntime.ContextMatch) -> Observance? {
+        var best = more?.last(keyPath: keyPath, context: context)
+        if let first, first.keyPath == keyPath {
+            let matches: Bool
+            switch context {
+            case .any: matches = true
+            case .exactly(let wanted): matches = first.context === wanted
+            }
+            // Positions follow registration order.
+            if matches, best.map({ first.position > $0.position }) ?? true { best = first }
+        }
+        return best
+    }
+}
+
+/// The registrations of one observer past its first, oldest first in each
+/// list. A removed one stays in its lists until it is found at the end of
+/// one, or until they are compacted, which keeps removal O(1) amortized.
+final class RegistrationIndex {
+    private var byPath: [String: [Observance]] = [:]
+    private var byPathAndContext: [PathAndContext: [Observance]] = [:]
+    private(set) var live = 0
+    private var removed = 0
+
+    private struct PathAndContext: Hashable {
+        let keyPath: String
+        let context: ObjectIdentifier?
+    }
+
+    func append(_ observance: Observance) {
+        let keyPath = observance.keyPath
+        byPath[keyPath, default: []].append(observance)
+        byPathAndContext[PathAndContext(keyPath: keyPath, context: observance.context.map(ObjectIdentifier.init)), default: []].append(observance)
+        live += 1
+    }
+
+    func noteRemoved() {
+        live -= 1
+        removed += 1
+        if removed > live + 32 { compact() }
+    }
+
+    func last(keyPath: String, context: KVORuntime.ContextMatch) -> Observance? {
+        switch context {
+        case .any:
+            return Self.lastLive(&byPath, keyPath)
+        case .exactly(let wanted):
+            return Self.lastLive(&byPathAndContext, PathAndContext(keyPath: keyPath, context: wanted.map(ObjectIdentifier.init)))
+        }
+    }
+
+    /// The last live entry of `lists[key]`, dropping removed ones at its end.
+    private static func lastLive<Key: Hashable>(_ lists: inout [Key: [Observance]], _ key: Key) -> Observance? {
+        guard let index = lists.index(forKey: key) else { return nil }
+        while let last = lists.values[index].last, last.isRemoved { lists.values[index].removeLast() }
+        return lists.values[index].last
+    }
+
+    private func compact() {
+        byPath = byPath.compactMapValues { list in
+            let kept = list.filter { !$0.isRemoved }
+            return kept.isEmpty ? nil : kept
+        }
+        byPathAndContext = byPathAndContext.compactMapValues { list in
+            let kept = list.filter { !$0.isRemoved }
+            return kept.isEmpty ? nil : kept
+        }
+        removed = 0
     }
 }
 

@@ -18,7 +18,7 @@ extension Value {
         switch self {
         case .array, .set:
             var output = ""
-            Value.describeCollection(self, into: &output)
+            Value.describeCollection(self, into: &output, charge: { _ in })
             return output
         default:
             return scalarDescription
@@ -28,8 +28,34 @@ extension Value {
     /// Appends `collectionDescription` to `output`.
     public func describe(into output: inout String) {
         switch self {
-        case .array, .set: Value.describeCollection(self, into: &output)
+        case .array, .set: Value.describeCollection(self, into: &output, charge: { _ in })
         default: output += scalarDescription
+        }
+    }
+
+    /// Appends the start of `collectionDescription`: about `limit` bytes of
+    /// it at most, cut at an element, with no `…` and nothing closed. A set's
+    /// sort keys are these.
+    func describe(into output: inout String, limit: Int) {
+        switch self {
+        case .array, .set:
+            Value.describeCollection(self, into: &output, limit: limit, closeOnCut: false, cut: "", charge: { _ in })
+        default:
+            output += scalarDescription
+        }
+    }
+
+    /// `printDescription`, charging `meter` for each element written, so
+    /// printing or interpolating a huge value stops at the step limit or on
+    /// Ctrl-C.
+    public func printDescription(meter: WorkMeter) throws -> String {
+        switch self {
+        case .array, .set:
+            var output = ""
+            try Value.describeCollection(self, into: &output, charge: { try meter.charge($0) })
+            return output
+        default:
+            return printDescription
         }
     }
 
@@ -42,15 +68,20 @@ extension Value {
 
     /// Arrays and sets nest without bound: describe them with an explicit
     /// stack into one buffer, so depth costs neither native stack nor copies.
-    static func describeCollection(_ value: Value, into output: inout String) {
-        writeNested(value, into: &output, separator: ", ", cut: "…", open: { value, output in
+    static func describeCollection(_ value: Value, into output: inout String, limit: Int = descriptionLimit,
+                                   closeOnCut: Bool = true, cut: String = "…",
+                                   charge: (Int) throws -> Void) rethrows {
+        let start = output.utf8.count
+        try writeNested(value, into: &output, separator: ", ", cut: cut, limit: limit, closeOnCut: closeOnCut,
+                        charge: charge, open: { value, output in
             switch value {
             case .array(let elements):
                 output += "("
                 return (elements, ")")
             case .set(let set):
                 output += "{("
-                return (set.sorted, ")}")
+                // Sort keys longer than what is left to write would only be cut.
+                return (set.sorted(keyBudget: max(0, limit - (output.utf8.count - start))), ")}")
             default:
                 return nil
             }
@@ -59,12 +90,21 @@ extension Value {
 
     /// Writes `value` depth-first with an explicit stack, for any format:
     /// `open` writes a collection's opening and returns its elements and
-    /// closing (nil for anything else, which `scalar` writes). Past
-    /// `descriptionLimit` bytes the rest is replaced by `cut` and every open
-    /// collection is closed.
+    /// closing (nil for anything else, which `scalar` writes). Past `limit`
+    /// bytes (`descriptionLimit` unless given) the rest is replaced by `cut`
+    /// and every open collection is closed (unless `closeOnCut` is false).
+    /// `charge` is told of every element written.
     public static func writeNested(_ value: Value, into output: inout String, separator: String, cut: String,
                                    open: (Value, inout String) -> (elements: [Value], close: String)?,
                                    scalar: (Value) -> String) {
+        writeNested(value, into: &output, separator: separator, cut: cut, limit: descriptionLimit, closeOnCut: true,
+                    charge: { _ in }, open: open, scalar: scalar)
+    }
+
+    public static func writeNested(_ value: Value, into output: inout String, separator: String, cut: String,
+                                   limit: Int, closeOnCut: Bool, charge: (Int) throws -> Void,
+                                   open: (Value, inout String) -> (elements: [Value], close: String)?,
+                                   scalar: (Value) -> String) rethrows {
         var stack: [(elements: [Value], next: Int, close: String)] = []
         let start = output.utf8.count
         func visit(_ value: Value) {
@@ -84,11 +124,14 @@ extension Value {
                 continue
             }
             if index > 0 { output += separator }
-            if output.utf8.count - start > descriptionLimit {
+            if output.utf8.count - start > limit {
                 output += cut
-                while let frame = stack.popLast() { output += frame.close }
+                if closeOnCut {
+                    while let frame = stack.popLast() { output += frame.close }
+                }
                 return
             }
+            try charge(1)
             stack[top].next = index + 1
             visit(stack[top].elements[index])
         }
@@ -120,6 +163,7 @@ extension Value {
     public static func describe(double value: Double) -> String {
         if value.isNaN { return "nan" }
         if value.isInfinite { return value < 0 ? "-inf" : "inf" }
+        // Below 1e16 in magnitude, well inside Int's range: the conversion cannot trap.
         if value == value.rounded(), abs(value) < 1e16 {
             return String(Int(value))
         }

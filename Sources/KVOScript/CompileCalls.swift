@@ -27,7 +27,7 @@ extension Compiler {
                 if values.count == 1, case .observationInfo(let object) = values[0] {
                     machine.emit(.observationInfo(object: object, observances: object.observanceSnapshots, depth: machine.kvo.depth))
                 } else {
-                    machine.emit(.print(text: values.map(\.printDescription).joined(separator: " "), depth: machine.kvo.depth))
+                    machine.emit(.print(text: try Operators.joinedDescriptions(values, meter: machine.kvo.work), depth: machine.kvo.depth))
                 }
                 return .null
             })
@@ -100,7 +100,7 @@ extension Compiler {
                         guard let accepted = property.type.accept(value) else {
                             throw ScriptError.runtime("cannot use \(value.typeName) as the initial value of '\(property.name)', declared \(property.type)")
                         }
-                        object.slots[slot] = accepted
+                        Value.replace(&object.slots[slot], with: accepted)
                     }
                 }
             }

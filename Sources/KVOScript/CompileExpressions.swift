@@ -20,7 +20,7 @@ extension Compiler {
                 case .text(let text): return { _ in .string(text) }
                 case .expr(let inner):
                     let eval = compileExpr(inner).eval
-                    return { machine in .string(try eval(machine).printDescription) }
+                    return { machine in .string(try eval(machine).printDescription(meter: machine.kvo.work)) }
                 }
             }
             return Typed({ machine in
@@ -28,6 +28,7 @@ extension Compiler {
                 for piece in pieces {
                     if case .string(let part) = try piece(machine) {
                         try Operators.checkSize(string: text.utf8.count + part.utf8.count)
+                        try machine.kvo.work.charge(part.utf8.count >> 6)
                         text += part
                     }
                 }
@@ -88,7 +89,9 @@ extension Compiler {
             case "..<", "...":
                 return Typed(Self.unreachable("a range outside 'for … in'"))
             default:
-                guard let function = Operators.general(op) else { return Typed(Self.unreachable("operator '\(op)'")) }
+                guard let function = Operators.general(op, meter: machine.kvo.work) else {
+                    return Typed(Self.unreachable("operator '\(op)'"))
+                }
                 // Arithmetic and comparisons try their common cases inline first.
                 let fast = Operators.FastPath(op)
                 if case .literal(let constant, _) = rhs {
@@ -154,7 +157,7 @@ extension Compiler {
             case "||": steps.append(.or(right))
             default:
                 // Ranges and unknown operators were reported by the checker.
-                guard let function = Operators.general(link.op) else {
+                guard let function = Operators.general(link.op, meter: machine.kvo.work) else {
                     return Typed(Self.unreachable("operator '\(link.op)'"))
                 }
                 steps.append(.apply(Operators.FastPath(link.op), function, right, link.location))

@@ -100,7 +100,9 @@ extension Compiler {
                 }
             }
             let operatorName = String(op.dropLast())
-            guard let combine = Operators.binary(operatorName) else { return exec(Self.unreachable("operator '\(op)'")) }
+            guard let combine = Operators.binary(operatorName, meter: machine.kvo.work) else {
+                return exec(Self.unreachable("operator '\(op)'"))
+            }
             return { machine in
                 let current = try place.get(machine)
                 try place.set(machine, try combine(current, try valueEval(machine)))

@@ -2,16 +2,27 @@
 /// string interpolation and leading-dot literals need context a generic
 /// tokenizer would not give.
 struct Lexer {
+    private let source: String
     private let chars: [Character]
     private var index = 0
+    /// UTF-8 offset of `chars[index]` in `source`, for interpolations' source.
+    private var offset = 0
     private var line: Int
     private var column: Int
     private(set) var tokens: [Token] = []
     private(set) var diagnostics: [Diagnostic] = []
     /// Interpolations nest strings inside strings; bounded like parser nesting.
     private let nesting: Int
+    /// Lexing an interpolation's expression: stop before the `)` that closes
+    /// it, or at the end of the line.
+    private var stopsAtClosingParen = false
+    private var parenDepth = 0
+    /// The deepest interpolation lexed (each level recurses once). Well
+    /// past the parser's limit, which reports anything near it.
+    static let maxNesting = 1024
 
     init(_ source: String, start: SourceLocation = SourceLocation(line: 1, column: 1), nesting: Int = 0) {
+        self.source = source
         self.chars = Array(source)
         // Never more tokens than characters (and one for the end): reserved
         // once, the array is never copied to grow, and the pages past the
@@ -20,6 +31,19 @@ struct Lexer {
         self.line = start.line
         self.column = start.column
         self.nesting = nesting
+    }
+
+    /// A lexer for the interpolation starting where `outer` stands, sharing
+    /// its characters.
+    private init(interpolationIn outer: Lexer) {
+        source = outer.source
+        chars = outer.chars
+        index = outer.index
+        offset = outer.offset
+        line = outer.line
+        column = outer.column
+        nesting = outer.nesting + 1
+        stopsAtClosingParen = true
     }
 
     static func tokenize(_ source: String, start: SourceLocation = SourceLocation(line: 1, column: 1), nesting: Int = 0) -> (tokens: [Token], diagnostics: [Diagnostic]) {
@@ -40,6 +64,7 @@ struct Lexer {
         } else {
             column += 1
         }
+        offset += chars[index].utf8.count
         index += 1
     }
 
@@ -58,6 +83,14 @@ struct Lexer {
         while let c = current {
             let start = location
             let startIndex = index
+            if stopsAtClosingParen {
+                if c == "\n" || c == "\r\n" { break }
+                if c == "(" { parenDepth += 1 }
+                if c == ")" {
+                    if parenDepth == 0 { break }
+                    parenDepth -= 1
+                }
+            }
             if c == "\n" || c == "\r\n" {
                 advance()
                 add(.newline, at: start, length: 1)
@@ -261,16 +294,33 @@ struct Lexer {
                     } else {
                         error("invalid Unicode scalar '\\u{\(hex)}'", at: escapeStart, length: hex.count + 4)
                     }
-                case "(":
+                case "(" where nesting < Self.maxNesting:
                     advance()
                     if !text.isEmpty { parts.append(.text(text)); text = "" }
                     let codeStart = location
+                    let codeOffset = offset
+                    var inner = Lexer(interpolationIn: self)
+                    inner.run()
+                    diagnostics += inner.diagnostics
+                    (index, offset, line, column) = (inner.index, inner.offset, inner.line, inner.column)
+                    if current == ")" {
+                        let utf8 = source.utf8
+                        let code = source[utf8.index(utf8.startIndex, offsetBy: codeOffset)..<utf8.index(utf8.startIndex, offsetBy: offset)]
+                        advance()
+                        parts.append(.interpolation(source: code, at: codeStart, tokens: inner.tokens))
+                    } else {
+                        error("unterminated interpolation '\\(' in string literal", at: escapeStart, length: 2)
+                    }
+                case "(":
+                    // Too deep to lex: skipped to its end, for one error.
+                    advance()
+                    if !text.isEmpty { parts.append(.text(text)); text = "" }
+                    error("interpolations nested deeper than \(Self.maxNesting) levels; split the expression", at: escapeStart, length: 2)
                     var depth = 1
-                    var code = ""
                     var inString = false
                     while let c = current, c != "\n", c != "\r\n" {
                         if inString {
-                            if c == "\\" { code.append(c); advance(); if let n = current { code.append(n); advance() }; continue }
+                            if c == "\\" { advance(); advance(); continue }
                             if c == "\"" { inString = false }
                         } else if c == "\"" {
                             inString = true
@@ -280,15 +330,9 @@ struct Lexer {
                             depth -= 1
                             if depth == 0 { break }
                         }
-                        code.append(c)
                         advance()
                     }
-                    if current == ")" {
-                        advance()
-                        parts.append(.interpolation(source: code, at: codeStart))
-                    } else {
-                        error("unterminated interpolation '\\(' in string literal", at: escapeStart, length: 2)
-                    }
+                    if current == ")" { advance() }
                 default:
                     let shown = current.map { String($0) } ?? ""
                     error("invalid escape sequence '\\\(shown)' in string literal", at: escapeStart, length: 2)

@@ -115,10 +115,33 @@ public final class Machine {
     var classes: [ObjectIdentifier: ScriptClass] = [:]
     public private(set) var steps = 0
     /// `--max-steps`; Int.max when unlimited.
-    public var maxSteps = Int.max
+    public var maxSteps = Int.max {
+        didSet { stepBudget = maxSteps == Int.max ? Int.max : maxSteps &- min(maxSteps, workSteps) }
+    }
+    /// Statements still allowed: `maxSteps` less the steps charged for work
+    /// inside statements (`WorkMeter`, one step per chunk of work).
+    private var stepBudget = Int.max
+    private var workSteps = 0
 
     init(kvo: KVORuntime) {
         self.kvo = kvo
+        // A comparison, description or KVC call over a huge value runs inside
+        // one statement: it is charged here, a step per chunk of work, so
+        // --max-steps and Ctrl-C stop it too.
+        kvo.work.onChunk = { [weak self] chunks in try self?.chargeWork(chunks) }
+    }
+
+    private func chargeWork(_ chunks: Int) throws {
+        if kvoInterruptRequested != 0 {
+            kvoInterruptRequested = 0
+            throw ScriptError.runtime("interrupted")
+        }
+        guard maxSteps != Int.max else { return }
+        workSteps &+= chunks
+        stepBudget = maxSteps &- min(maxSteps, workSteps)
+        if steps &+ workSteps > maxSteps {
+            throw ScriptError.runtime("more than \(maxSteps) steps executed (statements, and one step per \(WorkMeter.chunk) units of work inside long operations such as comparing or describing large values); raise the limit with --max-steps")
+        }
     }
 
     deinit {
@@ -130,7 +153,7 @@ public final class Machine {
     @inline(__always)
     func step() throws {
         steps &+= 1
-        if steps > maxSteps || kvoInterruptRequested != 0 {
+        if steps > stepBudget || kvoInterruptRequested != 0 {
             if kvoInterruptRequested == StopRequest.outputFailed {
                 // Left set: every later statement stops too, until Session.run resets it.
                 throw ScriptError.runtime("stopped: the output cannot be written")
@@ -255,7 +278,16 @@ final class ScriptClass {
         return names
     }
 
+    /// Initializers of the superclasses first; a loop, as chains of
+    /// thousands of classes are allowed.
     var allInitializers: [(PropertyInfo, Eval)] {
-        (superclass?.allInitializers ?? []) + instanceInitializers
+        guard superclass != nil else { return instanceInitializers }
+        var chain: [ScriptClass] = []
+        var current: ScriptClass? = self
+        while let cls = current {
+            if !cls.instanceInitializers.isEmpty { chain.append(cls) }
+            current = cls.superclass
+        }
+        return chain.reversed().flatMap(\.instanceInitializers)
     }
 }

@@ -7,8 +7,8 @@ enum Operators {
 
     /// The implementation of a binary operator, chosen once at compile time:
     /// the fast path, then the general rules.
-    static func binary(_ op: String) -> Binary? {
-        guard let general = general(op) else { return nil }
+    static func binary(_ op: String, meter: WorkMeter) -> Binary? {
+        guard let general = general(op, meter: meter) else { return nil }
         guard let fast = FastPath(op) else { return general }
         return { try fast.apply($0, $1) ?? general($0, $1) }
     }
@@ -98,15 +98,16 @@ enum Operators {
     static func isBinary(_ op: String) -> Bool { binaryOperators.contains(op) }
 
     /// A binary operator by the general rules alone (see `FastPath`).
-    static func general(_ op: String) -> Binary? {
+    /// `meter` counts the work of comparing large values against the limits.
+    static func general(_ op: String, meter: WorkMeter) -> Binary? {
         switch op {
-        case "+": return add
+        case "+": return { try add($0, $1, meter: meter) }
         case "-": return { try arithmetic("-", $0, $1, { $0.subtractingReportingOverflow($1) }, -) }
         case "*": return { try arithmetic("*", $0, $1, { $0.multipliedReportingOverflow(by: $1) }, *) }
         case "/": return divide
         case "%": return remainder
-        case "==": return { .bool($0 == $1) }
-        case "!=": return { .bool($0 != $1) }
+        case "==": return { .bool(try Value.equal($0, $1, meter: meter)) }
+        case "!=": return { .bool(!(try Value.equal($0, $1, meter: meter))) }
         case "<": return { try .bool(less($0, $1, "<")) }
         case ">": return { try .bool(less($1, $0, ">")) }
         case "<=": return { try .bool(!less($1, $0, "<=")) }
@@ -133,13 +134,36 @@ enum Operators {
         }
     }
 
-    static func add(_ lhs: Value, _ rhs: Value) throws -> Value {
+    /// `print(a, b, …)`'s text: the descriptions joined by spaces, each
+    /// added only once the total is known to stay within `maxStringBytes`
+    /// (every description is capped, but a thousand capped ones are not).
+    static func joinedDescriptions(_ values: [Value], meter: WorkMeter) throws -> String {
+        if values.count == 1 { return try values[0].printDescription(meter: meter) }
+        var text = ""
+        for (index, value) in values.enumerated() {
+            let part = try value.printDescription(meter: meter)
+            let total = text.utf8.count + part.utf8.count + (index > 0 ? 1 : 0)
+            if total > maxStringBytes {
+                throw ScriptError.runtime("print would write more than \(maxStringBytes) bytes; print fewer or smaller values at a time")
+            }
+            if index > 0 { text += " " }
+            text += part
+        }
+        return text
+    }
+
+    /// `meter`, when given, is charged for what a concatenation copies (a
+    /// 16M-element array, a 64 MiB string), one unit per element or per 64 bytes.
+    static func add(_ lhs: Value, _ rhs: Value, meter: WorkMeter? = nil) throws -> Value {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)):
-            try checkSize(string: a.utf8.count + b.utf8.count)
+            let count = a.utf8.count + b.utf8.count
+            try checkSize(string: count)
+            try meter?.charge(count >> 6)
             return .string(a + b)
         case (.array(let a), .array(let b)):
             try checkSize(array: a.count + b.count)
+            try meter?.charge(a.count + b.count)
             return .array(a + b)
         default: return try arithmetic("+", lhs, rhs, { $0.addingReportingOverflow($1) }, +)
         }

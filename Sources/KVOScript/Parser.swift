@@ -708,9 +708,13 @@ struct Parser {
             switch part {
             case .text(let text):
                 result.append(.text(text))
-            case .interpolation(let source, let start):
-                let (tokens, lexDiagnostics) = Lexer.tokenize(source, start: start, nesting: nesting + baseNesting + 1)
-                diagnostics += lexDiagnostics
+            case .interpolation(let source, let start, var tokens):
+                if tokens.isEmpty {
+                    // Only an interpolation made by hand (a test) has no tokens yet.
+                    let (lexed, lexDiagnostics) = Lexer.tokenize(String(source), start: start, nesting: nesting + baseNesting + 1)
+                    diagnostics += lexDiagnostics
+                    tokens = lexed
+                }
                 var inner = Parser(tokens: tokens, maxNesting: maxNesting, baseNesting: nesting + baseNesting + 1)
                 do {
                     let expr = try inner.parseExpression()

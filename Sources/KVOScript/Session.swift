@@ -74,6 +74,7 @@ public final class Session {
             report(syntaxDiagnostics, file: file, source: text)
             return nil
         }
+        Suggestion.workLeft = Suggestion.workBudget
         let checker = Checker(environment: compiler.environment)
         checker.check(statements)
         let diagnostics = checker.diagnostics.sorted { $0.location < $1.location }

@@ -1,0 +1,165 @@
+/// An unordered collection of distinct values that keeps insertion order for
+/// speed and sorts by description only when it is shown.
+///
+/// Membership is NSSet's: `-isEqual:` and `-hash`, through `Value.isMember`
+/// and `Value.hash(into:)`. Past `linearLimit` elements a hash index finds
+/// them: a linear `contains` made building a set of n distinct values cost
+/// n²/2 comparisons (200,000 values took minutes).
+public struct ValueSet {
+    public private(set) var elements: [Value] = []
+    /// Each element's hash, parallel to `elements`, while `table` is in use.
+    private var hashes: [Int] = []
+    /// Open addressing with linear probing: position + 1 of an element, 0 for
+    /// an empty slot; a power of two in size, at most half full. Empty while
+    /// the set is small enough to scan.
+    private var table: [Int] = []
+    private static let linearLimit = 8
+
+    public init() {}
+    public init<S: Sequence>(_ values: S) where S.Element == Value {
+        for value in values { insert(value) }
+    }
+
+    public var count: Int { elements.count }
+
+    public func contains(_ value: Value) -> Bool {
+        if table.isEmpty { return elements.contains { Value.isMember($0, value) } }
+        return find(value, Value.setHash(value)).index != nil
+    }
+
+    @discardableResult
+    public mutating func insert(_ value: Value) -> Bool {
+        if table.isEmpty {
+            if elements.contains(where: { Value.isMember($0, value) }) { return false }
+            elements.append(value)
+            if elements.count > Self.linearLimit { rebuildTable() }
+            return true
+        }
+        let hash = Value.setHash(value)
+        let (found, slot) = find(value, hash)
+        if found != nil { return false }
+        elements.append(value)
+        hashes.append(hash)
+        table[slot] = elements.count
+        if elements.count * 2 > table.count { rebuildTable() }
+        return true
+    }
+
+    @discardableResult
+    public mutating func remove(_ value: Value) -> Bool {
+        let index: Int
+        if table.isEmpty {
+            guard let position = elements.firstIndex(where: { Value.isMember($0, value) }) else { return false }
+            index = position
+        } else {
+            guard let position = find(value, Value.setHash(value)).index else { return false }
+            index = position
+        }
+        elements.remove(at: index)
+        if !table.isEmpty {
+            hashes.remove(at: index)
+            rebuildTable()
+        }
+        return true
+    }
+
+    /// Removes every element of `other` in one pass (removing them one at a
+    /// time would shift the elements once per removal). Returns the removed
+    /// elements, in this set's order.
+    @discardableResult
+    public mutating func subtract(_ other: ValueSet) -> ValueSet {
+        var removed = ValueSet()
+        var kept: [Value] = []
+        kept.reserveCapacity(elements.count)
+        for element in elements {
+            if other.contains(element) { removed.insert(element) } else { kept.append(element) }
+        }
+        if removed.count > 0 { self = ValueSet(uniqueElements: kept) }
+        return removed
+    }
+
+    /// A set of values already known to be distinct.
+    private init(uniqueElements: [Value]) {
+        elements = uniqueElements
+        if elements.count > Self.linearLimit { rebuildTable() }
+    }
+
+    /// Empties the set and hands its elements over, so that `Value.dispose`
+    /// can take nested arrays apart without recursion.
+    mutating func takeElements() -> [Value] {
+        var taken: [Value] = []
+        swap(&taken, &elements)
+        hashes = []
+        table = []
+        return taken
+    }
+
+    /// The slot holding `value`'s position (index non-nil), or the empty slot
+    /// where it would go.
+    private func find(_ value: Value, _ hash: Int) -> (index: Int?, slot: Int) {
+        let mask = table.count - 1
+        var slot = hash & mask
+        while true {
+            let entry = table[slot]
+            if entry == 0 { return (nil, slot) }
+            if hashes[entry - 1] == hash && Value.isMember(elements[entry - 1], value) { return (entry - 1, slot) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private mutating func rebuildTable() {
+        guard elements.count > Self.linearLimit else {
+            hashes = []
+            table = []
+            return
+        }
+        if hashes.count != elements.count { hashes = elements.map(Value.setHash) }
+        var size = 16
+        while size < elements.count * 4 { size *= 2 }
+        var table = [Int](repeating: 0, count: size)
+        let mask = size - 1
+        for (position, hash) in hashes.enumerated() {
+            var slot = hash & mask
+            while table[slot] != 0 { slot = (slot + 1) & mask }
+            table[slot] = position + 1
+        }
+        self.table = table
+    }
+
+    /// Elements in the order they are printed: sorted by description.
+    public var sorted: [Value] { sorted(keyBudget: Value.descriptionLimit) }
+
+    /// Sorted by description, each element's description (its sort key) cut
+    /// after `keyBudget / count` bytes, kept between 64 bytes and 64 KiB. A
+    /// set of large values (64 copies of an array with 2^40 leaves) would
+    /// otherwise build a 64 MiB key per element, and sets inside those keys
+    /// sort again. Elements whose descriptions agree up to their cut keep
+    /// insertion order (the sort is stable): a deviation only for elements
+    /// longer than 64 KiB, or sets too large to print in full anyway. Sets
+    /// nested deeper than `maxSortingDepth` inside keys keep insertion order,
+    /// so describing a key never recurses far.
+    public func sorted(keyBudget: Int) -> [Value] {
+        guard elements.count > 1 else { return elements }
+        if Self.sortingDepth >= Self.maxSortingDepth { return elements }
+        Self.sortingDepth += 1
+        defer { Self.sortingDepth -= 1 }
+        let budget = min(keyBudget, Self.keyBudgetInForce)
+        let cap = max(64, min(budget / elements.count, Self.maxKeyLength))
+        let saved = Self.keyBudgetInForce
+        Self.keyBudgetInForce = cap
+        defer { Self.keyBudgetInForce = saved }
+        let keyed = elements.map { element -> (Value, String) in
+            var key = ""
+            element.describe(into: &key, limit: cap)
+            return (element, key)
+        }
+        return keyed.sorted { $0.1 < $1.1 }.map(\.0)
+    }
+
+    /// How deep `sorted` is running inside the keys of outer sets, and the
+    /// key budget of the innermost: the interpreter runs on one thread.
+    nonisolated(unsafe) private static var sortingDepth = 0
+    nonisolated(unsafe) private static var keyBudgetInForce = Int.max
+    private static let maxSortingDepth = 32
+    private static let maxKeyLength = 1 << 16
+}
