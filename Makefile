@@ -106,14 +106,18 @@ FUZZ_ARGS ?=
 
 fuzz-build: $(FUZZ_BIN)
 
-$(FUZZ_BIN): Fuzz/FuzzKVO.swift $(wildcard Sources/KVOCore/*.swift) $(wildcard Sources/KVOScript/*.swift)
+# Every source of the two libraries, in whatever sub-folders they sit.
+KVOCORE_SOURCES := $(shell find Sources/KVOCore -name '*.swift' | sort)
+KVOSCRIPT_SOURCES := $(shell find Sources/KVOScript -name '*.swift' | sort)
+
+$(FUZZ_BIN): Fuzz/FuzzKVO.swift $(KVOCORE_SOURCES) $(KVOSCRIPT_SOURCES)
 	@mkdir -p $(FUZZ_BUILD)/modules
 	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -wmo -module-name KVOCore \
 		-emit-module -emit-module-path $(FUZZ_BUILD)/modules/KVOCore.swiftmodule \
-		-c $(wildcard Sources/KVOCore/*.swift) -o $(FUZZ_BUILD)/KVOCore.o
+		-c $(KVOCORE_SOURCES) -o $(FUZZ_BUILD)/KVOCore.o
 	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -wmo -module-name KVOScript -I $(FUZZ_BUILD)/modules \
 		-emit-module -emit-module-path $(FUZZ_BUILD)/modules/KVOScript.swiftmodule \
-		-c $(wildcard Sources/KVOScript/*.swift) -o $(FUZZ_BUILD)/KVOScript.o
+		-c $(KVOSCRIPT_SOURCES) -o $(FUZZ_BUILD)/KVOScript.o
 	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -I $(FUZZ_BUILD)/modules Fuzz/FuzzKVO.swift \
 		$(FUZZ_BUILD)/KVOCore.o $(FUZZ_BUILD)/KVOScript.o -o $@ 2>&1 | { grep -v 'Cannot export local symbol' || true; }
 	@test -x $@
