@@ -511,7 +511,16 @@ public final class KVORuntime {
 
     /// Takes the most recent pending change of `object`'s `key` out of the
     /// pending stack: the top in the common case, else through the index.
+    @inline(__always)
     private func takePending(_ object: KVOObject, key: String) -> PendingChange? {
+        if pendingIndex == nil, let last = pending.last, !last.isTaken, last.object === object, last.key == key {
+            pending.removeLast()
+            return last
+        }
+        return takePendingSlowly(object, key: key)
+    }
+
+    private func takePendingSlowly(_ object: KVOObject, key: String) -> PendingChange? {
         while let last = pending.last, last.isTaken { pending.removeLast() }
         if let last = pending.last, last.object === object, last.key == key {
             pending.removeLast()
@@ -660,11 +669,15 @@ final class PendingChange {
     func finish() {
         object = nil
         first = nil
-        // Often the last holder of the old value: released without recursion.
-        if sharedOld != nil {
+        // Often the last holder of the old value: a collection is released
+        // without recursion.
+        switch sharedOld {
+        case .array?, .set?:
             var old = sharedOld ?? .null
             sharedOld = nil
             Value.dispose(&old)
+        default:
+            sharedOld = nil
         }
         rest.removeAllKeepingCapacity()
         rebuild.removeAllKeepingCapacity()

@@ -7,13 +7,25 @@
 /// n²/2 comparisons (200,000 values took minutes).
 public struct ValueSet {
     public private(set) var elements: [Value] = []
-    /// Each element's hash, parallel to `elements`, while `table` is in use.
-    private var hashes: [Int] = []
-    /// Open addressing with linear probing: position + 1 of an element, 0 for
-    /// an empty slot; a power of two in size, at most half full. Empty while
-    /// the set is small enough to scan.
-    private var table: [Int] = []
+    /// The hash index, nil while the set is small enough to scan. One
+    /// reference, so a ValueSet stays two words and `Value` no larger (every
+    /// copy of a `Value` in the interpreter would pay for a bigger one).
+    private var index: HashIndex?
     private static let linearLimit = 8
+
+    private final class HashIndex {
+        /// Each element's hash, parallel to `elements`.
+        var hashes: [Int]
+        /// Open addressing with linear probing: position + 1 of an element,
+        /// 0 for an empty slot; a power of two in size, at most a quarter full
+        /// when built.
+        var table: [Int]
+        init(hashes: [Int], table: [Int]) {
+            self.hashes = hashes
+            self.table = table
+        }
+    }
+
 
     public init() {}
     public init<S: Sequence>(_ values: S) where S.Element == Value {
@@ -23,13 +35,13 @@ public struct ValueSet {
     public var count: Int { elements.count }
 
     public func contains(_ value: Value) -> Bool {
-        if table.isEmpty { return elements.contains { Value.isMember($0, value) } }
+        if index == nil { return elements.contains { Value.isMember($0, value) } }
         return find(value, Value.setHash(value)).index != nil
     }
 
     @discardableResult
     public mutating func insert(_ value: Value) -> Bool {
-        if table.isEmpty {
+        if index == nil {
             if elements.contains(where: { Value.isMember($0, value) }) { return false }
             elements.append(value)
             if elements.count > Self.linearLimit { rebuildTable() }
@@ -39,16 +51,20 @@ public struct ValueSet {
         let (found, slot) = find(value, hash)
         if found != nil { return false }
         elements.append(value)
-        hashes.append(hash)
-        table[slot] = elements.count
-        if elements.count * 2 > table.count { rebuildTable() }
+        if !isKnownUniquelyReferenced(&index), let shared = index {
+            index = HashIndex(hashes: shared.hashes, table: shared.table)
+        }
+        guard let index else { rebuildTable(); return true }
+        index.hashes.append(hash)
+        index.table[slot] = elements.count
+        if elements.count * 2 > index.table.count { rebuildTable() }
         return true
     }
 
     @discardableResult
     public mutating func remove(_ value: Value) -> Bool {
         let index: Int
-        if table.isEmpty {
+        if self.index == nil {
             guard let position = elements.firstIndex(where: { Value.isMember($0, value) }) else { return false }
             index = position
         } else {
@@ -56,10 +72,7 @@ public struct ValueSet {
             index = position
         }
         elements.remove(at: index)
-        if !table.isEmpty {
-            hashes.remove(at: index)
-            rebuildTable()
-        }
+        if self.index != nil { rebuildTable(dropping: index) }
         return true
     }
 
@@ -89,14 +102,15 @@ public struct ValueSet {
     mutating func takeElements() -> [Value] {
         var taken: [Value] = []
         swap(&taken, &elements)
-        hashes = []
-        table = []
+        index = nil
         return taken
     }
 
     /// The slot holding `value`'s position (index non-nil), or the empty slot
     /// where it would go.
     private func find(_ value: Value, _ hash: Int) -> (index: Int?, slot: Int) {
+        guard let index else { return (nil, 0) }
+        let table = index.table, hashes = index.hashes
         let mask = table.count - 1
         var slot = hash & mask
         while true {
@@ -107,12 +121,15 @@ public struct ValueSet {
         }
     }
 
-    private mutating func rebuildTable() {
+    /// Builds the index afresh (a new object: a copy of the set may share
+    /// the old one), reusing the hashes it has, less the one at `dropping`.
+    private mutating func rebuildTable(dropping removed: Int? = nil) {
         guard elements.count > Self.linearLimit else {
-            hashes = []
-            table = []
+            index = nil
             return
         }
+        var hashes = index?.hashes ?? []
+        if let removed, removed < hashes.count { hashes.remove(at: removed) }
         if hashes.count != elements.count { hashes = elements.map(Value.setHash) }
         var size = 16
         while size < elements.count * 4 { size *= 2 }
@@ -123,7 +140,7 @@ public struct ValueSet {
             while table[slot] != 0 { slot = (slot + 1) & mask }
             table[slot] = position + 1
         }
-        self.table = table
+        index = HashIndex(hashes: hashes, table: table)
     }
 
     /// Elements in the order they are printed: sorted by description.
