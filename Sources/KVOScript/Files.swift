@@ -128,23 +128,25 @@ public enum Files {
         }
     }
 
+    /// Writes every byte to `descriptor`, retrying short and interrupted
+    /// writes; 0 on success, else the `errno` of the failure (EIO when
+    /// nothing could be written).
+    static func writeFully(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+        guard let base = bytes.baseAddress else { return 0 }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return written < 0 ? errno : EIO }
+            offset += written
+        }
+        return 0
+    }
+
     /// Writes all of `text` and closes `descriptor`, checking each step.
     private static func writeAll(_ text: String, to descriptor: Int32, name: String, sync: Bool) throws {
-        var failure: Int32 = 0
         var text = text
-        text.withUTF8 { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 {
-                    failure = written < 0 ? errno : EIO
-                    return
-                }
-                offset += written
-            }
-        }
+        var failure = text.withUTF8 { writeFully(UnsafeRawBufferPointer($0), to: descriptor) }
         if failure == 0 && sync && fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure != 0 { throw Failure.cannotWrite(name, errorText(failure)) }

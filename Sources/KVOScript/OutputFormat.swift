@@ -97,17 +97,8 @@ public final class OutputWriter {
             captured.append(contentsOf: bytes)
             return
         }
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 {
-                fail("cannot write \(streamName): \(written < 0 ? String(cString: strerror(errno)) : "nothing written")")
-                return
-            }
-            offset += written
-        }
+        let failure = Files.writeFully(bytes, to: descriptor)
+        if failure != 0 { fail("cannot write \(streamName): \(String(cString: strerror(failure)))") }
     }
 
     /// Records the first failure and asks the running scenario to stop.
