@@ -32,10 +32,10 @@ let staticRuntime: [LinkerSetting] = Context.environment["KVO_DYNAMIC_RUNTIME"] 
 
 let package = Package(
     name: "kvo-run",
+    // Only the tool is a product: the libraries are built with unsafe flags
+    // (above), which a package depending on them could not accept.
     products: [
         .executable(name: "kvo-run", targets: ["kvo-run"]),
-        .library(name: "KVOCore", targets: ["KVOCore"]),
-        .library(name: "KVOScript", targets: ["KVOScript"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,20 +43,34 @@ let package = Package(
     targets: [
         // The object model, KVC and the KVO engine: no parsing, no I/O.
         .target(name: "KVOCore", swiftSettings: fastRelease),
-        // Lexer, parser, checker/compiler, interpreter and output formats.
+        // The language: syntax, diagnostics, checking, compiling, running.
+        // No files, descriptors or terminal: output goes to a `ScriptOutput`.
         .target(name: "KVOScript", dependencies: ["KVOCore"], swiftSettings: fastRelease),
         // GNU readline, for the REPL. No pkgConfig: Debian's readline.pc adds flags SwiftPM rejects.
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
-        .executableTarget(
-            name: "kvo-run",
+        // The tool around the language: output writers (text, JSON), reading
+        // files, the golden runner, the REPL's logic and the subcommands.
+        .target(
+            name: "KVORun",
             dependencies: [
                 "KVOCore", "KVOScript", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: fastRelease),
+        // `@main` and the subcommand list.
+        .executableTarget(
+            name: "kvo-run",
+            dependencies: [
+                "KVORun",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             linkerSettings: staticRuntime),
+        // What the test targets share: running a scenario in-process with
+        // captured output, a large-stack thread, the package root.
+        .target(name: "_KVOTestSupport", dependencies: ["KVOCore", "KVOScript", "KVORun"], path: "Tests/_KVOTestSupport"),
         .testTarget(name: "KVOCoreTests", dependencies: ["KVOCore"]),
-        .testTarget(name: "KVOScriptTests", dependencies: ["KVOScript"]),
-        .testTarget(name: "KVORunTests", dependencies: ["KVOScript"]),
+        .testTarget(name: "KVOScriptTests", dependencies: ["KVOScript", "KVORun", "_KVOTestSupport"]),
+        .testTarget(name: "KVORunTests", dependencies: ["KVOScript", "KVORun", "_KVOTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,5 @@
+import _KVOTestSupport
+import KVORun
 import Foundation
 import Testing
 #if canImport(Glibc)

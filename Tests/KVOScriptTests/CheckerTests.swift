@@ -1,3 +1,5 @@
+import _KVOTestSupport
+import KVORun
 import Testing
 @testable import KVOScript
 
@@ -398,9 +400,7 @@ import Testing
     }
 
     @Test func checkErrorsInJSONAreEventsOnStandardOutput() {
-        var options = RunOptions()
-        options.format = .json
-        let result = check(Self.account + "let a = Acount()\n", options: options)
+        let result = check(Self.account + "let a = Acount()\n", format: .json)
         #expect(result.status == 2)
         #expect(result.err == "")
         #expect(result.out == #"{"event":"error","message":"unknown class 'Acount'; did you mean 'Account'?","line":9,"column":9}"# + "\n")

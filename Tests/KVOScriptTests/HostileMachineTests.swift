@@ -1,3 +1,5 @@
+import _KVOTestSupport
+import KVORun
 import KVOCore
 import Testing
 @testable import KVOScript
@@ -6,16 +8,16 @@ import Testing
 /// checks Ctrl-C there, through the engine's work meter.
 @Suite(.serialized) struct HostileMachineTests {
     @Test func ctrlCStopsWorkInsideAStatement() throws {
-        let machine = Machine(kvo: KVORuntime(sink: CollectingSink()))
-        kvoInterruptRequested = 1
-        defer { kvoInterruptRequested = 0 }
+        let stop = StopFlag()
+        let machine = Machine(kvo: KVORuntime(sink: CollectingSink()), stop: stop)
+        stop.request(.interrupt)
         do {
             try machine.kvo.work.charge(WorkMeter.chunk)
             Issue.record("not interrupted")
         } catch ScriptError.runtime(let failure) {
             #expect(failure.message == "interrupted")
         }
-        #expect(kvoInterruptRequested == 0)
+        #expect(stop.pending == nil)
     }
 
     @Test func workCountsAgainstMaxSteps() throws {

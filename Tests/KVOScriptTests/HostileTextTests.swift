@@ -1,3 +1,5 @@
+import _KVOTestSupport
+import KVORun
 import Foundation
 import Testing
 import KVOCore
@@ -114,7 +116,7 @@ import KVOCore
         let box = ResultBox()
         let thread = Thread {
             let writer = OutputWriter(capturing: ())
-            let session = Session(options: RunOptions(), out: writer, err: writer)
+            let session = Session.commandLine(options: RunOptions(), output: EventRenderer(format: .text, out: writer, err: writer))
             box.status = session.run(source, file: "chain.kvo")
             box.text = writer.capturedText
             box.done.signal()
@@ -137,13 +139,13 @@ import KVOCore
     @Test func aCapturingWriterStopsAtItsLimitAndStopsTheRun() {
         let writer = OutputWriter(capturing: ())
         writer.captureLimit = 1 << 16
-        let session = Session(options: RunOptions(), out: writer, err: writer)
+        let session = Session.commandLine(options: RunOptions(), output: EventRenderer(format: .text, out: writer, err: writer))
         let status = onLargeStack { session.run("while true { print(\"0123456789\") }\n", file: "loop.kvo") }
         #expect(status == ExitStatus.failure)
         #expect(writer.failure?.hasSuffix("its output was cut there") == true)
         #expect(writer.captured.count == 1 << 16)
         // The next run starts afresh.
-        let next = Session(options: RunOptions(), out: OutputWriter(capturing: ()), err: OutputWriter(capturing: ()))
+        let next = capturingSession().session
         #expect(next.run("print(1)\n", file: "next.kvo") == 0)
     }
 
@@ -156,6 +158,6 @@ import KVOCore
         #expect(writer.failure == nil)
         writer.flush()
         #expect(writer.failure == "cannot write descriptor \(descriptor): No space left on device")
-        kvoInterruptRequested = StopRequest.none
+        StopFlag.process.clear()
     }
 }

@@ -1,3 +1,5 @@
+import _KVOTestSupport
+import KVORun
 import Testing
 @testable import KVOScript
 

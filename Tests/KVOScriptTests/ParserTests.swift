@@ -1,3 +1,5 @@
+import _KVOTestSupport
+import KVORun
 import Testing
 import KVOCore
 @testable import KVOScript

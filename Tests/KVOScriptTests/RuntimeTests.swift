@@ -1,22 +1,24 @@
+import _KVOTestSupport
+import KVORun
 import Testing
 import KVOCore
 @testable import KVOScript
 
 /// SPEC §7 (exceptions), §8 (output), §9 (runtime errors and exit status).
 @Suite struct RuntimeTests {
-    func options(maxSteps: Int = .max, maxDepth: Int = 1000, keepGoing: Bool = false, json: Bool = false) -> RunOptions {
+    func options(maxSteps: Int = .max, maxDepth: Int = 1000, keepGoing: Bool = false) -> RunOptions {
         var options = RunOptions()
         options.maxSteps = maxSteps
         options.maxDepth = maxDepth
         options.keepGoing = keepGoing
-        options.format = json ? .json : .text
         return options
     }
 
     /// Runs `source` and expects exactly this status, standard output and standard error.
-    func expectRun(_ source: String, options: RunOptions = RunOptions(), status: Int32, out: String, err: String = "",
+    func expectRun(_ source: String, options: RunOptions = RunOptions(), format: OutputFormatKind = .text,
+                   status: Int32, out: String, err: String = "",
                    sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-        let result = run(source, options: options)
+        let result = run(source, options: options, format: format)
         #expect(result.status == status, "\(result)", sourceLocation: sourceLocation)
         #expect(result.out == out, sourceLocation: sourceLocation)
         #expect(result.err == err, sourceLocation: sourceLocation)
@@ -685,7 +687,7 @@ import KVOCore
             print(acct.observationInfo)
             acct.removeObserver(alice, forKeyPath: "balance")
             print("reached with keepGoing")
-            """, options: options(keepGoing: true, json: true), status: 1, out: #"""
+            """, options: options(keepGoing: true), format: .json, status: 1, out: #"""
             {"event":"notify","object":"acct","keyPath":"balance","observer":"alice","change":{"kind":1,"notificationIsPrior":true,"old":0},"context":"Ctx","depth":0}
             {"event":"notify","object":"acct","keyPath":"balance","observer":"alice","change":{"kind":1,"new":2.5,"old":0},"context":"Ctx","depth":0}
             {"event":"observationInfo","object":"acct","observances":[{"observer":"alice","keyPath":"balance","options":["new","old","prior"],"context":"Ctx"}]}
@@ -707,7 +709,7 @@ import KVOCore
             acct.removeObserver(alice, forKeyPath: "balance")
             acct.removeObserver(alice, forKeyPath: "balance")
             print("not reached")
-            """, options: options(json: true), status: 1, out: #"""
+            """, options: options(), format: .json, status: 1, out: #"""
             {"event":"notify","object":"acct","keyPath":"balance","observer":"alice","change":{"kind":1},"context":null,"depth":0}
             {"event":"exception","name":"NSRangeException","reason":"Cannot remove an observer <Person alice> for the key path \"balance\" from <Account acct> because it is not registered as an observer.","caught":false,"depth":0}
 
@@ -715,7 +717,7 @@ import KVOCore
     }
 
     @Test func jsonRuntimeErrorIsAnEventOnStandardOutput() {
-        expectRun("print(1)\nlet z = 0\nprint(1 / z)\n", options: options(json: true), status: 1, out: """
+        expectRun("print(1)\nlet z = 0\nprint(1 / z)\n", options: options(), format: .json, status: 1, out: """
             {"event":"print","text":"1","depth":0}
             {"event":"error","message":"division by zero","line":3,"column":9}
 
@@ -739,7 +741,7 @@ import KVOCore
             box.addObserver(box, forKeyPath: "owner", options: [.new, .old])
             box.mutableArrayValue(forKey: "items").add(pen)
             box.owner = pen
-            """, options: options(json: true), status: 0, out: #"""
+            """, options: options(), format: .json, status: 0, out: #"""
             {"event":"notify","object":"box","keyPath":"items","observer":"box","change":{"indexes":[0],"kind":2,"new":[{"object":"pen","class":"Item"}]},"context":null,"depth":0}
             {"event":"print","text":"handled items","depth":1}
             {"event":"notify","object":"box","keyPath":"owner","observer":"box","change":{"kind":1,"new":{"object":"pen","class":"Item"},"old":null},"context":null,"depth":0}

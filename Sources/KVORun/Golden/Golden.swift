@@ -1,3 +1,5 @@
+import KVOCore
+import KVOScript
 /// Golden files: `X.kvo` beside `X.out`, which holds everything the scenario
 /// prints (stdout and stderr, in order) and a last line `# exit status: N` when
 /// N ≠ 0. Used by `kvo-run test` and by the test suite.
@@ -24,7 +26,7 @@ public enum Golden {
             return .failure("\(error)")
         }
         let writer = OutputWriter(capturing: ())
-        let session = Session(options: RunOptions(), out: writer, err: writer)
+        let session = Session.commandLine(options: RunOptions(), output: EventRenderer(format: .text, out: writer, err: writer))
         let status = session.run(source, file: Files.baseName(path))
         var text = writer.capturedText
         if let failure = writer.failure {

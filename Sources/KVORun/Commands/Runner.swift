@@ -6,10 +6,6 @@ import Glibc
 
 /// Runs a scenario file, standard input or the REPL with the chosen options.
 enum Runner {
-    static func makeSession(_ options: RunOptions) -> Session {
-        Session(options: options, out: OutputWriter(descriptor: 1), err: OutputWriter(descriptor: 2))
-    }
-
     /// The scenario in `file` ('-': standard input), or the exit status for
     /// why it cannot be read, which is reported here: a source past
     /// `Files.maxSourceBytes` is a script error (2), a missing file a usage error.
@@ -24,16 +20,16 @@ enum Runner {
     }
 
     static func run(file: String?, options: ScenarioOptions) -> Int32 {
-        let runOptions = options.runOptions
         let start = Clock.now()
-        let session = makeSession(runOptions)
+        let renderer = options.makeRenderer()
+        let session = Session.commandLine(options: options.runOptions, output: renderer)
         var status: Int32
         if let file {
             let read = readSource(file)
             guard let source = read.source else { return read.status }
             status = session.run(source, file: file == "-" ? "<stdin>" : file)
         } else if isatty(0) != 0 {
-            var repl = REPL(session: session, input: ReadlineInput(session: session))
+            var repl = REPL(session: session, renderer: renderer, input: ReadlineInput(session: session))
             status = repl.run()
         } else {
             // Not a terminal: a script, never through readline (it would echo).
@@ -41,14 +37,13 @@ enum Runner {
             guard let source = read.source else { return read.status }
             status = session.run(source, file: "<stdin>")
         }
-        session.renderer.out.flush()
-        session.renderer.err.flush()
+        renderer.flush()
         if options.stats {
             let elapsed = Clock.now() - start
             stderr("kvo-run: \(session.kvo.notificationCount) notifications, \(session.kvo.objectCount) objects, \(session.statementsExecuted) statements, \(Clock.format(elapsed))\n")
         }
         // Output that was not written is a failed run, whatever the scenario did.
-        if let failure = session.renderer.out.failure ?? session.renderer.err.failure ?? outputFailure {
+        if let failure = renderer.out.failure ?? renderer.err.failure ?? outputFailure {
             stderr("kvo-run: \(failure)\n")
             status = ExitStatus.outputFailed
         }

@@ -7,19 +7,10 @@ public enum Event {
     case observationInfo(object: KVOObject, observances: [ObservanceSnapshot], depth: Int)
 }
 
-/// Receives events. Implementations write them out, count them or collect them.
+/// Receives events. Implementations write them out, count them or collect
+/// them. The engine's notifications come this way too (`.notify`): one route.
 public protocol EventSink: AnyObject {
     func emit(_ event: Event)
-    /// A notification. The engine calls this rather than `emit(.notify(…))`:
-    /// a sink that writes the trace takes the parts as they are, without an
-    /// `Event` built and taken apart per notification.
-    func notify(object: KVOObject, keyPath: String, observer: KVOObject, change: Change, context: Context?, depth: Int)
-}
-
-extension EventSink {
-    public func notify(object: KVOObject, keyPath: String, observer: KVOObject, change: Change, context: Context?, depth: Int) {
-        emit(.notify(object: object, keyPath: keyPath, observer: observer, change: change, context: context, depth: depth))
-    }
 }
 
 /// A sink that keeps every event, for tests and embedding.

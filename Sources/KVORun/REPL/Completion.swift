@@ -1,3 +1,5 @@
+import KVOCore
+import KVOScript
 /// Tab completion for the REPL, kept apart from readline so it can be tested:
 /// keywords and names in scope, members after `name.`, meta-commands after `:`,
 /// and keys inside `forKeyPath: "…"` / `forKey: "…"` strings.

@@ -586,8 +586,8 @@ public final class KVORuntime {
         }
         notificationCount += 1
         if reportsNotifications {
-            sink.notify(object: observance.observed, keyPath: observance.keyPath, observer: observer,
-                        change: change, context: observance.context, depth: depth)
+            sink.emit(.notify(object: observance.observed, keyPath: observance.keyPath, observer: observer,
+                              change: change, context: observance.context, depth: depth))
         }
         guard let handler = observer.cls.observeValueHook else { return }
         try nested {
@@ -598,7 +598,7 @@ public final class KVORuntime {
     /// Runs `body` one handler level deeper, within `maxDepth`.
     public func nested<T>(_ body: () throws -> T) throws -> T {
         guard depth < maxDepth else {
-            throw ScriptError.runtime("notifications nested deeper than the maximum depth (\(maxDepth)); raise it with --max-depth")
+            throw ScriptError.runtime(RuntimeFailure("notifications nested deeper than the maximum depth (\(maxDepth))", limit: .depth))
         }
         try stackGuard.check("notifications")
         depth += 1

@@ -1,4 +1,5 @@
 @preconcurrency import CReadline
+import KVOCore
 import KVOScript
 #if canImport(Glibc)
 import Glibc
@@ -104,7 +105,7 @@ struct ReadlineInput: LineInput {
                 rl_set_prompt("kvo> ")
                 rl_redisplay()
             } else {
-                kvoInterruptRequested = 1
+                StopFlag.process.request(.interrupt)
             }
         }
     }
@@ -115,17 +116,20 @@ struct ReadlineInput: LineInput {
 /// meta-commands.
 struct REPL<Input: LineInput> {
     let session: Session
+    /// Where the session's events and diagnostics go.
+    let renderer: EventRenderer
     var input: Input
     /// Accepted entries, for `:save`.
     var transcript: [String] = []
 
-    init(session: Session, input: Input) {
+    init(session: Session, renderer: EventRenderer, input: Input) {
         self.session = session
+        self.renderer = renderer
         self.input = input
     }
 
     mutating func run() -> Int32 {
-        Runner.stdout("kvo-run \(KVORunCommand.configuration.version.split(separator: " ").last ?? "") REPL: type :help for commands, Ctrl-D to quit.\n")
+        Runner.stdout("\(Version.banner) REPL: type :help for commands, Ctrl-D to quit.\n")
         while let entry = readEntry() {
             input.remember(entry)
             let trimmed = entry.trimmingSpaces()
@@ -134,7 +138,7 @@ struct REPL<Input: LineInput> {
                 if !meta(trimmed) { break }
                 continue
             }
-            kvoInterruptRequested = 0
+            StopFlag.process.clear()
             _ = session.run(entry, file: "<repl>")
             if let saved = Self.replayable(entry, session.lastEnding) { transcript.append(saved) }
         }

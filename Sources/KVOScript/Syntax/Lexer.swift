@@ -351,11 +351,11 @@ struct Lexer {
 
 extension Character {
     // By code, not through Unicode's properties: the lexer asks for every character.
-    var isASCIILetter: Bool {
+    public var isASCIILetter: Bool {
         guard let code = asciiValue else { return false }
         return (code | 0x20) >= UInt8(ascii: "a") && (code | 0x20) <= UInt8(ascii: "z")
     }
-    var isASCIIDigit: Bool {
+    public var isASCIIDigit: Bool {
         guard let code = asciiValue else { return false }
         return code >= UInt8(ascii: "0") && code <= UInt8(ascii: "9")
     }

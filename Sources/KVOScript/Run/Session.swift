@@ -1,13 +1,13 @@
 import KVOCore
 
-/// How a scenario runs (the command line's options).
+/// How a scenario runs: the limits, and what happens after a failure.
+/// (How its output looks is the output's business: KVORun's `EventRenderer`.)
 public struct RunOptions: Sendable {
-    public var format: OutputFormatKind = .text
     public var keepGoing = false
     public var maxDepth = 1000
     public var maxSteps = Int.max
+    /// Notifications are counted, not reported (`--quiet`).
     public var quiet = false
-    public var color = false
     public init() {}
 }
 
@@ -26,22 +26,23 @@ public enum ExitStatus {
 /// A running interpreter: engine, machine and checker, kept across REPL
 /// entries so objects, observations and bindings persist.
 public final class Session {
-    public let renderer: EventRenderer
+    public let output: ScriptOutput
     public private(set) var kvo: KVORuntime
     private(set) var machine: Machine
     private(set) var compiler: Compiler
     public let options: RunOptions
+    /// What to tell the user when a run goes past a limit: how to raise it
+    /// depends on the front end (a command-line flag, a REPL command).
+    public var limitAdvice: (RuntimeFailure.Limit) -> String? = { _ in nil }
 
-    public init(options: RunOptions, out: OutputWriter, err: OutputWriter) {
+    public init(options: RunOptions, output: ScriptOutput) {
         self.options = options
-        renderer = EventRenderer(format: options.format, out: out, err: err)
-        renderer.quiet = options.quiet
-        renderer.color = options.color
-        (kvo, machine, compiler) = Session.makeInterpreter(renderer, options)
+        self.output = output
+        (kvo, machine, compiler) = Session.makeInterpreter(output, options)
     }
 
-    private static func makeInterpreter(_ renderer: EventRenderer, _ options: RunOptions) -> (KVORuntime, Machine, Compiler) {
-        let kvo = KVORuntime(sink: renderer)
+    private static func makeInterpreter(_ output: ScriptOutput, _ options: RunOptions) -> (KVORuntime, Machine, Compiler) {
+        let kvo = KVORuntime(sink: output)
         kvo.maxDepth = options.maxDepth
         kvo.reportsNotifications = !options.quiet
         let machine = Machine(kvo: kvo)
@@ -51,7 +52,7 @@ public final class Session {
 
     /// Forgets every class, object, variable and observation (the REPL's `:reset`).
     public func reset() {
-        (kvo, machine, compiler) = Session.makeInterpreter(renderer, options)
+        (kvo, machine, compiler) = Session.makeInterpreter(output, options)
     }
 
     public var statementsExecuted: Int { machine.steps }
@@ -97,11 +98,11 @@ public final class Session {
             while end < diagnostics.count && diagnostics[end].location.line == line { end += 1 }
             let shown = min(end - index, Session.diagnosticsPerLine)
             for diagnostic in diagnostics[index..<(index + shown)] {
-                renderer.report(diagnostic, file: file, source: source)
+                output.report(diagnostic, file: file, source: source)
             }
             if end - index > shown {
                 let last = diagnostics[index + shown - 1]
-                renderer.report(Diagnostic(.error, "\(end - index - shown) more errors on this line; fix the first ones and run again",
+                output.report(Diagnostic(.error, "\(end - index - shown) more errors on this line; fix the first ones and run again",
                                            at: last.location, length: last.length), file: file, source: source)
             }
             index = end
@@ -111,15 +112,15 @@ public final class Session {
     /// `kvo-run check`: parse and check only.
     public func check(_ source: String, file: String) -> Int32 {
         let status = load(source, file: file) == nil ? ExitStatus.scriptErrors : ExitStatus.success
-        renderer.out.flush()
+        output.flush()
         return status
     }
 
     /// Runs a scenario (or a REPL entry) and returns its exit status.
     public func run(_ source: String, file: String) -> Int32 {
-        defer { renderer.out.flush() }
+        defer { output.flush() }
         // A failure of an earlier run's output (the REPL) must not stop this one.
-        if kvoInterruptRequested == StopRequest.outputFailed { kvoInterruptRequested = StopRequest.none }
+        if machine.stop.pending == .outputFailed { machine.stop.clear() }
         lastEnding = .completed
         guard let statements = load(source, file: file) else {
             lastEnding = .scriptErrors
@@ -131,19 +132,21 @@ public final class Session {
             do {
                 _ = try statement.exec(machine)
             } catch ScriptError.exception(let exception) {
-                renderer.emit(.exception(exception, caught: false))
+                output.emit(.exception(exception, caught: false))
                 status = ExitStatus.failure
                 lastEnding = .uncaughtException
                 if !options.keepGoing { break }
             } catch ScriptError.runtime(let failure) {
                 let location = SourceLocation(line: failure.line ?? statement.location.line,
                                               column: failure.column ?? statement.location.column)
-                renderer.report(Diagnostic(.error, failure.message, at: location), file: file, source: text)
+                var message = failure.message
+                if let limit = failure.limit, let advice = limitAdvice(limit) { message += "; " + advice }
+                output.report(Diagnostic(.error, message, at: location), file: file, source: text)
                 status = ExitStatus.failure
                 lastEnding = .runtimeError
                 if !options.keepGoing { break }
             } catch {
-                renderer.report(Diagnostic(.error, "internal error: \(error)", at: statement.location), file: file, source: text)
+                output.report(Diagnostic(.error, "internal error: \(error)", at: statement.location), file: file, source: text)
                 status = ExitStatus.failure
                 break
             }
@@ -215,8 +218,8 @@ extension Session {
             return "'\(name)' holds \(value.typeName), not an object; :info shows an object's observation info"
         }
         if object.isReleased { return "'\(name)' is a released object (\(object.description))" }
-        renderer.emit(.observationInfo(object: object, observances: object.observanceSnapshots, depth: 0))
-        renderer.out.flush()
+        output.emit(.observationInfo(object: object, observances: object.observanceSnapshots, depth: 0))
+        output.flush()
         return nil
     }
 

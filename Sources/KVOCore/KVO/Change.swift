@@ -27,27 +27,28 @@ public struct Change: Equatable {
 
     /// Appends the description to `text`: one buffer, no intermediate strings
     /// (a trace of a million notifications prints a million of these).
-    public func describe(into text: inout String) {
-        text += "{"
+    @inlinable
+    public func describe<Sink: TextSink>(into text: inout Sink) {
+        text.appendLiteral("{")
         if let indexes {
-            text += "indexes = ("
+            text.appendLiteral("indexes = (")
             for (position, index) in indexes.enumerated() {
-                if position > 0 { text += ", " }
-                text += String(index)
+                if position > 0 { text.appendLiteral(", ") }
+                text.appendInt(index)
             }
-            text += "); "
+            text.appendLiteral("); ")
         }
-        text += "kind = "
-        text += String(kind.rawValue)
+        text.appendLiteral("kind = ")
+        text.appendInt(kind.rawValue)
         if let new {
-            text += "; new = "
-            new.describe(into: &text)
+            text.appendLiteral("; new = ")
+            text.appendValue(new)
         }
-        if isPrior { text += "; notificationIsPrior = 1" }
+        if isPrior { text.appendLiteral("; notificationIsPrior = 1") }
         if let old {
-            text += "; old = "
-            old.describe(into: &text)
+            text.appendLiteral("; old = ")
+            text.appendValue(old)
         }
-        text += "}"
+        text.appendLiteral("}")
     }
 }

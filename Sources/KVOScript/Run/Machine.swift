@@ -54,19 +54,6 @@ final class ArgumentBuffer {
     }
 }
 
-/// Set from a signal handler (Ctrl-C in the REPL) or by a failed output
-/// writer (`StopRequest`), and checked at every statement.
-nonisolated(unsafe) public var kvoInterruptRequested: Int32 = 0
-
-/// Values of `kvoInterruptRequested`: one flag, so the statement loop's check
-/// stays a single comparison.
-public enum StopRequest {
-    public static let none: Int32 = 0
-    public static let interrupt: Int32 = 1
-    /// Output cannot be written (or the capture is full): stop the run.
-    public static let outputFailed: Int32 = 2
-}
-
 /// The running state of a scenario: globals, the current frame, limits.
 public final class Machine {
     public let kvo: KVORuntime
@@ -123,8 +110,12 @@ public final class Machine {
     private var stepBudget = Int.max
     private var workSteps = 0
 
-    init(kvo: KVORuntime) {
+    /// Ctrl-C and failed output: checked at every statement.
+    let stop: StopFlag
+
+    init(kvo: KVORuntime, stop: StopFlag = .process) {
         self.kvo = kvo
+        self.stop = stop
         // A comparison, description or KVC call over a huge value runs inside
         // one statement: it is charged here, a step per chunk of work, so
         // --max-steps and Ctrl-C stop it too.
@@ -132,15 +123,12 @@ public final class Machine {
     }
 
     private func chargeWork(_ chunks: Int) throws {
-        if kvoInterruptRequested != 0 {
-            kvoInterruptRequested = 0
-            throw ScriptError.runtime("interrupted")
-        }
+        if stop.isSet { try stopRequested() }
         guard maxSteps != Int.max else { return }
         workSteps &+= chunks
         stepBudget = maxSteps &- min(maxSteps, workSteps)
         if steps &+ workSteps > maxSteps {
-            throw ScriptError.runtime("more than \(maxSteps) steps executed (statements, and one step per \(WorkMeter.chunk) units of work inside long operations such as comparing or describing large values); raise the limit with --max-steps")
+            throw ScriptError.runtime(RuntimeFailure("more than \(maxSteps) steps executed (statements, and one step per \(WorkMeter.chunk) units of work inside long operations such as comparing or describing large values)", limit: .steps))
         }
     }
 
@@ -153,16 +141,24 @@ public final class Machine {
     @inline(__always)
     func step() throws {
         steps &+= 1
-        if steps > stepBudget || kvoInterruptRequested != 0 {
-            if kvoInterruptRequested == StopRequest.outputFailed {
-                // Left set: every later statement stops too, until Session.run resets it.
-                throw ScriptError.runtime("stopped: the output cannot be written")
-            }
-            if kvoInterruptRequested != 0 {
-                kvoInterruptRequested = 0
-                throw ScriptError.runtime("interrupted")
-            }
-            throw ScriptError.runtime("more than \(maxSteps) statements executed; raise the limit with --max-steps")
+        if steps > stepBudget || stop.isSet {
+            if stop.isSet { try stopRequested() }
+            throw ScriptError.runtime(RuntimeFailure("more than \(maxSteps) statements executed", limit: .steps))
+        }
+    }
+
+    /// Ends the run for what `stop` asks: an interrupt is consumed; failed
+    /// output stays requested, so every later statement stops too, until the
+    /// next `Session.run` clears it.
+    private func stopRequested() throws {
+        switch stop.pending {
+        case .outputFailed?:
+            throw ScriptError.runtime("stopped: the output cannot be written")
+        case .interrupt?:
+            stop.clear()
+            throw ScriptError.runtime("interrupted")
+        case nil:
+            return
         }
     }
 
@@ -171,7 +167,7 @@ public final class Machine {
     /// Calls a scenario function or method with a fresh frame.
     func invoke(_ function: FunctionBox, selfObject: KVOObject?, arguments: [Value]) throws -> Value {
         guard callDepth < kvo.maxDepth else {
-            throw ScriptError.runtime("method calls nested deeper than the maximum depth (\(kvo.maxDepth)); raise it with --max-depth")
+            throw ScriptError.runtime(RuntimeFailure("method calls nested deeper than the maximum depth (\(kvo.maxDepth))", limit: .depth))
         }
         guard let body = function.body else {
             throw ScriptError.runtime("'\(function.name)' is not available: its declaration has errors")

@@ -15,13 +15,27 @@ public struct CocoaException: Equatable, Sendable {
 /// A runtime error that is not a Cocoa exception (SPEC §9): ends the run with
 /// status 1. The interpreter attaches the location of the statement.
 public struct RuntimeFailure: Equatable, Sendable {
+    /// The limit a run went past. The message does not say how to raise it:
+    /// that depends on the front end (a command-line flag, a REPL command),
+    /// which adds its own advice.
+    public enum Limit: Sendable {
+        /// Nesting of notifications and calls (`maxDepth`).
+        case depth
+        /// Statements executed (`maxSteps`).
+        case steps
+        /// Nesting the interpreter's stack allows, below `maxDepth`.
+        case stack
+    }
+
     public var message: String
     public var line: Int?
     public var column: Int?
-    public init(_ message: String, line: Int? = nil, column: Int? = nil) {
+    public var limit: Limit?
+    public init(_ message: String, line: Int? = nil, column: Int? = nil, limit: Limit? = nil) {
         self.message = message
         self.line = line
         self.column = column
+        self.limit = limit
     }
 }
 

@@ -1,0 +1,55 @@
+import ArgumentParser
+import KVOScript
+
+/// Options shared by the commands that run scenarios.
+public struct ScenarioOptions: ParsableArguments {
+    public init() {}
+
+    @Option(help: "Output format: text or json.")
+    var format: Format = .text
+
+    @Flag(help: "After an uncaught exception or runtime error, report it and go on with the next top-level statement.")
+    var keepGoing = false
+
+    @Flag(help: "Never colour the output (also: NO_COLOR set in the environment).")
+    var noColor = false
+
+    @Option(help: "Deepest nesting of notifications and method calls.")
+    var maxDepth = 1000
+
+    @Option(help: "Most statements executed before the run stops (default: unlimited).")
+    var maxSteps: Int?
+
+    @Flag(help: "Count notifications instead of printing them (prints, exceptions and errors still appear).")
+    var quiet = false
+
+    @Flag(help: "End with one line on standard error: notifications, objects, statements, wall time.")
+    var stats = false
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    public func validate() throws {
+        guard maxDepth > 0 && maxDepth <= 100_000 else { throw ValidationError("--max-depth must be between 1 and 100000") }
+        if let maxSteps, maxSteps <= 0 { throw ValidationError("--max-steps must be positive") }
+    }
+
+    var runOptions: RunOptions {
+        var options = RunOptions()
+        options.keepGoing = keepGoing
+        options.maxDepth = maxDepth
+        options.maxSteps = maxSteps ?? Int.max
+        options.quiet = quiet
+        return options
+    }
+
+    /// Standard output and standard error, rendering in the chosen format;
+    /// each stream is coloured only when it is itself a terminal.
+    func makeRenderer() -> EventRenderer {
+        EventRenderer(format: format == .json ? .json : .text,
+                      out: OutputWriter(descriptor: 1), err: OutputWriter(descriptor: 2),
+                      color: !noColor && Terminal.colorAllowed(descriptor: 1),
+                      diagnosticColor: !noColor && Terminal.colorAllowed(descriptor: 2))
+    }
+}

@@ -1,0 +1,114 @@
+import KVOCore
+import KVOScript
+
+/// The JSON Lines format of SPEC §8.2, written by hand: the events are flat
+/// and their keys fixed, and a generic encoder would cost a dictionary per line.
+public enum JSONFormat {
+    public static func render(_ event: Event) -> String {
+        switch event {
+        case .notify(let object, let keyPath, let observer, let change, let context, let depth):
+            return object_([
+                ("event", string("notify")), ("object", string(object.name)), ("keyPath", string(keyPath)),
+                ("observer", string(observer.name)), ("change", encode(change)),
+                ("context", context.map { string($0.name) } ?? "null"), ("depth", String(depth)),
+            ])
+        case .print(let text, let depth):
+            return object_([("event", string("print")), ("text", string(text)), ("depth", String(depth))])
+        case .exception(let exception, let caught):
+            return object_([
+                ("event", string("exception")), ("name", string(exception.name)), ("reason", string(exception.reason)),
+                ("caught", caught ? "true" : "false"), ("depth", String(exception.depth)),
+            ])
+        case .observationInfo(let object, let observances, _):
+            let items = observances.map { item in
+                object_([
+                    ("observer", string(item.observer)), ("keyPath", string(item.keyPath)),
+                    ("options", "[" + item.options.names.map(string).joined(separator: ",") + "]"),
+                    ("context", item.context.map { string($0.name) } ?? "null"),
+                ])
+            }
+            return object_([("event", string("observationInfo")), ("object", string(object.name)),
+                            ("observances", "[" + items.joined(separator: ",") + "]")])
+        }
+    }
+
+    public static func object(_ pairs: [(String, String)]) -> String { object_(pairs) }
+
+    private static func object_(_ pairs: [(String, String)]) -> String {
+        "{" + pairs.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    static func encode(_ change: Change) -> String {
+        var pairs: [(String, String)] = []
+        if let indexes = change.indexes { pairs.append(("indexes", "[" + indexes.map(String.init).joined(separator: ",") + "]")) }
+        pairs.append(("kind", String(change.kind.rawValue)))
+        if let new = change.new { pairs.append(("new", encode(new))) }
+        if change.isPrior { pairs.append(("notificationIsPrior", "true")) }
+        if let old = change.old { pairs.append(("old", encode(old))) }
+        return object_(pairs)
+    }
+
+    public static func encode(_ value: Value) -> String {
+        var output = ""
+        encode(value, into: &output)
+        return output
+    }
+
+    /// Arrays and sets are encoded with an explicit stack into one buffer, as
+    /// their text descriptions are: nesting costs no native stack, a million
+    /// levels cost linear time, and past `Value.descriptionLimit` bytes (an
+    /// array holding itself twice per level grows exponentially) the rest is
+    /// replaced by `"…"`.
+    static func encode(_ value: Value, into output: inout String) {
+        Value.writeNested(value, into: &output, separator: ",", cut: string("…"), open: { value, output in
+            switch value {
+            case .array(let values):
+                output += "["
+                return (values, "]")
+            case .set(let set):
+                output += "{\"set\":["
+                return (set.sorted, "]}")
+            default:
+                return nil
+            }
+        }, scalar: scalar)
+    }
+
+    private static func scalar(_ value: Value) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let int): return String(int)
+        // JSON has no NaN or infinity: the words the text format prints, as strings.
+        case .double(let double): return double.isFinite ? Value.describe(double: double) : string(Value.describe(double: double))
+        case .string(let text): return string(text)
+        case .object(let object): return object_([("object", string(object.name)), ("class", string(object.cls.name))])
+        case .array, .set: return encode(value)
+        case .change(let change): return encode(change)
+        case .context(let context): return string(context.name)
+        case .option, .setMutation, .arrayProxy, .setProxy, .observationInfo, .exception:
+            return string(value.collectionDescription)
+        }
+    }
+
+    public static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where ControlCharacters.mustEscape(scalar):
+                // Control and bidi characters are valid JSON raw, but a JSON
+                // line read on a terminal must not act on it.
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
+

@@ -1,0 +1,6 @@
+import KVOCore
+
+/// `--format`.
+public enum OutputFormatKind: String, Sendable, CaseIterable {
+    case text, json
+}

@@ -1,0 +1,97 @@
+import KVOCore
+import KVOScript
+
+/// The text format of SPEC §8.1.
+public enum TextFormat {
+    static let reset = "\u{1B}[0m"
+
+    public static func render(_ event: Event, color: Bool) -> String {
+        func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\(reset)" : text }
+        switch event {
+        case .notify(let object, let keyPath, let observer, let change, let context, let depth):
+            var line = ""
+            writeNotification(object, keyPath, observer, change, context, depth, color: color, to: &line)
+            return line + "\n"
+        case .print(let text, let depth):
+            return indented(text, depth) + "\n"
+        case .exception(let exception, let caught):
+            // Reasons quote keys and values from the script: escaped, as in a
+            // change dictionary. Only `print` writes a string raw.
+            let name = ControlCharacters.escaping(exception.name, keepingNewlines: true)
+            let reason = ControlCharacters.escaping(exception.reason, keepingNewlines: true)
+            if caught {
+                return indented(paint("*** \(name) (caught): ", "31") + reason, exception.depth) + "\n"
+            }
+            return paint("*** Terminating app due to uncaught exception '\(name)', reason: '\(reason)'", "1;31") + "\n"
+        case .observationInfo(let object, _, let depth):
+            return indented(ControlCharacters.escaping(object.observationInfoDescription ?? "nil", keepingNewlines: true), depth) + "\n"
+        }
+    }
+
+    /// `OBJECT.KEYPATH → OBSERVER {CHANGE} context: CONTEXT`, without the
+    /// newline: the only place a notification's text line is built. With
+    /// `color`, the parts are painted with ANSI escapes.
+    @inline(__always)
+    static func writeNotification<Sink: LineSink>(_ object: KVOObject, _ keyPath: String, _ observer: KVOObject,
+                                                  _ change: Change, _ context: Context?, _ depth: Int,
+                                                  color: Bool, to sink: inout Sink) {
+        if depth > 0 {
+            if depth <= maxIndentDepth {
+                for _ in 0..<depth { sink.appendLiteral("  ") }
+            } else {
+                sink.appendText(indent(depth))
+            }
+        }
+        if color { sink.appendLiteral("\u{1B}[36m") }
+        sink.appendText(object.name)
+        if color { sink.appendLiteral("\u{1B}[0m") }
+        sink.appendLiteral(".")
+        if color { sink.appendLiteral("\u{1B}[1m") }
+        sink.appendEscapingControls(keyPath)
+        if color { sink.appendLiteral("\u{1B}[0m") }
+        sink.appendLiteral(" → ")
+        if color { sink.appendLiteral("\u{1B}[33m") }
+        sink.appendText(observer.name)
+        if color { sink.appendLiteral("\u{1B}[0m") }
+        sink.appendLiteral(" ")
+        if color { sink.appendLiteral("\u{1B}[32m") }
+        change.describe(into: &sink)
+        if color { sink.appendLiteral("\u{1B}[0m") }
+        if let context {
+            sink.appendLiteral(" context: ")
+            if color { sink.appendLiteral("\u{1B}[35m") }
+            sink.appendText(context.name)
+            if color { sink.appendLiteral("\u{1B}[0m") }
+        }
+    }
+
+    /// Indentation stops growing here: with `--max-depth 100000` two spaces
+    /// per level would make each deep line up to 200 KB and the output
+    /// quadratic in the depth.
+    static let maxIndentDepth = 100
+
+    /// Two spaces per depth; past `maxIndentDepth`, that depth's indentation
+    /// and then the depth as a number: `[depth 5000] ` after 200 spaces.
+    /// JSON keeps the exact depth in its `depth` field.
+    public static func indent(_ depth: Int) -> String {
+        if depth <= maxIndentDepth { return String(repeating: "  ", count: max(0, depth)) }
+        return String(repeating: "  ", count: maxIndentDepth) + "[depth \(depth)] "
+    }
+
+    static func indented(_ text: String, _ depth: Int) -> String {
+        guard depth > 0 else { return text }
+        let pad = indent(depth)
+        return pad + text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + pad)
+    }
+}
+
+/// What a notification line is written into: a `String`, or an
+/// `OutputWriter`, which copies the bytes straight into its buffer.
+public protocol LineSink: TextSink {
+    /// `text` with control characters escaped (key paths come from script strings).
+    mutating func appendEscapingControls(_ text: String)
+}
+
+extension String: LineSink {
+    public mutating func appendEscapingControls(_ text: String) { self += ControlCharacters.escaping(text) }
+}

@@ -1,0 +1,11 @@
+import KVOCore
+
+/// Where a session's output goes: the engine's and the interpreter's events,
+/// and diagnostics about the scenario. The language never writes to a file or
+/// a terminal itself; KVORun's `EventRenderer` renders both as text or JSON.
+public protocol ScriptOutput: EventSink {
+    /// A diagnostic about `source` (read from `file`).
+    func report(_ diagnostic: Diagnostic, file: String, source: SourceText)
+    /// Writes out what is buffered: the end of a run or of a REPL entry.
+    func flush()
+}

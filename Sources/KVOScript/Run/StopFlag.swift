@@ -1,0 +1,33 @@
+import Synchronization
+
+/// Asks a running scenario to stop: Ctrl-C (set from a signal handler, on
+/// another thread than the one running the scenario) or output that can no
+/// longer be written. The machine checks it at every statement and every
+/// chunk of work inside one.
+public final class StopFlag: Sendable {
+    public enum Reason: Int32, Sendable {
+        case interrupt = 1
+        /// Output cannot be written (or an in-memory capture is full).
+        case outputFailed = 2
+    }
+
+    private let raw = Atomic<Int32>(0)
+
+    public init() {}
+
+    /// The process's flag: the one SIGINT and the standard streams set.
+    public static let process = StopFlag()
+
+    /// Relaxed atomics: a lock-free store is safe in a signal handler, and
+    /// the flag orders nothing else.
+    public func request(_ reason: Reason) { raw.store(reason.rawValue, ordering: .relaxed) }
+
+    public func clear() { raw.store(0, ordering: .relaxed) }
+
+    /// What was requested, if anything.
+    public var pending: Reason? { Reason(rawValue: raw.load(ordering: .relaxed)) }
+
+    /// One relaxed load: the statement loop's check.
+    @inline(__always)
+    var isSet: Bool { raw.load(ordering: .relaxed) != 0 }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import KVOCore
+import KVORun
+import KVOScript
+
+/// What one in-process run or check of a scenario produced.
+public struct ScriptResult: CustomStringConvertible {
+    public var status: Int32
+    public var out: String
+    public var err: String
+
+    public var description: String { "status \(status)\n--- stdout\n\(out)--- stderr\n\(err)" }
+}
+
+/// Runs `body` on a thread with a large stack, as the command line does
+/// (`LargeStack` in KVORun): Swift Testing's worker threads may have small
+/// stacks, and the interpreter recurses once per nested call or notification.
+public func onLargeStack<T>(_ body: @escaping () -> T) -> T {
+    let box = LargeStackJob(body)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        box.value = box.body()
+        done.signal()
+    }
+    thread.stackSize = 512 << 20
+    thread.start()
+    done.wait()
+    guard let value = box.value else { preconditionFailure("the large-stack thread produced no value") }
+    return value
+}
+
+private final class LargeStackJob<T>: @unchecked Sendable {
+    var value: T?
+    let body: () -> T
+    init(_ body: @escaping () -> T) { self.body = body }
+}
+
+/// A session writing into memory, in `format`, without colour.
+public func capturingSession(_ options: RunOptions = RunOptions(), format: OutputFormatKind = .text)
+    -> (session: Session, out: OutputWriter, err: OutputWriter) {
+    let out = OutputWriter(capturing: ())
+    let err = OutputWriter(capturing: ())
+    let renderer = EventRenderer(format: format, out: out, err: err)
+    return (Session.commandLine(options: options, output: renderer), out, err)
+}
+
+/// `session.run(source, file: "t.kvo")` with captured output.
+public func run(_ source: String, options: RunOptions = RunOptions(), format: OutputFormatKind = .text,
+                file: String = "t.kvo") -> ScriptResult {
+    onLargeStack {
+        let (session, out, err) = capturingSession(options, format: format)
+        let status = session.run(source, file: file)
+        return ScriptResult(status: status, out: out.capturedText, err: err.capturedText)
+    }
+}
+
+/// `session.check(source, file: "t.kvo")` with captured output.
+public func check(_ source: String, options: RunOptions = RunOptions(), format: OutputFormatKind = .text,
+                  file: String = "t.kvo") -> ScriptResult {
+    onLargeStack {
+        let (session, out, err) = capturingSession(options, format: format)
+        let status = session.check(source, file: file)
+        return ScriptResult(status: status, out: out.capturedText, err: err.capturedText)
+    }
+}
+
+/// The package root, found from this file's path (Tests/_KVOTestSupport/…).
+public func packageRoot(_ filePath: String = #filePath) -> URL {
+    URL(fileURLWithPath: filePath)
+        .deletingLastPathComponent()  // _KVOTestSupport
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // package root
+}
