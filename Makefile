@@ -6,7 +6,7 @@ BIN := .build/release/kvo-run
 CONFORMANCE := $(firstword $(wildcard ../shared/conformance) Tests/Conformance)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test test-unit test-golden test-conformance clean
+.PHONY: setup build run test test-unit test-golden test-conformance test-checked clean
 
 setup:
 	@if [ ! -f /usr/include/readline/readline.h ]; then \
@@ -29,6 +29,13 @@ test: build test-unit test-golden test-conformance
 # (Package.swift), so no two tests may run the engine at once.
 test-unit: setup
 	$(SWIFT) test -c release -Xswiftc -enable-testing --no-parallel
+
+# The checked lane: release without the unsafe speed flags of Package.swift
+# (exclusivity checks on, atomic reference counting), in its own scratch path,
+# running every unit test and golden. CI runs it after `make test`.
+test-checked: setup
+	KVO_CHECKED=1 $(SWIFT) test -c release -Xswiftc -enable-testing --no-parallel --scratch-path .build-checked
+	.build-checked/release/kvo-run test scenarios
 
 test-golden: build
 	$(BIN) test scenarios

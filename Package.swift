@@ -10,7 +10,10 @@ import PackageDescription
 //   of a notifying set. Objects must therefore never be shared between threads
 //   running at the same time; that includes tests, which `make test` runs one
 //   at a time (`--no-parallel`).
-let fastRelease: [SwiftSetting] = [
+//
+// KVO_CHECKED=1 builds without them (`make test-checked`, run by CI): the
+// fast configuration must never be the only one tested.
+let fastRelease: [SwiftSetting] = Context.environment["KVO_CHECKED"] != nil ? [] : [
     .unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization",
                   "-Xfrontend", "-assume-single-threaded"], .when(configuration: .release)),
 ]

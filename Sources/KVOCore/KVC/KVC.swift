@@ -140,31 +140,7 @@ extension KVORuntime {
             }
             try set(object, property, try coerce(value, to: property.type, key: key, of: object))
         case .array, .set, .arrayProxy, .setProxy:
-            // Every element, collections inside visited with an explicit
-            // stack: arrays nest millions of levels deep.
-            var stack: [(elements: [Value], next: Int)] = []
-            func push(_ collection: Value) throws -> Bool {
-                switch collection {
-                case .array(let elements): stack.append((elements, 0))
-                case .set(let set): stack.append((set.elements, 0))
-                case .arrayProxy, .setProxy: return try push(try proxyContents(collection))
-                default: return false
-                }
-                return true
-            }
-            _ = try push(target)
-            while !stack.isEmpty {
-                let top = stack.count - 1
-                let index = stack[top].next
-                if index == stack[top].elements.count {
-                    stack.removeLast()
-                    continue
-                }
-                stack[top].next = index + 1
-                try work.charge(1)
-                let element = stack[top].elements[index]
-                if try !push(element) { try setValue(value, of: element, forKey: key) }
-            }
+            try walkNested(target) { element in try setValue(value, of: element, forKey: key) }
         case .null:
             return
         case .bool, .int, .double, .string, .context, .option, .setMutation, .observationInfo, .change, .exception:
@@ -397,21 +373,36 @@ extension KVORuntime {
     /// what the allowance admits; throws past `maxMappedDepth` levels.
     private func mappedSize(_ target: Value) throws -> Int {
         var total = 0
+        try walkNested(target, entering: { count, depth in
+            total += count
+            if depth > Self.maxMappedDepth {
+                throw ScriptError.runtime("value(forKey:) would map over collections nested more than \(Self.maxMappedDepth) levels deep; read the nested arrays one level at a time")
+            }
+        }, while: { total <= self.resultAllowance }, leaf: { _ in })
+        return total
+    }
+
+    /// Visits every element of the collection `target` and of the collections
+    /// nested in it, depth first, with an explicit stack: arrays nest millions
+    /// of levels deep. `entering` gets each collection's element count and
+    /// depth as it is entered; `leaf` gets every element that is not a
+    /// collection. Each element is charged as a unit of work; the walk stops
+    /// early when `keepGoing` turns false.
+    private func walkNested(_ target: Value, entering: (_ count: Int, _ depth: Int) throws -> Void = { _, _ in },
+                            while keepGoing: () -> Bool = { true }, leaf: (Value) throws -> Void) throws {
         var stack: [(elements: [Value], next: Int)] = []
-        func push(_ value: Value) throws {
+        func push(_ value: Value) throws -> Bool {
             switch value {
             case .array(let elements): stack.append((elements, 0))
             case .set(let set): stack.append((set.elements, 0))
-            case .arrayProxy, .setProxy: try push(try proxyContents(value))
-            default: return
+            case .arrayProxy, .setProxy: return try push(try proxyContents(value))
+            default: return false
             }
-            total += stack[stack.count - 1].elements.count
-            if stack.count > Self.maxMappedDepth {
-                throw ScriptError.runtime("value(forKey:) would map over collections nested more than \(Self.maxMappedDepth) levels deep; read the nested arrays one level at a time")
-            }
+            try entering(stack[stack.count - 1].elements.count, stack.count)
+            return true
         }
-        try push(target)
-        while !stack.isEmpty && total <= resultAllowance {
+        guard try push(target) else { return }
+        while !stack.isEmpty && keepGoing() {
             let top = stack.count - 1
             let index = stack[top].next
             if index == stack[top].elements.count {
@@ -420,9 +411,9 @@ extension KVORuntime {
             }
             stack[top].next = index + 1
             try work.charge(1)
-            try push(stack[top].elements[index])
+            let element = stack[top].elements[index]
+            if try !push(element) { try leaf(element) }
         }
-        return total
     }
 
     func describeReceiver(_ value: Value) -> String {
