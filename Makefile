@@ -20,7 +20,10 @@ build: setup
 run: build
 	$(BIN) scenarios/tour.kvo
 
-test: build test-unit test-golden test-conformance
+# Each golden scenario runs once: the unit tests' GoldenTests run every
+# scenarios/**/X.kvo against X.out in-process (`make test-golden` runs them
+# through the binary, `kvo-run test scenarios`, on its own).
+test: build test-unit test-conformance
 
 # The tests run against an optimised build: the adversarial suite drives
 # kvo-run to its limits (10-million-deep arrays, 100,000-deep recursion), which
@@ -32,10 +35,9 @@ test-unit: setup
 
 # The checked lane: release without the unsafe speed flags of Package.swift
 # (exclusivity checks on, atomic reference counting), in its own scratch path,
-# running every unit test and golden. CI runs it after `make test`.
+# running every unit test (goldens included). CI runs it after `make test`.
 test-checked: setup
 	KVO_CHECKED=1 $(SWIFT) test -c release -Xswiftc -enable-testing --no-parallel --scratch-path .build-checked
-	.build-checked/release/kvo-run test scenarios
 
 test-golden: build
 	$(BIN) test scenarios

@@ -20,8 +20,8 @@ let fastRelease: [SwiftSetting] = Context.environment["KVO_CHECKED"] != nil ? []
 
 // kvo-run links the Swift runtime (and the FoundationEssentials that
 // swift-argument-parser uses) statically in release builds: binding the shared
-// libraries at launch was a third of the start-up of a short scenario
-// (13 ms -> 9 ms). The two underscored libraries are FoundationEssentials'
+// libraries at launch was a third of the start-up of a short scenario.
+// The two underscored libraries are FoundationEssentials'
 // own dependencies, which `-static-stdlib` alone leaves out.
 //
 // KVO_DYNAMIC_RUNTIME=1 keeps it dynamic: `make test-asan` sets it, because

@@ -178,31 +178,38 @@ let observedScenario = """
         #expect(result.err == "")
     }
 
-    @Test func statusOneOnARuntimeError() throws {
-        let folder = try Folder()
-        try folder.write("err.kvo", "print(\"before\")\nprint(1 / 0)\nprint(\"after\")\n")
-        let result = try folder.run(["err.kvo"])
-        #expect(result.status == 1, "\(result)")
-        #expect(result.out == "before\n")
-        #expect(result.err == "err.kvo:2:9: error: division by zero\nprint(1 / 0)\n        ^\n")
+    /// A failing scenario: its status, and exactly what it prints on each stream.
+    struct Failing: Sendable, CustomTestStringConvertible {
+        let name: String
+        let source: String
+        let status: Int32
+        let out: String
+        let err: String
+        var testDescription: String { name }
     }
 
-    @Test func statusOneOnAnUncaughtException() throws {
-        let folder = try Folder()
-        try folder.write("exc.kvo", "class A { }\nlet a = A()\nprint(a.value(forKey: \"nope\"))\nprint(\"after\")\n")
-        let result = try folder.run(["exc.kvo"])
-        #expect(result.status == 1, "\(result)")
-        #expect(result.out == "*** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: '[<A a> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.'\n")
-        #expect(result.err == "")
-    }
+    static let failing = [
+        Failing(name: "a runtime error is status 1",
+                source: "print(\"before\")\nprint(1 / 0)\nprint(\"after\")\n", status: 1,
+                out: "before\n", err: "t.kvo:2:9: error: division by zero\nprint(1 / 0)\n        ^\n"),
+        Failing(name: "an uncaught exception is status 1",
+                source: "class A { }\nlet a = A()\nprint(a.value(forKey: \"nope\"))\nprint(\"after\")\n", status: 1,
+                out: "*** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: '[<A a> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.'\n",
+                err: ""),
+        Failing(name: "script errors are status 2, and nothing runs",
+                source: "print(\"never\")\nlet a = Acount()\nclass Account { }\n", status: 2,
+                out: "", err: "t.kvo:2:9: error: unknown class 'Acount'; did you mean 'Account'?\nlet a = Acount()\n        ^~~~~~\n"),
+    ]
 
-    @Test func statusTwoWhenTheScriptHasErrors() throws {
+    @Test(arguments: failing)
+    func exitStatusOfAFailingScenario(_ scenario: Failing) throws {
         let folder = try Folder()
-        try folder.write("bad.kvo", "print(\"never\")\nlet a = Acount()\nclass Account { }\n")
-        let result = try folder.run(["bad.kvo"])
-        #expect(result.status == 2, "\(result)")
-        #expect(result.out == "")
-        #expect(result.err == "bad.kvo:2:9: error: unknown class 'Acount'; did you mean 'Account'?\nlet a = Acount()\n        ^~~~~~\n")
+        try folder.write("t.kvo", scenario.source)
+        let result = try folder.run(["t.kvo"])
+        #expect(result.status == scenario.status, "\(result)")
+        #expect(!result.crashed)
+        #expect(result.out == scenario.out)
+        #expect(result.err == scenario.err)
     }
 
     @Test(arguments: [
@@ -377,12 +384,6 @@ let observedScenario = """
         #expect(result.status == 1, "\(result)")
         #expect(result.out.contains("lonely"))
         #expect(result.outLines.last == "0 passed, 1 failed")
-    }
-
-    @Test func testOfTheRepositoryScenariosPasses() throws {
-        let result = try CLI.run(["test", "scenarios"], in: CLI.packageRoot)
-        #expect(result.status == 0, "\(result)")
-        #expect(result.outLines.last?.hasSuffix(" passed, 0 failed") == true)
     }
 
     // MARK: --format json
