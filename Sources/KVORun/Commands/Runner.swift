@@ -123,12 +123,23 @@ enum LargeStack {
         var result: T?
         let job = Job {
             StackGuard.registerCurrentThread(stackSize: stackSize, margin: 64 << 20)
+            var interrupt = sigset_t()
+            sigemptyset(&interrupt)
+            sigaddset(&interrupt, SIGINT)
+            pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
             result = body()
         }
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, Int(stackSize))
+        // SIGINT goes to the thread that reads input and runs the scenario
+        // (which unblocks it, above), never to this one waiting in pthread_join.
+        var interrupt = sigset_t(), previous = sigset_t()
+        sigemptyset(&interrupt)
+        sigaddset(&interrupt, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &interrupt, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         var thread = pthread_t()
         let unmanaged = Unmanaged.passRetained(job)
         let created = pthread_create(&thread, &attributes, { raw in

@@ -1,6 +1,7 @@
 @preconcurrency import CReadline
 import KVOCore
 import KVOScript
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,15 +14,18 @@ protocol LineInput {
 }
 
 /// The REPL's terminal state, which readline's C callbacks and the SIGINT
-/// handler reach through globals (they cannot capture Swift context).
+/// handler reach through globals (they cannot capture Swift context). Only
+/// the thread that reads input and runs entries touches it: SIGINT is blocked
+/// on every other thread (`LargeStack.run`). The two flags the signal handler
+/// shares are atomics all the same.
 enum TerminalState {
     nonisolated(unsafe) static var session: Session?
     nonisolated(unsafe) static var candidates: [String] = []
     nonisolated(unsafe) static var nextCandidate = 0
     /// readline is waiting for a line: Ctrl-C clears it rather than interrupting.
-    nonisolated(unsafe) static var reading: Int32 = 0
+    static let reading = Atomic<Bool>(false)
     /// Ctrl-C was pressed while typing: drop the entry being typed.
-    nonisolated(unsafe) static var abandonEntry: Int32 = 0
+    static let abandonEntry = Atomic<Bool>(false)
 }
 
 /// GNU readline with history in `~/.kvo_history` (`KVO_HISTORY` overrides it;
@@ -46,8 +50,8 @@ struct ReadlineInput: LineInput {
     }
 
     mutating func readLine(prompt: String) -> String? {
-        TerminalState.reading = 1
-        defer { TerminalState.reading = 0 }
+        TerminalState.reading.store(true, ordering: .relaxed)
+        defer { TerminalState.reading.store(false, ordering: .relaxed) }
         guard let raw = readline(prompt) else { return nil }
         defer { free(raw) }
         return String(cString: raw)
@@ -90,15 +94,19 @@ struct ReadlineInput: LineInput {
     /// Ctrl-C while typing clears the line (and a pending multi-line entry);
     /// while a statement runs, it interrupts it and returns to the prompt.
     private static func installInterruptHandler() {
-        // A parent may have started us with SIGINT blocked (masks survive exec).
+        // This thread reads input and runs entries (LargeStack.run blocks
+        // SIGINT on every other thread); a parent may also have started us
+        // with SIGINT blocked (masks survive exec).
         var interrupt = sigset_t()
         sigemptyset(&interrupt)
         sigaddset(&interrupt, SIGINT)
         pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
+        // Touched once here: the handler must not be the first to initialise it.
+        StopFlag.process.clear()
         rl_catch_signals = 0
         signal(SIGINT) { _ in
-            if TerminalState.reading != 0 {
-                TerminalState.abandonEntry = 1
+            if TerminalState.reading.load(ordering: .relaxed) {
+                TerminalState.abandonEntry.store(true, ordering: .relaxed)
                 _ = write(1, "^C\n", 3)
                 rl_on_new_line()
                 rl_replace_line("", 0)
@@ -149,7 +157,7 @@ struct REPL<Input: LineInput> {
     private mutating func readEntry() -> String? {
         var lines: [String] = []
         while true {
-            TerminalState.abandonEntry = 0
+            TerminalState.abandonEntry.store(false, ordering: .relaxed)
             guard let line = input.readLine(prompt: lines.isEmpty ? "kvo> " : "...> ") else {
                 if lines.isEmpty {
                     Runner.stdout("\n")
@@ -157,7 +165,7 @@ struct REPL<Input: LineInput> {
                 }
                 return lines.joined(separator: "\n")
             }
-            if TerminalState.abandonEntry != 0 { lines = [] }
+            if TerminalState.abandonEntry.load(ordering: .relaxed) { lines = [] }
             lines.append(line)
             if lines.count == 1 && line.trimmingSpaces().hasPrefix(":") { return line }
             if Balance.isComplete(lines.joined(separator: "\n")) { return lines.joined(separator: "\n") }

@@ -82,7 +82,8 @@ public struct Diagnostic: Error, Equatable, Sendable {
 }
 
 /// A scenario's text, split into lines for diagnostics.
-public struct SourceText: @unchecked Sendable {
+/// Not Sendable: its line cache is filled lazily, without a lock.
+public struct SourceText {
     public let text: String
     /// Lines, split when a diagnostic first needs one: a scenario without
     /// errors never pays for an array of every line while it is read.
