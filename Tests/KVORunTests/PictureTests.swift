@@ -127,10 +127,8 @@ import Testing
             do { acct.removeObserver(acct, forKeyPath: "nope") } catch { }
 
             """
-        let (session, _, _) = capturingSession()
         let recorder = PictureOutput(records: true)
         let traced = Session.commandLine(options: RunOptions(), output: recorder)
-        _ = session
         #expect(onLargeStack { traced.run(source, file: "t.kvo") } == 0)
         let svg = TraceDiagram.svg(recorder.events, title: "t <1>")
         #expect(parsesAsXML(svg))
