@@ -110,8 +110,8 @@ extension KVORuntime {
 
     /// The did phase begins: the order it tries its records in.
     func explainDidPhase(_ object: KVOObject, _ key: String, _ change: PendingChange) {
-        explain(.didStarts(object: object.name, key: key,
-                           order: change.records.reversed().map { explained($0.observance) }, stack: pendingSnapshot()))
+        let order = change.records.reversed().map { explained($0.observance) }
+        explain(.didStarts(object: object.name, key: key, order: order, stack: pendingSnapshot()))
     }
 
     /// The did phase is over: the observances registered since the will
@@ -129,5 +129,13 @@ extension KVORuntime {
                 explain(.addedMidChange(explained(root)))
             }
         }
+    }
+
+    /// The isa-swizzle, for the code that swaps an object's class: `from` is
+    /// the class the object had, `to` the one it has now (`NSKVONotifying_…`
+    /// when `swizzled`, the original class when undone). Call it only when
+    /// `explains` is true.
+    public func explainClassChange(_ object: KVOObject, from: String, to: String, swizzled: Bool) {
+        explain(.classChanged(object: object.name, from: from, to: to, swizzled: swizzled))
     }
 }

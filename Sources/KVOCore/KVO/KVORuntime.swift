@@ -70,7 +70,8 @@ public final class KVORuntime {
         }
         object.isReleased = true
         if explains {
-            explain(.released(object: object.name, observances: object.observationInfo?.observances.map(explained) ?? []))
+            let observances = object.observationInfo?.observances.map(explained) ?? []
+            explain(.released(object: object.name, observances: observances))
         }
         guard let info = object.observationInfo else { return }
         for observance in info.observances {

@@ -125,7 +125,8 @@ public enum ObservationGraph {
             rows += "<TR><TD PORT=\"k\(index)\" ALIGN=\"LEFT\">\(font)\(html(key))</FONT></TD></TR>"
         }
         let color = released ? "#7f7f7f" : "#1b1b1b"
-        return "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"4\" COLOR=\"\(color)\">\(rows)</TABLE>"
+        return "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"4\" COLOR=\"\(color)\">"
+            + rows + "</TABLE>"
     }
 
     static func html(_ text: String) -> String {

@@ -15,7 +15,10 @@ public enum ExplainFormat {
         case .registered(let observance, let forwards):
             return ["addObserver: \(observance.label) registered: \(observance.observer) observes "
                     + "\(observance.object).\(observance.keyPath), \(options(observance)), \(context(observance))"]
-                + forwards.map { "  forwarding observance \($0.label) watches \($0.object).\($0.keyPath) for \(observance.label)" }
+                + forwards.map { forward in
+                    "  forwarding observance \(forward.label) watches \(forward.object).\(forward.keyPath) "
+                        + "for \(observance.label)"
+                }
         case .initial(let observance):
             return [".initial: \(observance.observer) is told now, inside addObserver, before the registration "
                     + "takes effect"]
@@ -55,7 +58,8 @@ public enum ExplainFormat {
             case .dependent(let chain): line += ", through dependent keys " + chain.joined(separator: " → ")
             case .forwarded(let via): line += ", through the key path: forwarding observance \(via.label)"
             }
-            line += old.map { "; old = \($0) read now" } ?? (observance.options.contains("old") ? "" : "; no old asked")
+            let asked = observance.options.contains("old")
+            line += old.map { "; old = \($0) read now" } ?? (asked ? "" : "; no old asked")
             return [line]
         case .alreadyRecorded(let observance):
             return ["will: \(describe(observance)) is already pending for this change: told once"]

@@ -6,7 +6,9 @@ extension JSONFormat {
     static func explain(_ step: Explanation, depth: Int) -> String {
         var pairs: [(String, String)] = [("event", string("explain"))]
         func add(_ key: String, _ value: String) { pairs.append((key, value)) }
-        func observances(_ list: [ExplainedObservance]) -> String { "[" + list.map(encode).joined(separator: ",") + "]" }
+        func observances(_ list: [ExplainedObservance]) -> String {
+            "[" + list.map(encode).joined(separator: ",") + "]"
+        }
         func strings(_ list: [String]) -> String { "[" + list.map(string).joined(separator: ",") + "]" }
         switch step {
         case .registered(let observance, let forwards):

@@ -57,12 +57,13 @@ public enum TraceDiagram {
             case .print(let text, let depth):
                 rows.append(.note(at: running(depth), text: text, depth: depth, isException: false))
             case .exception(let exception, let caught):
-                let text = (caught ? "\(exception.name) (caught): " : "uncaught \(exception.name): ") + exception.reason
+                let name = caught ? "\(exception.name) (caught)" : "uncaught \(exception.name)"
+                let text = name + ": " + exception.reason
                 rows.append(.note(at: running(exception.depth), text: text, depth: exception.depth, isException: true))
             case .observationInfo(let object, let observances, let depth):
                 let count = observances.count
-                rows.append(.note(at: lifeline(object), text: "observationInfo: \(count) observance\(count == 1 ? "" : "s")",
-                                  depth: depth, isException: false))
+                let text = "observationInfo: \(count) observance\(count == 1 ? "" : "s")"
+                rows.append(.note(at: lifeline(object), text: text, depth: depth, isException: false))
             case .explain, .graph:
                 continue
             }
@@ -127,10 +128,11 @@ public enum TraceDiagram {
                 let color = depth == 0 ? "#1b1b1b" : "#1f6fb2"
                 if from == to {
                     let start = x(from) + 4
-                    svg += "<path d=\"M \(n(start)) \(n(rowY - 6)) h 28 v 12 h -24\" fill=\"none\" stroke=\"\(color)\" "
-                        + "marker-end=\"url(#arrow)\"/>\n"
+                    svg += "<path d=\"M \(n(start)) \(n(rowY - 6)) h 28 v 12 h -24\" fill=\"none\" "
+                        + "stroke=\"\(color)\" marker-end=\"url(#arrow)\"/>\n"
                 } else {
-                    let startX = x(from) + (from < to ? 4 : -4), endX = x(to) + (from < to ? -4 : 4) + 4 * Double(depth)
+                    let startX = x(from) + (from < to ? 4 : -4)
+                    let endX = x(to) + (from < to ? -4 : 4) + 4 * Double(depth)
                     svg += "<line x1=\"\(n(startX))\" y1=\"\(n(rowY))\" x2=\"\(n(endX))\" y2=\"\(n(rowY))\" "
                         + "stroke=\"\(color)\" stroke-width=\"1.4\" marker-end=\"url(#arrow)\"/>\n"
                 }
@@ -144,12 +146,13 @@ public enum TraceDiagram {
                 let stroke = isException ? "#b3261e" : "#7f7f7f"
                 svg += "<rect x=\"\(n(left))\" y=\"\(n(rowY - 17))\" width=\"\(n(noteWidth))\" height=\"22\" rx=\"3\" "
                     + "fill=\"\(fill)\" stroke=\"\(stroke)\"/>\n"
-                svg += "<text x=\"\(n(left + 7))\" y=\"\(n(rowY - 2))\" fill=\"\(isException ? "#b3261e" : "#1b1b1b")\">"
-                    + "\(xml(clipped(text)))</text>\n"
+                let ink = isException ? "#b3261e" : "#1b1b1b"
+                svg += "<text x=\"\(n(left + 7))\" y=\"\(n(rowY - 2))\" fill=\"\(ink)\">\(xml(clipped(text)))</text>\n"
             }
         }
         if dropped > 0 {
-            svg += "<text x=\"\(n(margin))\" y=\"\(n(bottom))\" fill=\"#555555\">… \(dropped) more events not drawn</text>\n"
+            svg += "<text x=\"\(n(margin))\" y=\"\(n(bottom))\" fill=\"#555555\">"
+                + "… \(dropped) more events not drawn</text>\n"
         }
         return svg + "</svg>\n"
     }
