@@ -1,5 +1,5 @@
 # kvo-run: `make run` and `make test` work on a new machine: they install what
-# is missing (GNU readline's headers) and build.
+# is missing (GNU readline's headers, Graphviz, rsvg-convert) and build.
 SWIFT ?= swift
 BIN := .build/release/kvo-run
 # The shared contract's conformance cases when present, else the copy in Tests/.
@@ -12,6 +12,12 @@ setup:
 	@if [ ! -f /usr/include/readline/readline.h ]; then \
 		echo "Installing libreadline-dev (GNU readline headers)…"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libreadline-dev; \
+	fi
+	@# Graphviz renders `kvo-run graph -o X.svg`; rsvg-convert lets the tests
+	@# check that the SVG pictures render to something.
+	@if ! command -v dot >/dev/null 2>&1 || ! command -v rsvg-convert >/dev/null 2>&1; then \
+		echo "Installing graphviz and librsvg2-bin (SVG rendering)…"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq graphviz librsvg2-bin; \
 	fi
 
 build: setup

@@ -17,6 +17,6 @@ struct KVORunCommand: ParsableCommand {
               kvo-run test scenarios/                 run golden tests
             """,
         version: Version.banner,
-        subcommands: [RunCommand.self, CheckCommand.self, TestCommand.self],
+        subcommands: [RunCommand.self, CheckCommand.self, TestCommand.self, GraphCommand.self, TraceCommand.self],
         defaultSubcommand: RunCommand.self)
 }

@@ -164,6 +164,10 @@ func render(_ event: Event) -> String {
         return "*** \(exception.name)\(caught ? " (caught)" : ""): \(exception.reason)"
     case .observationInfo(let object, let observances, let depth):
         return String(repeating: "  ", count: depth) + "info \(object.name): \(observances.count)"
+    case .explain(_, let depth):
+        return String(repeating: "  ", count: depth) + "explain"
+    case .graph(let objects, let depth):
+        return String(repeating: "  ", count: depth) + "graph \(objects.count)"
     }
 }
 

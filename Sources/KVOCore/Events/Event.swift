@@ -5,6 +5,10 @@ public enum Event {
     case print(text: String, depth: Int)
     case exception(CocoaException, caught: Bool)
     case observationInfo(object: KVOObject, observances: [ObservanceSnapshot], depth: Int)
+    /// A step of the engine's reasoning, only with `KVORuntime.explains` (`--explain`).
+    case explain(Explanation, depth: Int)
+    /// `graph(o…)`: the observation graph from these objects, drawn now.
+    case graph(objects: [KVOObject], depth: Int)
 }
 
 /// Receives events. Implementations write them out, count them or collect

@@ -172,8 +172,10 @@ extension KVORuntime {
     private func changeToMany(_ owner: KVOObject, _ property: PropertyInfo, _ spec: ChangeSpec, apply: () throws -> Void) throws {
         let key = property.name
         guard owner.observationInfo != nil, try owner.cls.automaticallyNotifies(property) else {
+            if explains { explainSilentSet(owner, property) }
             return try apply()
         }
+        if explains { explainAutomatic = true }
         do {
             try willChange(owner, key: key, spec)
             try apply()
@@ -185,7 +187,7 @@ extension KVORuntime {
     }
 
     private func storeWithoutNotifying(_ owner: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
-        if property.slot != nil { return try setIvar(owner, property, value) }
+        if property.slot != nil { return try storeIvar(owner, property, value) }
         try store(owner, property, value)
     }
 

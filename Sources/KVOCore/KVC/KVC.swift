@@ -17,9 +17,11 @@ extension KVORuntime {
     public func set(_ object: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
         try checkAlive(object)
         guard object.observationInfo != nil, try object.cls.automaticallyNotifies(property) else {
+            if explains { explainSilentSet(object, property) }
             return try store(object, property, value)
         }
         let key = property.name
+        if explains { explainAutomatic = true }
         do {
             try willChange(object, key: key)
             try store(object, property, value)
@@ -41,6 +43,12 @@ extension KVORuntime {
 
     /// `o._prop = v`: the instance variable, never notifying.
     public func setIvar(_ object: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
+        if explains { explain(.silent(object: object.name, key: "_" + property.name, reason: .ivarWrite)) }
+        try storeIvar(object, property, value)
+    }
+
+    /// Stores into the instance variable: no setter runs, nobody is told.
+    func storeIvar(_ object: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
         try checkAlive(object)
         guard let slot = property.slot else {
             throw ScriptError.runtime("computed property '\(property.name)' of \(object.cls.name) has no instance variable")

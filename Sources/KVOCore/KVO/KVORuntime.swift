@@ -16,6 +16,11 @@ public final class KVORuntime {
     public private(set) var objectCount = 0
     /// False with `--quiet`: notifications are counted, not sent to the sink.
     public var reportsNotifications = true
+    /// `--explain`: report each step of the machinery as `.explain` events.
+    public var explains = false
+    /// Set by an automatic change (a setter, a proxy) for the will phase it
+    /// starts, so the explanation can tell it from `willChangeValue`.
+    var explainAutomatic = false
     /// Charges the work of long-running primitives to the interpreter's limits.
     public let work = WorkMeter()
     /// Result elements the running KVC call on collections may still build
@@ -64,6 +69,10 @@ public final class KVORuntime {
             throw ScriptError.runtime("\(object.description) was already released")
         }
         object.isReleased = true
+        if explains {
+            let observances = object.observationInfo?.observances.map(explained) ?? []
+            explain(.released(object: object.name, observances: observances))
+        }
         guard let info = object.observationInfo else { return }
         for observance in info.observances {
             if let root = observance.root {
@@ -111,6 +120,7 @@ public final class KVORuntime {
             // Delivered before the registration takes effect.
             var change = Change(kind: .setting)
             if options.contains(.new) { change.new = try value(of: .object(object), forKeyPath: keyPath) }
+            if explains { explain(.initial(explained(root))) }
             try deliver(root, change)
         }
         append(root, to: object)
@@ -123,6 +133,7 @@ public final class KVORuntime {
             unregister(root, from: object)
             throw error
         }
+        if explains { explain(.registered(explained(root), forwards: root.forwards.map(explained))) }
     }
 
     /// Which registrations `removeObserver` may match.
@@ -146,6 +157,7 @@ public final class KVORuntime {
         guard let observance = match else {
             throw exception(Exceptions.cannotRemove(observer: observer, keyPath: keyPath, from: object))
         }
+        if explains { explainRemoval(observance, context) }
         unregister(observance, from: object)
     }
 
@@ -310,6 +322,8 @@ public final class KVORuntime {
     /// object they watched often comes back (B4 swaps between two accounts),
     /// and an observance depends only on its object, its path and its root.
     private func rebuildForwards(of root: Observance) {
+        let before = explains ? root.forwards.map(explained) : []
+        defer { if explains { explainMovedForwards(root, before) } }
         for forward in root.forwards {
             remove(forward, from: forward.observed)
             root.keepSpareForward(forward)
@@ -367,7 +381,14 @@ public final class KVORuntime {
         change.start(object: object, key: key, spec: spec)
         pending.append(change)
         pendingIndex?[PendingKey(object: ObjectIdentifier(object), key: key), default: []].append(change)
-        guard let info = object.observationInfo else { return }
+        if explains {
+            explain(.changeStarts(object: object.name, key: key, kind: spec.kind, automatic: explainAutomatic))
+            explainAutomatic = false
+        }
+        guard let info = object.observationInfo else {
+            if explains { explainWillPhaseEnd(object, key, change) }
+            return
+        }
         changeStamp &+= 1
         let stamp = changeStamp
         let isSetting = spec.isSetting
@@ -378,7 +399,10 @@ public final class KVORuntime {
             if entry.needsRebuild && !change.rebuild.contains(where: { $0 === root }) {
                 change.rebuild.append(root)
             }
-            guard root.isRegistered, root.lastChangeStamp != stamp else { continue }
+            guard root.isRegistered, root.lastChangeStamp != stamp else {
+                if explains && root.isRegistered { explain(.alreadyRecorded(explained(root))) }
+                continue
+            }
             root.lastChangeStamp = stamp
             let detailed = !isSetting && entry.detailKey == key
             var old: Value?
@@ -404,13 +428,19 @@ public final class KVORuntime {
             }
             change.append(PendingRecord(observance: root, detailed: detailed, sharesOld: sharesOld, old: old))
             if root.options.contains(.prior) { hasPrior = true }
+            if explains {
+                explain(.recorded(explained(root), route: explainedRoute(entry, key: key, on: object),
+                                  old: explainedValue(sharesOld ? change.sharedOld : old)))
+            }
         }
+        if explains { explainWillPhaseEnd(object, key, change) }
         guard hasPrior else { return }
         for record in change.records where record.observance.options.contains(.prior) {
             let root = record.observance
             var prior = Change(kind: record.detailed ? spec.kind : .setting, isPrior: true)
             if record.detailed, case .ordered(_, let indexes) = spec { prior.indexes = indexes }
             if root.options.contains(.old) { prior.old = change.old(of: record) }
+            if explains { explain(.prior(explained(root))) }
             try deliver(root, prior)
         }
     }
@@ -419,7 +449,11 @@ public final class KVORuntime {
     /// delivers its notifications from the most recent registration back.
     public func didChange(_ object: KVOObject, key: String) throws {
         try checkAlive(object)
-        guard let change = takePending(object, key: key) else { return }
+        guard let change = takePending(object, key: key) else {
+            if explains { explain(.silent(object: object.name, key: key, reason: .unpairedDidChange)) }
+            return
+        }
+        if explains { explainDidPhase(object, key, change) }
         defer {
             // Roots whose records were not reached (a handler raised) still follow the new objects.
             for root in change.rebuild where root.isRegistered { rebuildForwards(of: root) }
@@ -437,6 +471,7 @@ public final class KVORuntime {
             if !change.rebuild.isEmpty { rebuildIfReplaced(first.observance, change) }
             try deliver(first, of: change, object, key, &newCache)
         }
+        if explains { explainAddedMidChange(object, key, change) }
     }
 
     /// Moves a root's forwarding observances to the objects now along its
@@ -463,7 +498,10 @@ public final class KVORuntime {
     private func deliver(_ record: PendingRecord, of change: PendingChange, _ object: KVOObject, _ key: String,
                          _ cache: inout NewValueCache) throws {
         let root = record.observance
-        guard root.observed.observationInfo?.isStillRegistered(root) ?? false else { return }
+        guard root.observed.observationInfo?.isStillRegistered(root) ?? false else {
+            if explains { explain(.skipped(explained(root))) }
+            return
+        }
         if !reportsNotifications && root.observer.cls.observeValueHook == nil {
             // With --quiet and no handler nothing reads this change dictionary:
             // count it without building it. A new value that runs code to be
@@ -487,6 +525,9 @@ public final class KVORuntime {
         }
         if root.options.contains(.old) && notification.kind != .insertion {
             notification.old = change.old(of: record) ?? .null
+        }
+        if explains {
+            explain(.delivering(explained(root), new: explainedValue(notification.new), identical: !root.isRegistered))
         }
         try deliver(root, notification)
     }
@@ -548,6 +589,14 @@ public final class KVORuntime {
         // Left in `pending` as a tombstone, popped once it reaches the top.
         change.isTaken = true
         return change
+    }
+
+    /// `acct.balance` for each change waiting for its did phase, oldest first.
+    func pendingSnapshot() -> [String] {
+        pending.compactMap { change in
+            guard !change.isTaken, let object = change.object else { return nil }
+            return "\(object.name).\(change.key)"
+        }
     }
 
     private func recycle(_ change: PendingChange) {

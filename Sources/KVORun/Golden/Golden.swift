@@ -25,8 +25,11 @@ public enum Golden {
         } catch {
             return .failure("\(error)")
         }
+        let directive = GoldenDirective.options(for: source)
+        guard let options = directive.options else { return .failure("\(path): \(directive.problem ?? "")") }
         let writer = OutputWriter(capturing: ())
-        let session = Session.commandLine(options: RunOptions(), output: EventRenderer(format: .text, out: writer, err: writer))
+        let renderer = EventRenderer(format: .text, out: writer, err: writer)
+        let session = Session.commandLine(options: options, output: renderer)
         let status = session.run(source, file: Files.baseName(path))
         var text = writer.capturedText
         if let failure = writer.failure {

@@ -29,6 +29,11 @@ public enum JSONFormat {
             }
             return object_([("event", string("observationInfo")), ("object", string(object.name)),
                             ("observances", "[" + items.joined(separator: ",") + "]")])
+        case .explain(let step, let depth):
+            return explain(step, depth: depth)
+        case .graph(let objects, let depth):
+            return object_([("event", string("graph")), ("dot", string(ObservationGraph.dot(from: objects))),
+                            ("depth", String(depth))])
         }
     }
 

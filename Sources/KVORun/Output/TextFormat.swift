@@ -25,6 +25,10 @@ public enum TextFormat {
             return paint("*** Terminating app due to uncaught exception '\(name)', reason: '\(reason)'", "1;31") + "\n"
         case .observationInfo(let object, _, let depth):
             return indented(ControlCharacters.escaping(object.observationInfoDescription ?? "nil", keepingNewlines: true), depth) + "\n"
+        case .explain(let step, let depth):
+            return ExplainFormat.render(step, depth: depth)
+        case .graph(let objects, let depth):
+            return indented(String(ObservationGraph.dot(from: objects).dropLast()), depth) + "\n"
         }
     }
 

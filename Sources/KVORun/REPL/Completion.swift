@@ -10,7 +10,8 @@ public enum Completion {
         public var append: String
     }
 
-    public static let metaCommands = [":help", ":quit", ":load", ":save", ":reset", ":objects", ":info", ":classes"]
+    public static let metaCommands = [":help", ":quit", ":load", ":save", ":reset", ":objects", ":info", ":classes",
+                                      ":explain", ":graph"]
 
     /// `before` is the line up to the word being completed; `word` the word.
     public static func complete(before: String, word: String, session: Session) -> Result {

@@ -214,7 +214,7 @@ struct REPL<Input: LineInput> {
             Runner.stdout(":\(command) needs \(what), as in ':\(command) \(what == "a file" ? "scenario.kvo" : "acct")'\n")
             return false
         }
-        if !argument.isEmpty && !["load", "save", "info"].contains(command) {
+        if !argument.isEmpty && !["load", "save", "info", "explain", "graph"].contains(command) {
             Runner.stdout(":\(command) takes no argument; type :help for the list\n")
             return true
         }
@@ -230,6 +230,8 @@ struct REPL<Input: LineInput> {
                   :objects       the objects bound to names, their classes and whether they are observed
                   :info NAME     the observation info of an object
                   :classes       the declared classes and their properties
+                  :explain on|off  explain each step of the KVO machinery as '#' lines
+                  :graph [FILE]  the observation graph as DOT, or into FILE (.dot, or .svg with Graphviz)
                 Tab completes keywords, names, members after 'name.' and keys in forKeyPath: "…".
                 Ctrl-C clears the input or interrupts a running statement.
 
@@ -254,7 +256,9 @@ struct REPL<Input: LineInput> {
                 Runner.stdout("\(error)\n")
             }
         case "reset":
+            let explaining = session.kvo.explains
             session.reset()
+            session.kvo.explains = explaining
             transcript = []
             Runner.stdout("session reset: no classes, objects or observations\n")
         case "objects":
@@ -267,6 +271,10 @@ struct REPL<Input: LineInput> {
             guard needsArgument("an object's name") else { return true }
             // A name, looked up: never compiled, so `:info a); f(` runs nothing.
             if let problem = session.showObservationInfo(of: argument) { Runner.stdout(problem + "\n") }
+        case "explain":
+            REPLPictures.explain(argument, session: session)
+        case "graph":
+            REPLPictures.graph(argument, session: session)
         default:
             break
         }

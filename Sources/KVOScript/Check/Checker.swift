@@ -719,6 +719,15 @@ extension Checker {
                 return nil
             }
         }
+        if name == "graph" {
+            // `graph(o…)`: the observation graph now; a function of the
+            // scenario's own named `graph` is found first.
+            if arguments.isEmpty {
+                error("'graph' takes the objects to draw from, as in 'graph(acct)'", at: location, length: length)
+            }
+            checkArguments(arguments)
+            return nil
+        }
         let suggestion = Suggestion.didYouMean(name, in: namesInScope() + Array(environment.classes.keys))
         if name.first?.isUppercase == true && !suggestion.isEmpty {
             error("unknown class '\(name)'\(suggestion)", at: location, length: length)

@@ -70,6 +70,20 @@ extension Compiler {
                 return compileMethodCall(.selfRef(location), name, arguments, location)
             }
         }
+        if name == "graph" {
+            let argumentEvals = evals(arguments)
+            return Typed({ machine in
+                var objects: [KVOObject] = []
+                for value in try argumentEvals.map({ try $0(machine) }) {
+                    guard case .object(let object) = value else {
+                        throw ScriptError.runtime("graph(…) takes objects; got \(value.typeName)")
+                    }
+                    objects.append(object)
+                }
+                machine.emit(.graph(objects: objects, depth: machine.kvo.depth))
+                return .null
+            })
+        }
         return Typed(Self.unreachable("an unresolved call of '\(name)'"))
     }
 

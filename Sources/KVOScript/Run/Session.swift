@@ -8,6 +8,8 @@ public struct RunOptions: Sendable {
     public var maxSteps = Int.max
     /// Notifications are counted, not reported (`--quiet`).
     public var quiet = false
+    /// Each step of the KVO machinery is reported too (`--explain`).
+    public var explain = false
     public init() {}
 }
 
@@ -34,6 +36,9 @@ public final class Session {
     /// What to tell the user when a run goes past a limit: how to raise it
     /// depends on the front end (a command-line flag, a REPL command).
     public var limitAdvice: (RuntimeFailure.Limit) -> String? = { _ in nil }
+    /// Called after each top-level statement that completes, with its line
+    /// (`kvo-run graph --at LINE` takes its picture there).
+    public var afterStatement: ((Int) -> Void)?
 
     public init(options: RunOptions, output: ScriptOutput) {
         self.options = options
@@ -45,6 +50,7 @@ public final class Session {
         let kvo = KVORuntime(sink: output)
         kvo.maxDepth = options.maxDepth
         kvo.reportsNotifications = !options.quiet
+        kvo.explains = options.explain
         let machine = Machine(kvo: kvo)
         machine.maxSteps = options.maxSteps
         return (kvo, machine, Compiler(machine: machine))
@@ -131,6 +137,7 @@ public final class Session {
         for statement in statements {
             do {
                 _ = try statement.exec(machine)
+                afterStatement?(statement.location.line)
             } catch ScriptError.exception(let exception) {
                 output.emit(.exception(exception, caught: false))
                 status = ExitStatus.failure

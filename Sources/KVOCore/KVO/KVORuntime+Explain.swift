@@ -1,0 +1,141 @@
+/// `--explain`: the engine's steps described for people. Everything here runs
+/// only when `explains` is true; the engine's paths test that one flag first,
+/// so a run without `--explain` builds none of these strings.
+extension KVORuntime {
+    func explain(_ step: Explanation) {
+        sink.emit(.explain(step, depth: depth))
+    }
+
+    /// An observance by its place in its object's observation info (`acct[1]`).
+    func explained(_ observance: Observance) -> ExplainedObservance {
+        let index = observance.isRemoved ? nil : observance.observed.observationInfo?.index(of: observance)
+        var forwarding: String?
+        if let root = observance.root { forwarding = explained(root).label }
+        return ExplainedObservance(
+            object: observance.observed.name, index: index, observer: observance.observer.name,
+            keyPath: observance.keyPath, options: observance.options.names, context: observance.context?.name,
+            forwarding: forwarding)
+    }
+
+    /// A value as a change dictionary shows it.
+    func explainedValue(_ value: Value?) -> String? {
+        guard let value else { return nil }
+        var text = ""
+        value.describe(into: &text)
+        return text
+    }
+
+    /// How a change of `key` on `object` reached `entry` (an observance of
+    /// `object` triggered by `key`): the key itself, a chain of dependent keys
+    /// (shortest, found breadth first over the class's affecting key paths),
+    /// or a forwarding observance of a key path.
+    func explainedRoute(_ entry: Observance, key: String, on object: KVOObject) -> ExplainedRoute {
+        if entry.root != nil { return .forwarded(via: explained(entry)) }
+        let observed = entry.components.first ?? key
+        if observed == key { return .direct }
+        // Breadth first from the observed key over "is affected by", so the
+        // chain shown is a shortest one; `cameFrom` leads back to the observed key.
+        var cameFrom: [String: String] = [:]
+        var queue = [observed]
+        var head = 0
+        func chain(from first: String, _ affected: String) -> ExplainedRoute {
+            var keys = [first, affected]
+            var step = affected
+            while let next = cameFrom[step] {
+                keys.append(next)
+                step = next
+            }
+            return .dependent(keys)
+        }
+        while head < queue.count {
+            let current = queue[head]
+            head += 1
+            let affecting = (try? object.cls.keyPathsAffecting(current)) ?? []
+            for path in affecting where path[0] == key {
+                // `key` itself, or a key path through the relationship `key`.
+                return chain(from: path.joined(separator: "."), current)
+            }
+            for path in affecting where path.count == 1 && path[0] != observed && cameFrom[path[0]] == nil {
+                cameFrom[path[0]] = current
+                queue.append(path[0])
+            }
+        }
+        return .dependent([key, observed])
+    }
+
+    /// Why an automatic change of `property` tells nobody.
+    func explainSilentSet(_ object: KVOObject, _ property: PropertyInfo) {
+        let reason: Explanation.SilentReason
+        if object.observationInfo == nil {
+            reason = .noObservers
+        } else {
+            reason = property.isManual ? .manual : .notAutomatic
+        }
+        explain(.silent(object: object.name, key: property.name, reason: reason))
+    }
+
+    /// `removeObserver`: the registration it takes out, and how many matched.
+    func explainRemoval(_ observance: Observance, _ context: ContextMatch) {
+        var candidates = 0
+        var anyContext = false
+        for entry in observance.observed.observationInfo?.observances ?? []
+        where entry.root == nil && entry.observer === observance.observer && entry.keyPath == observance.keyPath {
+            switch context {
+            case .any:
+                anyContext = true
+                candidates += 1
+            case .exactly(let wanted):
+                if entry.context === wanted { candidates += 1 }
+            }
+        }
+        explain(.removed(explained(observance), candidates: candidates, anyContext: anyContext,
+                         forwards: observance.forwards.map(explained)))
+    }
+
+    /// A root's forwarding observances after a rebuild, when they moved to other objects.
+    func explainMovedForwards(_ root: Observance, _ before: [ExplainedObservance]) {
+        let after = root.forwards.map(explained)
+        guard before.map(\.object) != after.map(\.object) else { return }
+        explain(.forwardsMoved(explained(root), from: before, to: after))
+    }
+
+    /// The will phase is over: nobody affected, and the pending stack.
+    func explainWillPhaseEnd(_ object: KVOObject, _ key: String, _ change: PendingChange) {
+        if change.first == nil {
+            let reason: Explanation.SilentReason = object.observationInfo == nil ? .noObservers : .noObserversOfKey
+            explain(.silent(object: object.name, key: key, reason: reason))
+        }
+        explain(.pendingStack(pendingSnapshot()))
+    }
+
+    /// The did phase begins: the order it tries its records in.
+    func explainDidPhase(_ object: KVOObject, _ key: String, _ change: PendingChange) {
+        let order = change.records.reversed().map { explained($0.observance) }
+        explain(.didStarts(object: object.name, key: key, order: order, stack: pendingSnapshot()))
+    }
+
+    /// The did phase is over: the observances registered since the will
+    /// phase (between the halves of a manual change, or by a handler), which
+    /// it did not tell.
+    func explainAddedMidChange(_ object: KVOObject, _ key: String, _ change: PendingChange) {
+        let records = change.records
+        guard let info = object.observationInfo else { return }
+        var seen: [Observance] = []
+        for case let entry? in info.slots where entry.isTriggered(by: key) {
+            let root = entry.root ?? entry
+            guard root.isRegistered, !seen.contains(where: { $0 === root }) else { continue }
+            seen.append(root)
+            if !records.contains(where: { $0.observance === root || $0.observance.isIdentical(to: root) }) {
+                explain(.addedMidChange(explained(root)))
+            }
+        }
+    }
+
+    /// The isa-swizzle, for the code that swaps an object's class: `from` is
+    /// the class the object had, `to` the one it has now (`NSKVONotifying_…`
+    /// when `swizzled`, the original class when undone). Call it only when
+    /// `explains` is true.
+    public func explainClassChange(_ object: KVOObject, from: String, to: String, swizzled: Bool) {
+        explain(.classChanged(object: object.name, from: from, to: to, swizzled: swizzled))
+    }
+}

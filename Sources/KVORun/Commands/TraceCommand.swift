@@ -1,0 +1,49 @@
+import ArgumentParser
+import KVOCore
+import KVOScript
+
+/// `kvo-run trace FILE -o OUT.svg`: the run as a sequence diagram.
+public struct TraceCommand: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
+        commandName: "trace",
+        abstract: "Draw the run as a sequence diagram (SVG): lifelines, one arrow per notification.",
+        discussion: """
+            Runs the scenario without printing its trace and draws it: one lifeline per object, one arrow
+            per notification from the observed object to the observer labelled with the key path and the
+            change, nested notifications stepped in by depth, prints and exceptions as notes.
+            Written by kvo-run itself; any browser shows it. See docs/explain.md.
+            Example:
+              kvo-run trace scenarios/objcio/01_labcolor_dependent_keys.kvo -o labcolor.svg
+            """)
+
+    @Argument(help: "The scenario to run; '-' reads standard input.")
+    var file: String
+
+    @Option(name: .short, help: "The SVG file to write (default: standard output).")
+    var output: String?
+
+    public func validate() throws {
+        if let output, !output.hasSuffix(".svg") {
+            throw ValidationError("-o must name an .svg file, as in '-o trace.svg'")
+        }
+    }
+
+    public func run() throws {
+        let (file, output) = (self.file, self.output)
+        let status = LargeStack.run { () -> Int32 in
+            let read = Runner.readSource(file)
+            guard let source = read.source else { return read.status }
+            let pictureOutput = PictureOutput(records: true)
+            let session = Session.commandLine(options: RunOptions(), output: pictureOutput)
+            let runStatus = session.run(source, file: file == "-" ? "<stdin>" : file)
+            pictureOutput.flush()
+            if runStatus == ExitStatus.scriptErrors { return runStatus }
+            let svg = TraceDiagram.svg(pictureOutput.events, title: "kvo-run trace " + Files.baseName(file))
+            let written = PictureFile.write(svg, to: output)
+            return written != ExitStatus.success ? written : runStatus
+        }
+        throw ExitCode(status)
+    }
+}

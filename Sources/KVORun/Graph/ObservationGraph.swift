@@ -1,0 +1,158 @@
+import KVOCore
+
+/// The observation graph as Graphviz DOT: objects as nodes (class and name,
+/// with the keys that observation involves as rows), one solid edge per
+/// observance from the observed key to the observer, dashed edges for
+/// dependent keys ("affects"), dotted edges for the forwarding observances of
+/// key paths, released objects greyed. Built from the engine's state; the
+/// same state always gives the same text (goldens pin it).
+public enum ObservationGraph {
+    /// The most objects drawn: a picture of a million objects helps nobody,
+    /// and `dot` would take minutes. The rest are counted in a comment.
+    static let maxObjects = 500
+
+    public static func dot(from roots: [KVOObject]) -> String {
+        let objects = reachable(from: roots)
+        var ids: [ObjectIdentifier: Int] = [:]
+        for (index, object) in objects.enumerated() { ids[ObjectIdentifier(object)] = index }
+        var keys: [[String]] = objects.map { _ in [] }
+        var edges: [String] = []
+
+        func port(_ object: KVOObject, _ key: String) -> String {
+            guard let id = ids[ObjectIdentifier(object)] else { return "" }
+            if let index = keys[id].firstIndex(of: key) { return "n\(id):k\(index)" }
+            keys[id].append(key)
+            return "n\(id):k\(keys[id].count - 1)"
+        }
+        func node(_ object: KVOObject) -> String { ids[ObjectIdentifier(object)].map { "n\($0)" } ?? "" }
+
+        for object in objects where !object.isReleased {
+            // Dump lines name a forwarding observance's root as `person[0]`.
+            let snapshots = object.observanceSnapshots
+            for (index, observance) in (object.observationInfo?.observances ?? []).enumerated() {
+                let firstKey = KeyPaths.components(observance.keyPath).first ?? observance.keyPath
+                let from = port(object, firstKey)
+                if let root = observance.root {
+                    // Forwarding: the change here reaches the root's object.
+                    let rootKey = KeyPaths.components(root.keyPath).first ?? root.keyPath
+                    guard ids[ObjectIdentifier(root.observed)] != nil else { continue }
+                    let rootName = index < snapshots.count ? snapshots[index].observer : root.observed.name
+                    let label = "\(observance.keyPath), forwarded for \(rootName) (\(root.observer.name))"
+                    edges.append("  \(from) -> \(port(root.observed, rootKey)) [style=dotted, color=\"#1f6fb2\", "
+                                 + "fontcolor=\"#1f6fb2\", label=\(quoted(label))];")
+                } else if ids[ObjectIdentifier(observance.observer)] != nil {
+                    let options = "[" + observance.options.names.joined(separator: ", ") + "]"
+                    let label = observance.context.map { quoted(observance.keyPath, options, $0.name) }
+                        ?? quoted(observance.keyPath, options)
+                    edges.append("  \(from) -> \(node(observance.observer)) [label=\(label)];")
+                }
+            }
+        }
+        // Dependent keys, followed from the keys already shown.
+        for (id, object) in objects.enumerated() {
+            var index = 0
+            var drawn: Set<String> = []
+            while index < keys[id].count {
+                let key = keys[id][index]
+                index += 1
+                for path in (try? object.cls.keyPathsAffecting(key)) ?? [] {
+                    let affecting = path.joined(separator: ".")
+                    guard drawn.insert(affecting + "→" + key).inserted else { continue }
+                    // A single key affecting another is plain from the dashed
+                    // edge between their rows; a key path is named.
+                    let label = path.count == 1 ? "" : ", label=\(quoted(affecting))"
+                    edges.append("  \(port(object, path[0])):w -> \(port(object, key)):w [style=dashed, "
+                                 + "color=\"#8a5a00\", fontcolor=\"#8a5a00\"\(label)];")
+                }
+            }
+        }
+
+        var lines = [
+            "digraph kvo {",
+            "  graph [rankdir=LR, fontname=\"Helvetica\", nodesep=0.4, ranksep=0.9];",
+            "  node [shape=plaintext, fontname=\"Helvetica\", fontsize=12];",
+            "  edge [fontname=\"Helvetica\", fontsize=10];",
+            "  label=\"solid: observance, observed key → observer    dashed: key affects key (dependent keys)    "
+                + "dotted: key-path forwarding    grey: released\";",
+            "  labelloc=b; fontsize=9;",
+        ]
+        for (id, object) in objects.enumerated() {
+            lines.append("  n\(id) [label=<\(table(object, keys[id]))>];")
+        }
+        lines += edges
+        if roots.count > objects.count && objects.count == maxObjects {
+            lines.append("  // more objects than the \(maxObjects) drawn")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The roots, then every object reached from them through observances
+    /// (observers, forwarding roots) and stored relationships, breadth first.
+    static func reachable(from roots: [KVOObject]) -> [KVOObject] {
+        var seen: Set<ObjectIdentifier> = []
+        var order: [KVOObject] = []
+        func visit(_ object: KVOObject) {
+            guard order.count < maxObjects, seen.insert(ObjectIdentifier(object)).inserted else { return }
+            order.append(object)
+        }
+        roots.forEach(visit)
+        var index = 0
+        while index < order.count {
+            let object = order[index]
+            index += 1
+            guard !object.isReleased else { continue }
+            for observance in object.observationInfo?.observances ?? [] {
+                visit(observance.observer)
+                if let root = observance.root { visit(root.observed) }
+            }
+            for slot in object.slots {
+                if case .object(let related) = slot { visit(related) }
+            }
+        }
+        return order
+    }
+
+    /// The node's HTML-like label: a header row, then one row per key (a port).
+    static func table(_ object: KVOObject, _ keys: [String]) -> String {
+        let released = object.isReleased
+        let header = released ? "#d9d9d9" : "#dbe9f6"
+        let font = released ? "<FONT COLOR=\"#7f7f7f\">" : "<FONT>"
+        var rows = "<TR><TD BGCOLOR=\"\(header)\">\(font)<B>\(html(object.name))</B>: \(html(object.cls.name))"
+        if released { rows += " (released)" }
+        rows += "</FONT></TD></TR>"
+        for (index, key) in keys.enumerated() {
+            rows += "<TR><TD PORT=\"k\(index)\" ALIGN=\"LEFT\">\(font)\(html(key))</FONT></TD></TR>"
+        }
+        let color = released ? "#7f7f7f" : "#1b1b1b"
+        return "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"4\" COLOR=\"\(color)\">"
+            + rows + "</TABLE>"
+    }
+
+    static func html(_ text: String) -> String {
+        var result = ""
+        for character in ControlCharacters.escaping(text).unicodeScalars {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+
+    /// A DOT string of `lines`, joined by DOT's `\n` line breaks.
+    static func quoted(_ lines: String...) -> String {
+        var result = "\""
+        for (index, line) in lines.enumerated() {
+            if index > 0 { result += "\\n" }
+            for character in ControlCharacters.escaping(line).unicodeScalars {
+                if character == "\\" || character == "\"" { result += "\\" }
+                result.unicodeScalars.append(character)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,47 @@
+import KVOCore
+import KVOScript
+
+/// A run for a picture (`kvo-run graph`, `kvo-run trace`): the trace itself
+/// is not printed, it is drawn. Diagnostics, runtime errors and an uncaught
+/// exception still reach standard error, so a broken scenario says why.
+final class PictureOutput: ScriptOutput {
+    let errors: EventRenderer
+    /// Every event, in order, when a trace is being drawn.
+    private(set) var events: [Event] = []
+    let records: Bool
+
+    init(records: Bool) {
+        self.records = records
+        let err = OutputWriter(descriptor: 2)
+        errors = EventRenderer(format: .text, out: err, err: err, color: false,
+                               diagnosticColor: Terminal.colorAllowed(descriptor: 2))
+    }
+
+    func emit(_ event: Event) {
+        if records, events.count < TraceDiagram.maxEvents { events.append(event) }
+        if case .exception(_, false) = event { errors.emit(event) }
+    }
+
+    func report(_ diagnostic: Diagnostic, file: String, source: SourceText) {
+        errors.report(diagnostic, file: file, source: source)
+    }
+
+    func flush() { errors.flush() }
+}
+
+/// Writes a picture: `-o OUT` or standard output.
+enum PictureFile {
+    static func write(_ text: String, to path: String?) -> Int32 {
+        guard let path else {
+            Runner.stdout(text)
+            return ExitStatus.success
+        }
+        do {
+            try Files.write(text, to: path)
+            return ExitStatus.success
+        } catch {
+            Runner.stderr("kvo-run: \(error)\n")
+            return ExitStatus.failure
+        }
+    }
+}

@@ -1,0 +1,239 @@
+import _KVOTestSupport
+@testable import KVORun
+import KVOCore
+import KVOScript
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// `kvo-run graph`, `kvo-run trace`, `graph(o…)`: valid DOT and SVG that render.
+@Suite(.serialized) struct PictureTests {
+    let keyPathScenario = """
+        class Account { var balance: Double = 0 }
+        class Person { var account: Account? }
+        class Watcher {
+            func observeValue(keyPath, object, change, context) { print("seen <&> \\"it\\"") }
+        }
+        let first = Account()
+        let second = Account()
+        let person = Person(account: first)
+        let w = Watcher()
+        person.addObserver(w, forKeyPath: "account.balance", options: [.new])
+        first.balance = 1
+        person.account = second
+        release(first)
+        second.balance = 2
+        person.removeObserver(w, forKeyPath: "account.balance")
+
+        """
+
+    /// Whether `text` parses as XML.
+    func parsesAsXML(_ text: String) -> Bool {
+        let parser = XMLParser(data: Data(text.utf8))
+        return parser.parse()
+    }
+
+    /// A PNG's pixels, decoded by Python's zlib (8-bit RGB or RGBA, no
+    /// interlace, as rsvg-convert writes), has more than one colour.
+    func pngIsNotBlank(_ path: String) throws -> Bool {
+        let script = """
+            import struct, sys, zlib
+            data = open(sys.argv[1], 'rb').read()
+            assert data[:8] == b'\\x89PNG\\r\\n\\x1a\\n'
+            pos, idat, width, height, channels = 8, b'', 0, 0, 4
+            while pos < len(data):
+                length, kind = struct.unpack('>I4s', data[pos:pos + 8])
+                body = data[pos + 8:pos + 8 + length]
+                if kind == b'IHDR':
+                    width, height, depth, colour = struct.unpack('>IIBB', body[:10])
+                    channels = {2: 3, 6: 4}[colour]
+                elif kind == b'IDAT':
+                    idat += body
+                pos += 12 + length
+            raw, stride, prev, colours = zlib.decompress(idat), width * channels, bytearray(width * channels), set()
+            for y in range(height):
+                row = raw[y * (stride + 1):(y + 1) * (stride + 1)]
+                kind, line = row[0], bytearray(row[1:])
+                for i in range(stride):
+                    a = line[i - channels] if i >= channels else 0
+                    b = prev[i]
+                    c = prev[i - channels] if i >= channels else 0
+                    if kind == 1: line[i] = (line[i] + a) & 255
+                    elif kind == 2: line[i] = (line[i] + b) & 255
+                    elif kind == 3: line[i] = (line[i] + (a + b) // 2) & 255
+                    elif kind == 4:
+                        p = a + b - c
+                        pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                        line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+                for x in range(0, stride, channels * 7):
+                    colours.add(bytes(line[x:x + channels]))
+                prev = line
+            print(len(colours))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 1
+    }
+
+    func rendersToAPicture(_ svgPath: String, in folder: Folder) throws {
+        guard ExternalTool.find("rsvg-convert") != nil, ExternalTool.find("python3") != nil else { return }
+        let png = folder.url.appendingPathComponent("out.png").path
+        #expect(ExternalTool.run("rsvg-convert", ["--background-color=white", svgPath, "-o", png]) == 0)
+        #expect(try pngIsNotBlank(png))
+    }
+
+    @Test func theTraceIsValidSVGThatRenders() throws {
+        let folder = try Folder()
+        try folder.write("kp.kvo", keyPathScenario)
+        let result = try folder.run(["trace", "kp.kvo", "-o", "kp.svg"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out == "")
+        let svgPath = folder.url.appendingPathComponent("kp.svg").path
+        let svg = try String(contentsOfFile: svgPath, encoding: .utf8)
+        #expect(parsesAsXML(svg))
+        #expect(svg.contains("account.balance {kind = 1; new = 1}"))
+        #expect(svg.contains("seen &lt;&amp;&gt; &quot;it&quot;"))
+        // Lifelines: the top level and the objects the run's events involve;
+        // a key path's notifications come from the observed object, person.
+        for name in ["scenario", "person", "w"] {
+            #expect(svg.contains(">\(name)</text>"), "no lifeline for \(name)")
+        }
+        #expect(!svg.contains(">first</text>"))
+        try rendersToAPicture(svgPath, in: folder)
+    }
+
+    @Test func aTraceShowsExceptionsAndStepsInNestedArrows() throws {
+        let source = """
+            class Account { var balance: Double = 0; var fee: Double = 0 }
+            class Bumper {
+                var target: Account?
+                func observeValue(keyPath, object, change, context) {
+                    if keyPath == "balance" { target.fee = 1 }
+                }
+            }
+            let acct = Account()
+            let bumper = Bumper(target: acct)
+            acct.addObserver(bumper, forKeyPath: "balance", options: [.new])
+            acct.addObserver(bumper, forKeyPath: "fee", options: [.new])
+            acct.balance = 5
+            do { acct.removeObserver(acct, forKeyPath: "nope") } catch { }
+
+            """
+        let recorder = PictureOutput(records: true)
+        let traced = Session.commandLine(options: RunOptions(), output: recorder)
+        #expect(onLargeStack { traced.run(source, file: "t.kvo") } == 0)
+        let svg = TraceDiagram.svg(recorder.events, title: "t <1>")
+        #expect(parsesAsXML(svg))
+        // The nested notification: blue, and stepped in.
+        #expect(svg.contains("fill=\"#1f6fb2\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">"
+                             + "fee {kind = 1; new = 1}"))
+        #expect(svg.contains("NSRangeException (caught): Cannot remove an observer"))
+        #expect(svg.contains("fill=\"#fff3c4\""), "the handler's activation bar")
+    }
+
+    @Test func theGraphIsDOTWithEveryKindOfEdge() {
+        let source = """
+            class Account {
+                var balance: Double = 0
+                @affectedBy(balance) var net: Double { balance }
+            }
+            class Person { var account: Account? }
+            class Watcher { }
+            let acct = Account()
+            let gone = Account()
+            let person = Person(account: acct)
+            let w = Watcher()
+            acct.addObserver(w, forKeyPath: "net", options: [.new])
+            person.addObserver(w, forKeyPath: "account.balance", options: [.old])
+            release(gone)
+            graph(person, gone)
+
+            """
+        let out = run(source).out
+        #expect(out.hasPrefix("digraph kvo {\n"))
+        #expect(out.contains("n0:k0 -> n2 [label=\"account.balance\\n[old]\"];"))
+        #expect(out.contains("[style=dotted, color=\"#1f6fb2\", fontcolor=\"#1f6fb2\", "
+                             + "label=\"balance, forwarded for person[0] (w)\"];"))
+        #expect(out.contains(":w [style=dashed, color=\"#8a5a00\", fontcolor=\"#8a5a00\"];"))
+        #expect(out.contains("<B>gone</B>: Account (released)"))
+    }
+
+    @Test func graphNeedsObjects() {
+        let result = check("graph()\n")
+        #expect(result.status == 2)
+        #expect(result.err.contains("'graph' takes the objects to draw from, as in 'graph(acct)'"))
+        let notObject = run("graph(1)\n")
+        #expect(notObject.status == 1)
+        #expect(notObject.err.contains("graph(…) takes objects; got Int"))
+    }
+
+    @Test func aScenarioFunctionNamedGraphComesFirst() {
+        let result = run("func graph(x) { print(\"mine \\(x)\") }\ngraph(3)\n")
+        #expect(result.out == "mine 3\n")
+    }
+
+    @Test func graphAtALineDrawsThatMoment() throws {
+        let folder = try Folder()
+        try folder.write("kp.kvo", keyPathScenario)
+        let early = try folder.run(["graph", "kp.kvo", "--at", "10"])
+        #expect(early.status == 0, "\(early)")
+        #expect(early.out.contains("balance, forwarded for person[0] (w)"))
+        #expect(early.out.contains("<B>first</B>: Account</FONT></TD></TR><TR><TD PORT=\"k0\""))
+        let end = try folder.run(["graph", "kp.kvo"])
+        #expect(!end.out.contains("forwarded"), "the observer was removed at the end")
+        #expect(end.out.contains("<B>first</B>: Account (released)"))
+    }
+
+    @Test func graphRendersSVGThroughGraphviz() throws {
+        guard ExternalTool.find("dot") != nil else { return }
+        let folder = try Folder()
+        try folder.write("kp.kvo", keyPathScenario)
+        let result = try folder.run(["graph", "kp.kvo", "--at", "10", "-o", "kp.svg"])
+        #expect(result.status == 0, "\(result)")
+        let svgPath = folder.url.appendingPathComponent("kp.svg").path
+        #expect(parsesAsXML(try String(contentsOfFile: svgPath, encoding: .utf8)))
+        #expect(!FileManager.default.fileExists(atPath: svgPath + ".tmp.dot"))
+        try rendersToAPicture(svgPath, in: folder)
+    }
+
+    @Test func withoutGraphvizGraphWritesDOTAndSaysHowToGetIt() throws {
+        let folder = try Folder()
+        let saved = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        setenv("PATH", folder.url.path, 1)
+        defer { setenv("PATH", saved, 1) }
+        let target = folder.url.appendingPathComponent("g.svg").path
+        #expect(GraphRendering.write("digraph kvo {\n}\n", to: target) == 0)
+        let written = try String(contentsOfFile: String(target.dropLast(4)) + ".dot", encoding: .utf8)
+        #expect(written == "digraph kvo {\n}\n")
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    @Test func picturesRejectOtherFileKinds() throws {
+        let folder = try Folder()
+        try folder.write("kp.kvo", keyPathScenario)
+        let graph = try folder.run(["graph", "kp.kvo", "-o", "kp.png"])
+        #expect(graph.status == 64)
+        #expect(graph.err.contains("-o must name a .svg or a .dot file"))
+        let trace = try folder.run(["trace", "kp.kvo", "-o", "kp.dot"])
+        #expect(trace.status == 64)
+        let at = try folder.run(["graph", "kp.kvo", "--at", "0"])
+        #expect(at.status == 64)
+    }
+
+    @Test func aBrokenScenarioSaysWhyAndDrawsNothing() throws {
+        let folder = try Folder()
+        try folder.write("bad.kvo", "let a = Acount()\n")
+        let result = try folder.run(["trace", "bad.kvo", "-o", "bad.svg"])
+        #expect(result.status == 2)
+        #expect(result.err.contains("bad.kvo:1:9: error: cannot find 'Acount' in scope"))
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("bad.svg").path))
+    }
+}
