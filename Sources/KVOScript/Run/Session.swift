@@ -127,6 +127,9 @@ public final class Session {
             return ExitStatus.scriptErrors
         }
         let text = SourceText(source)
+        machine.swift.warn = { [output] message, location in
+            output.report(Diagnostic(.warning, message, at: location), file: file, source: text)
+        }
         var status = ExitStatus.success
         for statement in statements {
             do {

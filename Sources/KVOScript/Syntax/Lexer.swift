@@ -166,8 +166,8 @@ struct Lexer {
     }
 
     private static let puncts = ["..<", "...", "==", "!=", "<=", ">=", "&&", "||", "->", "+=", "-=", "*=", "/=", "%=",
-                                 "(", ")", "{", "}", "[", "]", ",", ":", ";", ".", "=", "+", "-", "*", "/", "%",
-                                 "<", ">", "!", "?", "\\"]
+                                 "??", "(", ")", "{", "}", "[", "]", ",", ":", ";", ".", "=", "+", "-", "*", "/", "%",
+                                 "<", ">", "!", "?", "\\", "&", "#"]
 
     /// The operators as characters, longest first, kept with their text:
     /// matching compares characters instead of walking every operator's String.
