@@ -261,7 +261,7 @@ final class Compiler {
         let (exec, frameSize) = compileInMethod(cls, isStatic: decl.isStatic || cls == nil, name: decl.name, key: decl.location) {
             self.compileBlock(decl.body)
         }
-        box.body = exec
+        box.body = isSwift ? endingTokensInScope(exec, frameSize: frameSize) : exec
         box.frameSize = frameSize
     }
 

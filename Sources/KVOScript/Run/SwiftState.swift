@@ -111,3 +111,32 @@ extension Machine {
         return name
     }
 }
+
+extension Machine {
+    /// A token stored in a property or a global lives as long as that holds
+    /// it: the token it replaces (if no longer held there) ends.
+    func tokenStored(_ value: Value, replacing old: Value) throws {
+        if case .object(let token) = value, let observation = swift.observation(of: token) { observation.escaped = true }
+        guard case .object(let previous) = old, swift.observation(of: previous) != nil else { return }
+        if case .object(let current) = value, current === previous { return }
+        invalidate(old)
+    }
+}
+
+extension Compiler {
+    /// A function's locals end with it: a token held only by one ends too
+    /// (unless the function returns it).
+    func endingTokensInScope(_ body: @escaping Exec, frameSize: Int) -> Exec {
+        { machine in
+            let result = try body(machine)
+            let base = machine.base
+            for slot in base..<min(base + frameSize, machine.stack.count) {
+                guard case .object(let token) = machine.stack[slot],
+                      let observation = machine.swift.observation(of: token), !observation.escaped else { continue }
+                if case .object(let returned)? = result, returned === token { continue }
+                machine.invalidate(machine.stack[slot])
+            }
+            return result
+        }
+    }
+}

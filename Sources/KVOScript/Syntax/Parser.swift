@@ -395,7 +395,8 @@ struct Parser {
             case "Double", "Float", "CGFloat": type = .double
             case "Bool": type = .bool
             case "String": type = .string
-            case "Any", "AnyObject", "NSObject": type = .any
+            case "Any", "AnyObject", "NSObject", "NSKeyValueObservation", "UnsafeMutableRawPointer", "IndexSet":
+                type = .any
             case "Set", "Array", "Optional":
                 try expectPunct("<", "after '\(name)'")
                 let element = try parseType()
@@ -875,7 +876,7 @@ struct Parser {
             return try parseKeyPath()
         case .punct("#"):
             return try parsePoundKeyPath()
-        case .punct("{"):
+        case .punct("{") where trailingClosureAllowed:
             return try parseClosure()
         case .keyword(let keyword):
             throw fail("expected an expression, found keyword '\(keyword.rawValue)'")
