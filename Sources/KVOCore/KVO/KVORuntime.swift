@@ -16,6 +16,8 @@ public final class KVORuntime {
     public private(set) var objectCount = 0
     /// False with `--quiet`: notifications are counted, not sent to the sink.
     public var reportsNotifications = true
+    /// `--legacy-dealloc`: releasing an observed object raises, as before macOS 10.13.
+    public var legacyDealloc = false
     /// Charges the work of long-running primitives to the interpreter's limits.
     public let work = WorkMeter()
     /// Result elements the running KVC call on collections may still build
@@ -62,6 +64,9 @@ public final class KVORuntime {
     public func release(_ object: KVOObject) throws {
         if object.isReleased {
             throw ScriptError.runtime("\(object.description) was already released")
+        }
+        if legacyDealloc, let dump = object.observationInfoDescription {
+            throw exception(Exceptions.deallocatedWhileObserved(object, observationInfo: dump))
         }
         object.isReleased = true
         guard let info = object.observationInfo else { return }

@@ -26,6 +26,9 @@ public struct ScenarioOptions: ParsableArguments {
     @Flag(help: "End with one line on standard error: notifications, objects, statements, wall time.")
     var stats = false
 
+    @Flag(help: "Releasing an object that still has observers raises NSInternalInconsistencyException, as before macOS 10.13.")
+    var legacyDealloc = false
+
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json
     }
@@ -41,6 +44,7 @@ public struct ScenarioOptions: ParsableArguments {
         options.maxDepth = maxDepth
         options.maxSteps = maxSteps ?? Int.max
         options.quiet = quiet
+        options.legacyDealloc = legacyDealloc
         return options
     }
 

@@ -58,12 +58,10 @@ extension Compiler {
     }
 
     func compileSwiftPrint(_ arguments: [Argument]) -> Typed {
-        let parts = arguments.map { (compileExpr($0.value).eval, optionality($0.value)) }
+        let parts = arguments.map { swiftDescriber($0.value) }
         return Typed({ machine in
             var pieces: [String] = []
-            for (eval, optional) in parts {
-                pieces.append(SwiftDescription.describe(try eval(machine), optional: optional))
-            }
+            for describe in parts { pieces.append(try describe(machine)) }
             machine.emit(.print(text: pieces.joined(separator: " "), depth: machine.kvo.depth))
             return .null
         })
@@ -71,9 +69,44 @@ extension Compiler {
 
     /// `"\(x)"` in Swift source: as `print` shows `x`.
     func compileSwiftInterpolated(_ expr: Expr) -> Eval {
+        let describe = swiftDescriber(expr)
+        return { machine in .string(try describe(machine)) }
+    }
+
+    /// How Swift's `print` shows `expr`. `change.newValue` of an `observe`
+    /// handler is optional once more when the property is (`Optional(Optional("Ann"))`),
+    /// which only the change knows.
+    func swiftDescriber(_ expr: Expr) -> (Machine) throws -> String {
+        var field = expr
+        var unwrapped = false
+        if case .forceUnwrap(let inner, _) = expr {
+            field = inner
+            unwrapped = true
+        }
+        if case .member(let base, let name, _) = field, name == "newValue" || name == "oldValue" {
+            let baseEval = compileExpr(base).eval
+            let isNew = name == "newValue"
+            return { machine in
+                let container = try baseEval(machine)
+                guard case .change(let change) = container, let type = change.observedValueType else {
+                    let value = try Self.member(of: container, name, MemberCache(), machine)
+                    return SwiftDescription.describe(value, optional: unwrapped ? nil : .typed)
+                }
+                guard let value = isNew ? change.new : change.old else {
+                    if unwrapped {
+                        throw ScriptError.runtime("Fatal error: Unexpectedly found nil while unwrapping an Optional value")
+                    }
+                    return "nil"
+                }
+                let inner = type.hasPrefix("Optional<")
+                    ? SwiftDescription.describe(value, optional: .typed)
+                    : SwiftDescription.describe(value, nested: !unwrapped)
+                return unwrapped ? inner : "Optional(\(inner))"
+            }
+        }
         let eval = compileExpr(expr).eval
         let optional = optionality(expr)
-        return { machine in .string(SwiftDescription.describe(try eval(machine), optional: optional)) }
+        return { machine in SwiftDescription.describe(try eval(machine), optional: optional) }
     }
 
     // MARK: Casts and unwrapping

@@ -8,6 +8,8 @@ public struct RunOptions: Sendable {
     public var maxSteps = Int.max
     /// Notifications are counted, not reported (`--quiet`).
     public var quiet = false
+    /// Releasing an observed object raises (`--legacy-dealloc`).
+    public var legacyDealloc = false
     public init() {}
 }
 
@@ -45,6 +47,7 @@ public final class Session {
         let kvo = KVORuntime(sink: output)
         kvo.maxDepth = options.maxDepth
         kvo.reportsNotifications = !options.quiet
+        kvo.legacyDealloc = options.legacyDealloc
         let machine = Machine(kvo: kvo)
         machine.maxSteps = options.maxSteps
         return (kvo, machine, Compiler(machine: machine))
