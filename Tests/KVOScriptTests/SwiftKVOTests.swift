@@ -390,4 +390,40 @@ import KVOCore
         #expect(!result.err.contains("SPEC") && !result.err.contains("level"))
         #expect(!result.err.contains("consecutive statements"))
     }
+
+    // MARK: Deallocation and JSON
+
+    @Test func legacyDeallocRaisesWithTheObservationInfo() {
+        var options = RunOptions()
+        options.legacyDealloc = true
+        let source = Self.account + """
+            let token = acct.observe(\\.balance) { a, c in }
+            release(acct)
+            """
+        let result = run(source, options: options)
+        #expect(result.status == 1)
+        #expect(result.out == "*** Terminating app due to uncaught exception 'NSInternalInconsistencyException', "
+                + "reason: 'An instance acct of class main.Account was deallocated while key value observers were "
+                + "still registered with it. Current observation info: <NSKeyValueObservationInfo acct> (\n"
+                + "<NSKeyValueObservance acct[0]: Observer: token, Key path: balance, Options: <New: NO, Old: NO, "
+                + "Prior: NO> Context: 0x0, Property: Account.balance>\n)'\n")
+        // By default the observers go silently (macOS 10.13 and later).
+        #expect(run(source).status == 0)
+    }
+
+    @Test func jsonNamesTheObjectiveCClassAndReportsWarningsAsEvents() {
+        let result = run(Self.account + """
+            acct.addObserver(acct, forKeyPath: "notDynamic", options: [.new], context: nil)
+            acct.notDynamic = 1
+            print(acct)
+            """, format: .json)
+        #expect(result.out.contains(#""event":"warning""#), "\(result)")
+        #expect(result.out.contains("<main.Account: acct>"))
+    }
+
+    @Test func aTokenTheHandlerSeesIsTheBindingsName() {
+        expectRun(Self.account + """
+            let token = acct.observe(\\.balance, options: [.initial]) { account, change in print(account) }
+            """, out: "acct.balance → token {kind = 1}\n  <main.Account: acct>\n")
+    }
 }

@@ -56,8 +56,8 @@ public enum Exceptions {
 
     /// `--legacy-dealloc`: Foundation's exception before macOS 10.13.
     static func deallocatedWhileObserved(_ object: KVOObject, observationInfo: String) -> (String, String) {
-        (internalInconsistency, "An instance \(object.name) of class \(object.cls.runtimeName) was deallocated while key "
-            + "value observers were still registered with it. Current observation info: \(observationInfo)")
+        (internalInconsistency, "An instance \(object.name) of class \(object.cls.runtimeName) was deallocated "
+            + "while key value observers were still registered with it. Current observation info: \(observationInfo)")
     }
 
     public static func cannotRemove(observer: KVOObject, keyPath: String, from object: KVOObject) -> (String, String) {

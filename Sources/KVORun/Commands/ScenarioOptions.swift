@@ -26,7 +26,7 @@ public struct ScenarioOptions: ParsableArguments {
     @Flag(help: "End with one line on standard error: notifications, objects, statements, wall time.")
     var stats = false
 
-    @Flag(help: "Releasing an object that still has observers raises NSInternalInconsistencyException, as before macOS 10.13.")
+    @Flag(help: "Releasing an observed object raises NSInternalInconsistencyException (Apple before macOS 10.13).")
     var legacyDealloc = false
 
     enum Format: String, ExpressibleByArgument, CaseIterable {

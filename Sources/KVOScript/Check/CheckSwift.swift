@@ -9,7 +9,8 @@ extension Checker {
         for (index, statement) in statements.enumerated() {
             guard case .importModule(let module, let location) = statement else { continue }
             guard module == "Foundation" else {
-                error("only 'import Foundation' is available: it makes the scenario Swift source", at: location, length: 6)
+                error("only 'import Foundation' is available: it makes the scenario Swift source",
+                      at: location, length: 6)
                 continue
             }
             if environment.isSwift { continue }
@@ -85,7 +86,8 @@ extension Checker {
         if let cls = environment.classes[name] { return cls }
         if !["NSNumber", "NSString", "NSObject", "NSError", "IndexSet", "NSKeyValueObservation"].contains(name) {
             let names = Array(environment.classes.keys) + ["Int", "Double", "Bool", "String"]
-            error("unknown type '\(name)'\(Suggestion.didYouMean(name, in: names))", at: type.location, length: type.length)
+            error("unknown type '\(name)'\(Suggestion.didYouMean(name, in: names))",
+                  at: type.location, length: type.length)
         }
         return nil
     }
@@ -126,7 +128,8 @@ extension Checker {
             return
         }
         if let cls, !cls.isNSObject {
-            error("'observe' is NSObject's: declare 'class \(cls.info.name): NSObject' to observe it", at: location, length: 8)
+            error("'observe' is NSObject's: declare 'class \(cls.info.name): NSObject' to observe it",
+                  at: location, length: 8)
         }
         guard case .keyPath(let literal, let pathLocation) = arguments[0].value else {
             error("the first argument of 'observe' is a key-path literal like '\\.balance'; \(usage)",
@@ -168,8 +171,8 @@ extension Checker {
             guard let cls = current else { return }
             guard let property = cls.info.property(named: key) else {
                 let names = cls.info.properties.map(\.name)
-                error("value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: names))",
-                      at: location, length: literal.path.count + 2)
+                error("value of type '\(cls.info.name)' has no property '\(key)'"
+                      + Suggestion.didYouMean(key, in: names), at: location, length: literal.path.count + 2)
                 return
             }
             if environment.isSwift, property.bypassesKVO, !property.hasSetter, key == literal.components.last {

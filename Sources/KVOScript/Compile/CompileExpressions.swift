@@ -311,7 +311,9 @@ extension Compiler {
                     return isIvar ? try Self.ivar(object, resolved) : try machine.kvo.get(object, resolved)
                 }, type)
             }
-            if name != "observationInfo" && name != "className" { return Typed(Self.unreachable("an unknown property '\(key)'")) }
+            if name != "observationInfo" && name != "className" {
+                return Typed(Self.unreachable("an unknown property '\(key)'"))
+            }
         }
         let cache = MemberCache()
         return Typed({ machine in try Self.member(of: try receiverEval(machine), name, cache, machine) })

@@ -93,9 +93,7 @@ extension Compiler {
                     return SwiftDescription.describe(value, optional: unwrapped ? nil : .typed)
                 }
                 guard let value = isNew ? change.new : change.old else {
-                    if unwrapped {
-                        throw ScriptError.runtime("Fatal error: Unexpectedly found nil while unwrapping an Optional value")
-                    }
+                    if unwrapped { throw ScriptError.runtime(Self.unwrappedNil) }
                     return "nil"
                 }
                 let inner = type.hasPrefix("Optional<")
@@ -111,10 +109,12 @@ extension Compiler {
 
     // MARK: Casts and unwrapping
 
-    func compileCast(_ inner: Expr, _ type: TypeSyntax, forced: Bool, conditional: Bool, _ location: SourceLocation) -> Typed {
+    func compileCast(_ inner: Expr, _ type: TypeSyntax, forced: Bool, conditional: Bool,
+                     _ location: SourceLocation) -> Typed {
         let eval = compileExpr(inner).eval
         let target = type.type
-        let cls: ScriptClass? = { if case .object(let name) = target { return environment.classes[name] } else { return nil } }()
+        var cls: ScriptClass?
+        if case .object(let name) = target { cls = environment.classes[name] }
         let written = type.swiftName
         return Typed({ machine in
             let value = try eval(machine)
@@ -146,15 +146,15 @@ extension Compiler {
         }
     }
 
+    static let unwrappedNil = "Fatal error: Unexpectedly found nil while unwrapping an Optional value"
+
     func compileForceUnwrap(_ inner: Expr) -> Typed {
         let typed = compileExpr(inner)
         guard isSwift else { return typed }
         let eval = typed.eval
         return Typed({ machine in
             let value = try eval(machine)
-            if value.isNull {
-                throw ScriptError.runtime("Fatal error: Unexpectedly found nil while unwrapping an Optional value")
-            }
+            if value.isNull { throw ScriptError.runtime(Self.unwrappedNil) }
             return value
         }, typed.cls)
     }
@@ -178,7 +178,8 @@ extension Compiler {
         }
         let optionsEval = arguments.count == 3 ? compileExpr(arguments[1].value).eval : { _ in .array([]) }
         let outer = function?.isStatic == false ? function?.cls : nil
-        let (body, frameSize) = compileInMethod(outer, isStatic: outer == nil, name: "observe handler", key: closureLocation) {
+        let (body, frameSize) = compileInMethod(outer, isStatic: outer == nil, name: "observe handler",
+                                                key: closureLocation) {
             self.compileBlock(closure.body)
         }
         let handler = FunctionBox(name: "observe handler", parameters: closure.parameters, isStatic: outer == nil,
@@ -219,7 +220,8 @@ extension Compiler {
             guard let cls = current, let property = cls.property(named: key) else { return }
             if property.kvcHidden {
                 let root = literal.root ?? start.name
-                throw ScriptError.runtime("Fatal error: Could not extract a String from KeyPath \\\(root).\(literal.path)")
+                throw ScriptError.runtime(
+                    "Fatal error: Could not extract a String from KeyPath \\\(root).\(literal.path)")
             }
             if case .object(let name) = property.type { current = classes[name]?.info } else { current = nil }
         }
@@ -266,7 +268,8 @@ extension Compiler {
         switch name {
         case "type":
             return Typed({ machine in
-                guard case .object(let object) = try evals[0](machine) else { return .string(try evals[0](machine).typeName) }
+                let value = try evals[0](machine)
+                guard case .object(let object) = value else { return .string(value.typeName) }
                 return .string(object.cls.name)
             })
         case "object_getClass":
@@ -303,7 +306,8 @@ extension Compiler {
         func find(_ needle: String, from start: Int) -> Int? {
             let pattern = Array(needle)
             guard characters.count >= pattern.count else { return nil }
-            for index in start...(characters.count - pattern.count) where Array(characters[index..<(index + pattern.count)]) == pattern {
+            for index in start...(characters.count - pattern.count)
+            where Array(characters[index..<(index + pattern.count)]) == pattern {
                 return index
             }
             return nil
@@ -327,9 +331,11 @@ extension Compiler {
         let eval = compileExpr(value).eval
         return { machine in
             guard case .exception(let error) = try eval(machine) else {
-                throw ScriptError.runtime("'throw' needs an error: 'throw NSError(domain: \"D\", code: 1, description: \"…\")'")
+                throw ScriptError.runtime(
+                    "'throw' needs an error: 'throw NSError(domain: \"D\", code: 1, description: \"…\")'")
             }
-            throw ScriptError.exception(CocoaException(name: error.name, reason: error.reason, depth: machine.kvo.depth))
+            let depth = machine.kvo.depth
+            throw ScriptError.exception(CocoaException(name: error.name, reason: error.reason, depth: depth))
         }
     }
 
@@ -365,7 +371,8 @@ extension Compiler {
     // MARK: Classes
 
     /// `Account(owner: p)` with an `init`: the object, its initial values, then the body.
-    func compileInitializerCall(_ cls: ScriptClass, _ box: FunctionBox, _ arguments: [Argument], nameHint: String?) -> Typed {
+    func compileInitializerCall(_ cls: ScriptClass, _ box: FunctionBox, _ arguments: [Argument],
+                                nameHint: String?) -> Typed {
         let evals = arguments.map { compileExpr($0.value).eval }
         let info = cls.info
         return Typed({ machine in

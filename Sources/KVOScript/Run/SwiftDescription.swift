@@ -37,7 +37,8 @@ enum SwiftDescription {
         case .int(let number): return String(number)
         case .double(let number): return "\(number)"
         case .string(let text): return nested ? text.debugDescription : text
-        case .array(let elements): return "[" + elements.map { describe($0, nested: true) }.joined(separator: ", ") + "]"
+        case .array(let elements):
+            return "[" + elements.map { describe($0, nested: true) }.joined(separator: ", ") + "]"
         case .set(let set): return "[" + set.sorted.map { describe($0, nested: true) }.joined(separator: ", ") + "]"
         case .option(let options): return "NSKeyValueObservingOptions(rawValue: \(options.rawValue))"
         case .change(let change): return describe(change)

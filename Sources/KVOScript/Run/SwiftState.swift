@@ -66,12 +66,12 @@ extension Machine {
     /// `token.invalidate()`, or the token's release: the hidden observer goes
     /// away silently; a second time does nothing.
     func invalidate(_ value: Value) {
-        guard case .object(let token) = value, let observation = swift.observation(of: token), observation.isValid else {
-            return
-        }
+        guard case .object(let token) = value, let observation = swift.observation(of: token),
+              observation.isValid else { return }
         observation.isValid = false
         if let observed = observation.observed, !observed.isReleased {
-            try? kvo.removeObserver(token, from: .object(observed), keyPath: observation.keyPath, context: .exactly(nil))
+            try? kvo.removeObserver(token, from: .object(observed), keyPath: observation.keyPath,
+                                    context: .exactly(nil))
         }
         swift.observations[ObjectIdentifier(token)] = nil
     }
@@ -116,7 +116,9 @@ extension Machine {
     /// A token stored in a property or a global lives as long as that holds
     /// it: the token it replaces (if no longer held there) ends.
     func tokenStored(_ value: Value, replacing old: Value) throws {
-        if case .object(let token) = value, let observation = swift.observation(of: token) { observation.escaped = true }
+        if case .object(let token) = value, let observation = swift.observation(of: token) {
+            observation.escaped = true
+        }
         guard case .object(let previous) = old, swift.observation(of: previous) != nil else { return }
         if case .object(let current) = value, current === previous { return }
         invalidate(old)

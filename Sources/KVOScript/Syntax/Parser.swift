@@ -292,7 +292,8 @@ struct Parser {
             }
             let condition = try parseExpression(allowTrailingBlock: false)
             let then = try parseBlock("after the 'if' condition")
-            branches.append(IfBranch(binding: binding, condition: condition, body: then, location: branchStart.location))
+            branches.append(IfBranch(binding: binding, condition: condition, body: then,
+                                     location: branchStart.location))
             let save = index
             skipNewlines()
             guard isKeyword(.else) else {
@@ -409,8 +410,8 @@ struct Parser {
                 }
             default:
                 if isPunct("<") {
-                    throw fail("generic types like '\(name)<…>' are not supported; the types are Int, Double, Bool, String, "
-                               + "a class name, [T] and Set<T>")
+                    throw fail("generic types like '\(name)<…>' are not supported; the types are Int, Double, Bool, "
+                               + "String, a class name, [T] and Set<T>")
                 }
                 type = .object(name)
             }
@@ -421,11 +422,13 @@ struct Parser {
             isOptional = true
             swiftName = "Optional<\(swiftName)>"
         }
-        var syntax = TypeSyntax(type: type, location: start.location, length: max(1, current.location.column - start.location.column))
+        let length = max(1, current.location.column - start.location.column)
+        var syntax = TypeSyntax(type: type, location: start.location, length: length)
         syntax.isOptional = isOptional
         syntax.swiftName = swiftName
         if isDictionary && !allowDictionaryType {
-            throw fail("dictionary types are not supported; use a class with one property per key, or an array", at: start)
+            throw fail("dictionary types are not supported; use a class with one property per key, or an array",
+                       at: start)
         }
         return syntax
     }
@@ -444,8 +447,8 @@ struct Parser {
             superclass = (superName, token.location)
             if isPunct(",") {
                 throw fail("protocols are not supported: a class here has one superclass and no protocol list; "
-                           + "'NSKeyValueObservingCustomization' is spelled with the static hooks 'automaticallyNotifiesObservers(key)' "
-                           + "and 'keyPathsForValuesAffecting(key)'")
+                           + "'NSKeyValueObservingCustomization' is spelled with the static hooks "
+                           + "'automaticallyNotifiesObservers(key)' and 'keyPathsForValuesAffecting(key)'")
             }
         }
         skipNewlines()
@@ -525,7 +528,8 @@ struct Parser {
             advance()
             skipNewlines()
         }
-        if isKeyword(.class), peekKind() == .keyword(.func) || peekKind() == .keyword(.var) { advance() }  // `class func`
+        // `class func`
+        if isKeyword(.class), peekKind() == .keyword(.func) || peekKind() == .keyword(.var) { advance() }
         let start = current
         switch current.kind {
         case .identifier("init"):
@@ -533,9 +537,11 @@ struct Parser {
             if isPunct("?") || isPunct("!") { advance() }
             let (parameters, labels) = try parseLabeledParameters()
             let body = try parseBlock("to start the body of 'init'")
-            if decl.initializer != nil { throw fail("a class here has one 'init'; give the others' work to it", at: start) }
-            decl.initializer = FunctionDecl(name: "init", parameters: parameters, labels: labels, body: body, isStatic: false,
-                                            location: start.location)
+            if decl.initializer != nil {
+                throw fail("a class here has one 'init'; give the others' work to it", at: start)
+            }
+            decl.initializer = FunctionDecl(name: "init", parameters: parameters, labels: labels, body: body,
+                                            isStatic: false, location: start.location)
         case .identifier("deinit"):
             throw fail("'deinit' is not supported; 'release(x)' ends an object's life, and its observers go with it")
         case .keyword(.func):
@@ -736,7 +742,8 @@ struct Parser {
                 var arguments = try parseArguments()
                 if isPunct("{"), trailingClosureAllowed, case .member(_, "observe", _) = expr {
                     let closureToken = current
-                    arguments.append(Argument(label: "changeHandler", value: try parseClosure(), location: closureToken.location))
+                    arguments.append(Argument(label: "changeHandler", value: try parseClosure(),
+                                              location: closureToken.location))
                 }
                 expr = .call(expr, arguments, token.location)
             } else if isPunct(".") {
@@ -975,7 +982,8 @@ extension Parser {
             advance()
             if isPunct("=") {
                 advance()
-                if case .integer = current.kind, peekKind() == .newline || peekKind() == .punct(";") || peekKind() == .eof {
+                let ends = peekKind() == .newline || peekKind() == .punct(";") || peekKind() == .eof
+                if case .integer = current.kind, ends {
                     advance()
                     return .context(name, start.location)
                 }
