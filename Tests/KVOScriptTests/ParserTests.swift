@@ -35,6 +35,11 @@ enum SX {
         case .chain(let first, let links, _):
             // Printed as the nested binaries it stands for.
             return links.reduce(expr(first)) { "(\($1.op) \($0) \(expr($1.operand)))" }
+        case .keyPath(let literal, _): return "\\\(literal.root ?? "").\(literal.path)"
+        case .closure(let closure, _): return "(closure (\(closure.parameters.joined(separator: " "))) \(block(closure.body)))"
+        case .cast(let inner, let type, let forced, let conditional, _):
+            return "(as\(forced ? "!" : conditional ? "?" : "") \(expr(inner)) \(type.swiftName))"
+        case .forceUnwrap(let inner, _): return "(! \(expr(inner)))"
         }
     }
 
@@ -69,6 +74,10 @@ enum SX {
             return "(\(decl.isStatic ? "static " : "")func \(decl.name)(\(decl.parameters.joined(separator: " "))) \(block(decl.body)))"
         case .classDecl(let decl): return "(class \(decl.name))"
         case .context(let name, _): return "(context \(name))"
+        case .importModule(let name, _): return "(import \(name))"
+        case .guardLet(let name, let value, let otherwise, _):
+            return "(guard \(name.map { "let \($0) = " } ?? "")\(expr(value)) else \(block(otherwise)))"
+        case .throwError(let value, _): return "(throw \(expr(value)))"
         }
     }
 }
@@ -410,8 +419,10 @@ enum SX {
         #expect(errors("class A {\n  var n: Int = 0\n") == ["1:9: expected '}' to close class 'A'"])
     }
 
-    @Test func keyPathLiteralsAreNotSupportedYet() {
-        #expect(errors(#"let t = o.observe(\.name, options: [.new]) { obj, change in }"#).first?.hasPrefix("1:19: key-path literals") == true)
+    /// Issue 18 replaced "key-path literals are not supported yet" with Swift's block observation.
+    @Test func keyPathLiteralsAndTrailingClosuresParseAsObserve() {
+        #expect(expression(#"let t = o.observe(\.name, options: [.new]) { obj, change in }"#)
+                == #"(let t = (call (. o observe) \.name options: [.new] changeHandler: (closure (obj change) {})))"#)
     }
 
     // MARK: Nesting limit

@@ -73,7 +73,7 @@ extension KVORuntime {
         switch target {
         case .object(let object):
             try checkAlive(object)
-            if let property = object.cls.property(named: key) { return try get(object, property) }
+            if let property = object.cls.property(named: key), !property.kvcHidden { return try get(object, property) }
             if key == "self" { return target }
             if let method = object.cls.getterMethod(key) { return try method(object) }
             if let hook = object.cls.hook(\.valueForUndefinedKey) { return try hook(object, key) }
@@ -138,7 +138,7 @@ extension KVORuntime {
         switch target {
         case .object(let object):
             try checkAlive(object)
-            guard let property = object.cls.property(named: key), !property.isReadOnly else {
+            guard let property = object.cls.property(named: key), !property.isReadOnly, !property.kvcHidden else {
                 if let hook = object.cls.hook(\.setValueForUndefinedKey) { return try hook(object, value, key) }
                 throw exception(Exceptions.undefinedKeySet(object.pointerDescription, key: key))
             }

@@ -54,6 +54,12 @@ public enum Exceptions {
     public static let invalidArgument = "NSInvalidArgumentException"
     public static let internalInconsistency = "NSInternalInconsistencyException"
 
+    /// `--legacy-dealloc`: Foundation's exception before macOS 10.13.
+    static func deallocatedWhileObserved(_ object: KVOObject, observationInfo: String) -> (String, String) {
+        (internalInconsistency, "An instance \(object.name) of class \(object.cls.runtimeName) was deallocated "
+            + "while key value observers were still registered with it. Current observation info: \(observationInfo)")
+    }
+
     public static func cannotRemove(observer: KVOObject, keyPath: String, from object: KVOObject) -> (String, String) {
         (range, "Cannot remove an observer \(observer.pointerDescription) for the key path \"\(keyPath)\" from \(object.pointerDescription) because it is not registered as an observer.")
     }

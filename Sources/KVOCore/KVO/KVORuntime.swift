@@ -21,6 +21,8 @@ public final class KVORuntime {
     /// Set by an automatic change (a setter, a proxy) for the will phase it
     /// starts, so the explanation can tell it from `willChangeValue`.
     var explainAutomatic = false
+    /// `--legacy-dealloc`: releasing an observed object raises, as before macOS 10.13.
+    public var legacyDealloc = false
     /// Charges the work of long-running primitives to the interpreter's limits.
     public let work = WorkMeter()
     /// Result elements the running KVC call on collections may still build
@@ -67,6 +69,9 @@ public final class KVORuntime {
     public func release(_ object: KVOObject) throws {
         if object.isReleased {
             throw ScriptError.runtime("\(object.description) was already released")
+        }
+        if legacyDealloc, let dump = object.observationInfoDescription {
+            throw exception(Exceptions.deallocatedWhileObserved(object, observationInfo: dump))
         }
         object.isReleased = true
         if explains {

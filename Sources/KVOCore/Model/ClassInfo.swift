@@ -5,6 +5,8 @@
 public final class ClassInfo {
     public let name: String
     public let superclass: ClassInfo?
+    /// The Objective-C name Foundation prints: a Swift class's is `main.Account`.
+    public var runtimeName: String
     /// Properties this class declares, in declaration order. Inherited ones
     /// are found through the superclass, not copied: a chain of 20,000
     /// classes would otherwise hold 200 million entries.
@@ -51,6 +53,7 @@ public final class ClassInfo {
     public init(name: String, superclass: ClassInfo?) {
         self.name = name
         self.superclass = superclass
+        self.runtimeName = name
         hierarchy = superclass?.hierarchy ?? Hierarchy()
         slotCount = superclass?.slotCount ?? 0
     }
@@ -331,6 +334,11 @@ public final class PropertyInfo {
     /// Declared with a `set { }` block, known before the block is compiled,
     /// so whether the property is read-only never depends on compile order.
     public var hasSetter = false
+    /// A Swift property that is not `@objc`: KVC cannot see it.
+    public var kvcHidden = false
+    /// A Swift property that is not `dynamic`: an assignment from Swift code
+    /// calls the setter directly, past KVO's generated subclass.
+    public var bypassesKVO = false
     /// The class `automatic` was last worked out for.
     var automaticClass: ObjectIdentifier?
     var automatic = true

@@ -36,7 +36,7 @@ public final class KVOObject: CustomStringConvertible {
     }
 
     /// `<Account: acct>`, the object's `-description`.
-    public var description: String { "<\(cls.name): \(name)>" }
+    public var description: String { "<\(cls.runtimeName): \(name)>" }
     /// `<Account acct>`, Apple's `<%@ %p>` with the name in place of the pointer.
-    public var pointerDescription: String { "<\(cls.name) \(name)>" }
+    public var pointerDescription: String { "<\(cls.runtimeName) \(name)>" }
 }

@@ -28,6 +28,8 @@ public struct ScenarioOptions: ParsableArguments {
 
     @Flag(help: "Explain each step of the KVO machinery as '#' lines (JSON: explain events); see docs/explain.md.")
     var explain = false
+    @Flag(help: "Releasing an observed object raises NSInternalInconsistencyException (Apple before macOS 10.13).")
+    var legacyDealloc = false
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json
@@ -45,6 +47,7 @@ public struct ScenarioOptions: ParsableArguments {
         options.maxSteps = maxSteps ?? Int.max
         options.quiet = quiet
         options.explain = explain
+        options.legacyDealloc = legacyDealloc
         return options
     }
 

@@ -87,7 +87,8 @@ public enum JSONFormat {
         // JSON has no NaN or infinity: the words the text format prints, as strings.
         case .double(let double): return double.isFinite ? Value.describe(double: double) : string(Value.describe(double: double))
         case .string(let text): return string(text)
-        case .object(let object): return object_([("object", string(object.name)), ("class", string(object.cls.name))])
+        case .object(let object): return object_([("object", string(object.name)), 
+                                                 ("class", string(object.cls.runtimeName))])
         case .array, .set: return encode(value)
         case .change(let change): return encode(change)
         case .context(let context): return string(context.name)

@@ -10,7 +10,7 @@ import KVOCore
 /// properties and methods, whose code the `Compiler` fills in later; nothing
 /// else refers to them until the session adopts the environment.
 final class Checker {
-    private(set) var environment: Environment
+    var environment: Environment
     private(set) var diagnostics: [Diagnostic] = []
     private(set) var resolutions = Resolutions()
     /// Classes and functions this program declares, for the compiler.
@@ -20,14 +20,14 @@ final class Checker {
     /// Block scopes inside the code being checked (innermost last).
     private var scopes: [[String: Binding]] = []
     /// The function, method or accessor being checked; nil at top level.
-    private var function: FunctionState?
+    private(set) var function: FunctionState?
     /// Classes declared by this program, for suggestions before they exist.
     private var batchClassNames: [String] = []
     /// Bodies checked once every top-level statement is: they may use
     /// globals declared after them.
-    private var pendingBodies: [() -> Void] = []
+    var pendingBodies: [() -> Void] = []
 
-    private struct FunctionState {
+    struct FunctionState {
         var nextSlot = 0
         let cls: ScriptClass?
         let isStatic: Bool
@@ -42,11 +42,11 @@ final class Checker {
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-    private func error(_ message: String, at location: SourceLocation, length: Int = 1) {
+    func error(_ message: String, at location: SourceLocation, length: Int = 1) {
         diagnostics.append(Diagnostic(.error, message, at: location, length: length))
     }
 
-    private func warning(_ message: String, at location: SourceLocation, length: Int = 1) {
+    func warning(_ message: String, at location: SourceLocation, length: Int = 1) {
         diagnostics.append(Diagnostic(.warning, message, at: location, length: length))
     }
 
@@ -55,10 +55,11 @@ final class Checker {
     /// Checks a scenario or a REPL entry. Declarations are hoisted: classes,
     /// contexts and functions may be used before the line that declares them.
     func check(_ statements: [Stmt]) {
+        checkImports(statements)
         hoist(statements)
         for statement in statements {
             switch statement {
-            case .classDecl, .function, .context: continue
+            case .classDecl, .function, .context, .importModule: continue
             default: checkStatement(statement, topLevel: true)
             }
         }
@@ -157,6 +158,7 @@ extension Checker {
         }
         let info = ClassInfo(name: decl.name, superclass: superclass?.info)
         let cls = ScriptClass(info: info, superclass: superclass, location: decl.location)
+        declareSwiftClass(decl, cls)
         environment.classes[decl.name] = cls
         environment.globalNames[decl.name] = .classRef(cls)
 
@@ -198,6 +200,7 @@ extension Checker {
                                     affectedBy: decl.affectedBy.map(\.0))
         property.hasSetter = decl.setter != nil
         cls.info.addProperty(property)
+        declareSwiftProperty(decl, property, in: cls)
         if let initial = decl.initial {
             if let constant = Compiler.constantValue(initial) {
                 if let accepted = type.accept(constant) {
@@ -346,7 +349,7 @@ extension Checker {
 
     /// Checks `body` as the inside of a function: parameters take the first
     /// slots; the frame size is recorded under `key`.
-    private func inBody(_ cls: ScriptClass?, parameters: [String], isStatic: Bool = false, name: String,
+    func inBody(_ cls: ScriptClass?, parameters: [String], isStatic: Bool = false, name: String,
                         isAccessor: Bool, key: SourceLocation, _ body: () -> Void) {
         let savedScopes = scopes
         let savedFunction = function
@@ -361,7 +364,7 @@ extension Checker {
 
     /// Declares a variable in the innermost scope: a frame slot inside a
     /// function, a global slot in top-level code.
-    private func declareLocal(_ name: String, isLet: Bool, type: ScriptClass?) -> Binding {
+    func declareLocal(_ name: String, isLet: Bool, type: ScriptClass?) -> Binding {
         let binding: Binding
         if var state = function {
             binding = .local(state.nextSlot, isLet: isLet, type: type)
@@ -403,7 +406,7 @@ extension Checker {
     }
 
     /// The class of `self` in an instance method or accessor.
-    private var selfClass: ScriptClass? {
+    var selfClass: ScriptClass? {
         guard let state = function, !state.isStatic else { return nil }
         return state.cls
     }
@@ -417,7 +420,7 @@ extension Checker {
 // MARK: Statements
 
 extension Checker {
-    private func checkBlock(_ statements: [Stmt]) {
+    func checkBlock(_ statements: [Stmt]) {
         scopes.append([:])
         defer { scopes.removeLast() }
         for statement in statements { checkStatement(statement, topLevel: false) }
@@ -427,6 +430,10 @@ extension Checker {
         switch statement {
         case .expression(let expr):
             _ = checkExpr(expr)
+            warnIfObservationUnused(expr)
+
+        case .assign(.identifier("_", _, _), "=", let value, _):
+            _ = checkExpr(value)
 
         case .binding(let isLet, let name, _, let value, let location):
             let type = value.flatMap { checkExpr($0) }
@@ -441,8 +448,15 @@ extension Checker {
 
         case .ifElse(let branches, let otherwise, _):
             for branch in branches {
-                checkExpr(branch.condition)
-                checkBlock(branch.body)
+                let type = checkExpr(branch.condition)
+                if let name = branch.binding {
+                    scopes.append([:])
+                    resolutions.bindings[branch.location] = declareLocal(name, isLet: true, type: type)
+                    checkBlock(branch.body)
+                    scopes.removeLast()
+                } else {
+                    checkBlock(branch.body)
+                }
             }
             if let otherwise { checkBlock(otherwise) }
 
@@ -487,6 +501,14 @@ extension Checker {
             if !topLevel { error("classes can only be declared at top level", at: decl.location) }
         case .context(_, let location):
             if !topLevel { error("contexts can only be declared at top level", at: location) }
+        case .importModule(_, let location):
+            if !topLevel { error("'import' can only be written at top level", at: location, length: 6) }
+        case .guardLet(let name, let value, let otherwise, let location):
+            let type = checkExpr(value)
+            checkBlock(otherwise)
+            if let name { resolutions.bindings[location] = declareLocal(name, isLet: true, type: type) }
+        case .throwError(let value, _):
+            _ = checkExpr(value)
         }
     }
 
@@ -494,6 +516,8 @@ extension Checker {
     /// an element of an array held in one of those.
     private func checkLValue(_ target: Expr) {
         switch target {
+        case .forceUnwrap(let inner, _):
+            checkLValue(inner)
         case .identifier(let name, let location, let length):
             if let binding = resolve(name, at: location) {
                 switch binding {
@@ -543,7 +567,7 @@ extension Checker {
     /// (a variable initialised with `Account(…)`, `self`, a to-one property),
     /// so members can be checked by name.
     @discardableResult
-    private func checkExpr(_ expr: Expr) -> ScriptClass? {
+    func checkExpr(_ expr: Expr) -> ScriptClass? {
         switch expr {
         case .literal:
             return nil
@@ -586,6 +610,19 @@ extension Checker {
             checkExpr(rhs)
             checkOperator(op, at: location)
             return nil
+        case .keyPath(_, let location):
+            error("a key path like '\\.balance' is the first argument of 'observe(…)'; elsewhere write the key as a "
+                  + "string: \"balance\"", at: location)
+            return nil
+        case .closure(_, let location):
+            error("closures are only supported as the handler of 'observe(_:options:changeHandler:)'; declare a 'func' "
+                  + "instead", at: location)
+            return nil
+        case .cast(let inner, let type, _, _, _):
+            checkExpr(inner)
+            return checkCastType(type)
+        case .forceUnwrap(let inner, _):
+            return checkExpr(inner)
         case .chain(let first, let links, _):
             // Flat: one operand after another, never one call per link.
             checkExpr(first)
@@ -599,7 +636,7 @@ extension Checker {
 
     private func checkOperator(_ op: String, at location: SourceLocation) {
         switch op {
-        case "&&", "||":
+        case "&&", "||", "??":
             break
         case "..<", "...":
             error("ranges can only be used in 'for … in'", at: location, length: op.count)
@@ -639,7 +676,7 @@ extension Checker {
         let isIvar = name.hasPrefix("_") && name.count > 1
         let key = isIvar ? String(name.dropFirst()) : name
         if let property = cls.info.property(named: key) { return propertyClass(property) }
-        if name != "observationInfo" {
+        if name != "observationInfo" && name != "className" {
             let names = cls.info.properties.map(\.name) + ["observationInfo"]
             error("value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: names))", at: location, length: name.count + 1)
         }
@@ -666,11 +703,11 @@ extension Checker {
         }
     }
 
-    private func checkArguments(_ arguments: [Argument]) {
+    func checkArguments(_ arguments: [Argument]) {
         for argument in arguments { checkExpr(argument.value) }
     }
 
-    private func checkArity(_ box: FunctionBox, _ arguments: [Argument], _ location: SourceLocation) {
+    func checkArity(_ box: FunctionBox, _ arguments: [Argument], _ location: SourceLocation) {
         let expected = box.parameters.count
         if expected != arguments.count {
             error("'\(box.name)' takes \(expected) argument\(expected == 1 ? "" : "s") (\(box.parameters.joined(separator: ", "))), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given", at: location, length: box.name.count)
@@ -689,8 +726,8 @@ extension Checker {
             }
             checkArguments(arguments)
             return nil
-        case "type", "object_getClass":
-            error("'\(name)' is not supported yet (SPEC level L3)", at: location, length: length)
+        case "type", "object_getClass", "NSStringFromClass", "NSError":
+            checkSwiftBuiltin(name, arguments, location, length)
             return nil
         default:
             break
@@ -740,6 +777,10 @@ extension Checker {
     /// `Account(balance: 100)`: each label a settable property.
     private func checkConstructor(_ cls: ScriptClass, _ arguments: [Argument]) {
         let name = cls.info.name
+        if let initializer = cls.anyInitializer {
+            checkInitializerCall(cls, initializer, arguments)
+            return
+        }
         for argument in arguments {
             guard let label = argument.label else {
                 error("arguments to '\(name)(…)' need property labels, as in '\(name)(\(cls.info.properties.first?.name ?? "name"): …)'", at: argument.location)
@@ -773,8 +814,17 @@ extension Checker {
             checkArguments(arguments)
             return
         }
+        if name == "observe" {
+            checkObserve(receiver, arguments, location)
+            return
+        }
         let cls = checkExpr(receiver)
         checkArguments(arguments)
+        if let cls, !cls.isNSObject, cls.method(name) == nil, Builtins.names.contains(name) {
+            error("'\(name)' is NSObject's: declare 'class \(cls.info.name): NSObject' to use KVC and KVO on it",
+                  at: location, length: name.count + 1)
+            return
+        }
         func labelsError() {
             let expected = Builtins.signatures(named: name).joined(separator: "', '")
             error("incorrect argument labels in call to '\(name)' (have '\(name)(\(labels.map { $0 + ":" }.joined()))', expected '\(expected)')", at: location, length: name.count + 1)
@@ -816,6 +866,10 @@ extension Checker {
             return
         }
         checkArguments(arguments)
+        if name == "init" {
+            if let box = cls.superclass?.anyInitializer { checkArity(box, arguments, location) }
+            return
+        }
         let superclass = cls.superclass
         if let box = state.isStatic ? superclass?.staticMethod(name) : superclass?.method(name) {
             checkArity(box, arguments, location)

@@ -5,8 +5,12 @@ extension Compiler {
         switch callee {
         case .identifier(let name, let nameLocation, let length):
             return compileNamedCall(name, arguments, nameLocation, length, nameHint: nameHint)
+        case .member(let receiver, "observe", _):
+            return compileObserve(receiver, arguments, nameHint: nameHint)
         case .member(let receiver, let name, let memberLocation):
             return compileMethodCall(receiver, name, arguments, memberLocation)
+        case .superMember("init", _):
+            return Typed({ _ in .null })  // NSObject's init: nothing to do
         case .superMember(let name, let memberLocation):
             return compileSuperCall(name, arguments, memberLocation)
         default:
@@ -20,6 +24,8 @@ extension Compiler {
 
     private func compileNamedCall(_ name: String, _ arguments: [Argument], _ location: SourceLocation, _ length: Int, nameHint: String?) -> Typed {
         switch name {
+        case "print" where isSwift && !isObservationInfoPrint(arguments):
+            return compileSwiftPrint(arguments)
         case "print":
             let argumentEvals = evals(arguments)
             return Typed({ machine in
@@ -39,8 +45,8 @@ extension Compiler {
                 let message = argumentEvals.count > 1 ? try argumentEvals[1](machine).printDescription : ""
                 throw ScriptError.runtime("assertion failed" + (message.isEmpty ? "" : ": \(message)"))
             })
-        case "type", "object_getClass":
-            return Typed(Self.unreachable("'\(name)'"))
+        case "type", "object_getClass", "NSStringFromClass", "NSError":
+            return compileSwiftBuiltin(name, arguments)
         default:
             break
         }
@@ -88,6 +94,9 @@ extension Compiler {
     }
 
     private func compileConstructor(_ cls: ScriptClass, _ arguments: [Argument], _ location: SourceLocation, nameHint: String?) -> Typed {
+        if let initializer = cls.anyInitializer {
+            return compileInitializerCall(cls, initializer, arguments, nameHint: nameHint)
+        }
         var setters: [(PropertyInfo, Eval)] = []
         for argument in arguments {
             guard let label = argument.label, let property = cls.info.property(named: label), !property.isReadOnly else {
@@ -189,6 +198,14 @@ extension Compiler {
             }
             return try machine.invoke(box, selfObject: object, arguments: try argumentEvals.map { try $0(machine) })
         })
+    }
+
+    /// `print(o.observationInfo)` dumps the observation info in any source.
+    private func isObservationInfoPrint(_ arguments: [Argument]) -> Bool {
+        guard arguments.count == 1 else { return false }
+        if case .member(_, "observationInfo", _) = arguments[0].value { return true }
+        if case .identifier("observationInfo", _, _) = arguments[0].value { return true }
+        return false
     }
 
     private func isAssignable(_ expr: Expr) -> Bool {

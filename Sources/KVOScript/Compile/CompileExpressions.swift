@@ -6,7 +6,7 @@ extension Compiler {
         "setting": .int(1), "insertion": .int(2), "removal": .int(3), "replacement": .int(4),
         "union": .setMutation(.union), "minus": .setMutation(.minus), "intersect": .setMutation(.intersect),
         "set": .setMutation(.set),
-    ]
+    ].merging(swiftDotLiterals) { base, _ in base }
 
     /// `nameHint` names the object a top-level `let NAME = Class(…)` creates.
     func compileExpr(_ expr: Expr, nameHint: String? = nil) -> Typed {
@@ -19,6 +19,7 @@ extension Compiler {
                 switch part {
                 case .text(let text): return { _ in .string(text) }
                 case .expr(let inner):
+                    if isSwift { return compileSwiftInterpolated(inner) }
                     let eval = compileExpr(inner).eval
                     return { machine in .string(try eval(machine).printDescription(meter: machine.kvo.work)) }
                 }
@@ -77,6 +78,18 @@ extension Compiler {
 
         case .chain(let first, let links, _):
             return compileChain(first, links)
+
+        case .keyPath, .closure:
+            return Typed(Self.unreachable("a key path or closure outside 'observe'"))
+
+        case .cast(let inner, let type, let forced, let conditional, let location):
+            return compileCast(inner, type, forced: forced, conditional: conditional, location)
+
+        case .forceUnwrap(let inner, _):
+            return compileForceUnwrap(inner)
+
+        case .binary("??", let lhs, let rhs, _):
+            return compileNilCoalescing(lhs, rhs)
 
         case .binary(let op, let lhs, let rhs, let location):
             let left = compileExpr(lhs).eval
@@ -298,7 +311,9 @@ extension Compiler {
                     return isIvar ? try Self.ivar(object, resolved) : try machine.kvo.get(object, resolved)
                 }, type)
             }
-            if name != "observationInfo" { return Typed(Self.unreachable("an unknown property '\(key)'")) }
+            if name != "observationInfo" && name != "className" {
+                return Typed(Self.unreachable("an unknown property '\(key)'"))
+            }
         }
         let cache = MemberCache()
         return Typed({ machine in try Self.member(of: try receiverEval(machine), name, cache, machine) })
@@ -310,6 +325,7 @@ extension Compiler {
         case .object(let object):
             if let property = cache.lookup(object, name) { return try machine.kvo.get(object, property) }
             if name == "observationInfo" { return try value.observationInfoValue() }
+            if name == "className" { return .string(object.cls.runtimeName) }
             if name.hasPrefix("_"), let property = object.cls.property(named: String(name.dropFirst())) {
                 return try ivar(object, property)
             }
@@ -335,6 +351,7 @@ extension Compiler {
             switch name {
             case "count": return .int(text.count)
             case "isEmpty": return .bool(text.isEmpty)
+            case "localizedDescription": return value
             default: break
             }
         case .arrayProxy, .setProxy:
@@ -355,7 +372,7 @@ extension Compiler {
             switch name {
             case "name": return .string(exception.name)
             case "reason": return .string(exception.reason)
-            default: break
+            default: if let field = errorField(exception, name) { return field }
             }
         case .context(let context):
             if name == "name" { return .string(context.name) }

@@ -61,6 +61,42 @@ extension Compiler {
 
     private func compileStatementBody(_ statement: Stmt, topLevel: Bool) -> Exec {
         switch statement {
+        case .expression(.call(.member(_, "observe", _), _, _)):
+            guard case .expression(let expr) = statement else { return { _ in nil } }
+            return compileDiscard(expr)
+
+        case .assign(.identifier("_", _, _), "=", let value, _):
+            return compileDiscard(value)
+
+        case .importModule:
+            return { _ in nil }
+
+        case .guardLet(let name, let value, let otherwise, let location):
+            return compileGuard(name, value, otherwise, location)
+
+        case .throwError(let value, _):
+            return compileThrow(value)
+
+        case .ifElse(let branches, let otherwise, _) where branches.contains(where: { $0.binding != nil }):
+            let compiled = branches.map { branch in
+                (test: compileExpr(branch.condition).eval, body: compileBlock(branch.body),
+                 store: branch.binding == nil ? nil : binding(at: branch.location).map(storer))
+            }
+            let elseExec = otherwise.map(compileBlock)
+            return { machine in
+                for branch in compiled {
+                    let value = try branch.test(machine)
+                    if let store = branch.store {
+                        if value.isNull { continue }
+                        store(machine, value)
+                    } else if try !Operators.truth(value) {
+                        continue
+                    }
+                    return try branch.body(machine)
+                }
+                return try elseExec?(machine)
+            }
+
         case .expression(let expr):
             let eval = compileExpr(expr).eval
             return { machine in
@@ -73,6 +109,7 @@ extension Compiler {
             let typed = value.map { compileExpr($0, nameHint: nameHint) }
             let declared = typeSyntax?.type
             guard let binding = binding(at: location) else { return exec(Self.unreachable("an unresolved 'let'")) }
+            noteOptionalBinding(binding, value)
             let store = storer(binding)
             let eval: Eval = typed?.eval ?? { _ in declared?.zeroValue ?? .null }
             if let declared, declared != .any {
@@ -168,6 +205,7 @@ extension Compiler {
                 guard case .object(let object) = try eval(machine) else {
                     throw ScriptError.runtime("release needs an object")
                 }
+                machine.invalidate(.object(object))  // a released token unregisters silently
                 try machine.kvo.release(object)
                 return nil
             }
@@ -234,6 +272,13 @@ extension Compiler {
 
     func storer(_ binding: Binding) -> (Machine, Value) -> Void {
         switch binding {
+        case .global(let slot, _, _) where isSwift:
+            return { machine, value in
+                var old = value
+                swap(&old, &machine.globals[slot])
+                try? machine.tokenStored(value, replacing: old)
+                Value.dispose(&old)
+            }
         case .global(let slot, _, _):
             return { machine, value in
                 var old = value
@@ -263,6 +308,8 @@ extension Compiler {
     /// Compiles an assignment target; nil (with a diagnostic) when it cannot be assigned.
     func compileLValue(_ target: Expr) -> LValue? {
         switch target {
+        case .forceUnwrap(let inner, _):
+            return compileLValue(inner)
         case .identifier(let name, let location, _):
             if let binding = binding(at: location) {
                 switch binding {
@@ -277,8 +324,8 @@ extension Compiler {
                 return memberLValue(Typed(selfEval, cls), name, location)
             }
             return nil
-        case .member(let receiver, let name, let location):
-            return memberLValue(compileExpr(receiver), name, location)
+        case .member(let receiver, let name, _):
+            return memberLValue(compileExpr(receiver), name, receiver.location)
         case .subscripted(let base, let index, let location):
             let indexEval = compileExpr(index).eval
             if let place = compileLValue(base) {
@@ -313,21 +360,26 @@ extension Compiler {
         let receiverEval = receiver.eval
         let isIvar = name.hasPrefix("_") && name.count > 1
         let key = isIvar ? String(name.dropFirst()) : name
-        _ = location
         let cache = MemberCache()
         let get: Eval = { machine in
             let object = try Self.object(try receiverEval(machine), for: name)
             let property = try cache.property(of: object, key)
             return isIvar ? try Self.ivar(object, property) : try machine.kvo.get(object, property)
         }
+        let swift = isSwift
         let set: (Machine, Value) throws -> Void = { machine, value in
             let object = try Self.object(try receiverEval(machine), for: name)
             let property = try cache.property(of: object, key)
+            // Swift source: a token stored in a property lives until it is replaced.
+            let old = swift && !isIvar ? (property.slot.map { object.slots[$0] } ?? .null) : .null
             if isIvar {
                 try machine.kvo.setIvar(object, property, value)
+            } else if property.bypassesKVO {
+                try machine.assignBypassingKVO(object, property, value, at: location)
             } else {
                 try machine.kvo.set(object, property, value)
             }
+            if swift { try machine.tokenStored(value, replacing: old) }
         }
         return LValue(get: get, set: set)
     }
@@ -348,6 +400,10 @@ extension Compiler {
     }
 
     static func element(of container: Value, at position: Value, _ machine: Machine) throws -> Value {
+        if case .change = container, case .string(let key) = position {
+            return try machine.kvo.value(of: container, forKey: key)  // `change?[.newKey]`
+        }
+        if container.isNull { return .null }
         guard case .int(let offset) = position else {
             throw ScriptError.runtime("an index must be an Int, got \(position.typeName)")
         }

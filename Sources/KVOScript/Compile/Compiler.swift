@@ -39,6 +39,8 @@ final class Compiler {
     /// Computed properties' getter bodies, by property, filled in as they are
     /// compiled: `self`'s own computed properties are read through them.
     var getterBodies: [ObjectIdentifier: GetterBody] = [:]
+    /// Top-level variables holding what Swift types as optional, for `print`.
+    var swiftOptionals: [Int: SwiftDescription.Optionality] = [:]
 
     struct FunctionState {
         let cls: ScriptClass?
@@ -75,9 +77,10 @@ final class Compiler {
         var compiled: [CompiledStatement] = []
         for statement in statements {
             switch statement {
-            case .classDecl, .function, .context: continue
+            case .classDecl, .function, .context, .importModule: continue
             default:
-                compiled.append(CompiledStatement(exec: compileStatement(statement, topLevel: true), location: statement.location))
+                let exec = topLevelErrors(compileStatement(statement, topLevel: true))
+                compiled.append(CompiledStatement(exec: exec, location: statement.location))
             }
         }
         let bodies = pendingBodies
@@ -95,13 +98,20 @@ final class Compiler {
     private func defineClass(_ decl: ClassDecl, _ cls: ScriptClass) {
         machine.classes[ObjectIdentifier(cls.info)] = cls
         for property in decl.properties {
-            if let info = cls.info.property(named: property.name) { defineProperty(property, info, in: cls) }
+            if let info = cls.info.property(named: property.name) {
+                defineProperty(property, info, in: cls)
+                pendingBodies.append { [unowned self] in self.definePropertyObservers(property, info, in: cls) }
+            }
         }
+        pendingBodies.append { [unowned self] in self.compileInitializerBody(decl, cls) }
         for method in decl.methods {
             guard let box = method.isStatic ? cls.staticMethods[method.name] : cls.methods[method.name] else { continue }
             pendingBodies.append { [unowned self] in self.compileBody(method, box: box, cls: cls) }
         }
-        pendingBodies.append { [unowned self] in self.wireHooks(cls) }
+        pendingBodies.append { [unowned self] in
+            self.wireHooks(cls)
+            self.wireSwiftDefaults(cls)
+        }
     }
 
     private func defineProperty(_ decl: PropertyDecl, _ property: PropertyInfo, in cls: ScriptClass) {
@@ -251,7 +261,7 @@ final class Compiler {
         let (exec, frameSize) = compileInMethod(cls, isStatic: decl.isStatic || cls == nil, name: decl.name, key: decl.location) {
             self.compileBlock(decl.body)
         }
-        box.body = exec
+        box.body = isSwift ? endingTokensInScope(exec, frameSize: frameSize) : exec
         box.frameSize = frameSize
     }
 

@@ -21,7 +21,9 @@ enum Builtins {
         return try implementation(machine, receiver, arguments)
     }
 
-    nonisolated(unsafe) static let table: [String: Implementation] = [
+    nonisolated(unsafe) static let table: [String: Implementation] = swiftTable.merging(foundationTable) { $1 }
+
+    nonisolated(unsafe) static let foundationTable: [String: Implementation] = [
         // KVC
         "value(forKey:)": { m, r, a in
             kvcResult(try m.kvo.value(of: r, forKey: try string(a[0], "key"), owner: m.receiverOwner))

@@ -10,6 +10,8 @@ public struct RunOptions: Sendable {
     public var quiet = false
     /// Each step of the KVO machinery is reported too (`--explain`).
     public var explain = false
+    /// Releasing an observed object raises (`--legacy-dealloc`).
+    public var legacyDealloc = false
     public init() {}
 }
 
@@ -51,6 +53,7 @@ public final class Session {
         kvo.maxDepth = options.maxDepth
         kvo.reportsNotifications = !options.quiet
         kvo.explains = options.explain
+        kvo.legacyDealloc = options.legacyDealloc
         let machine = Machine(kvo: kvo)
         machine.maxSteps = options.maxSteps
         return (kvo, machine, Compiler(machine: machine))
@@ -133,6 +136,9 @@ public final class Session {
             return ExitStatus.scriptErrors
         }
         let text = SourceText(source)
+        machine.swift.warn = { [output] message, location in
+            output.report(Diagnostic(.warning, message, at: location), file: file, source: text)
+        }
         var status = ExitStatus.success
         for statement in statements {
             do {

@@ -22,15 +22,39 @@ indirect enum Expr {
     /// compiler and the evaluation never recurse per operator. Located at the
     /// last operator, as the nested form's root would be.
     case chain(Expr, [ChainLink], SourceLocation)
+    /// Swift's key-path literal: `\.balance`, `\Account.owner?.name`.
+    case keyPath(KeyPathLiteral, SourceLocation)
+    /// `{ obj, change in … }`, the handler of `observe(_:options:changeHandler:)`.
+    case closure(ClosureLiteral, SourceLocation)
+    /// `x as? T`, `x as! T`, `x as T`.
+    case cast(Expr, TypeSyntax, forced: Bool, conditional: Bool, SourceLocation)
+    /// `x!`: a trap on nil in Swift source; nothing otherwise.
+    case forceUnwrap(Expr, SourceLocation)
 
     var location: SourceLocation {
         switch self {
         case .literal(_, let l), .interpolation(_, let l), .identifier(_, let l, _), .selfRef(let l), .dotName(_, let l),
              .arrayLiteral(_, let l), .member(_, _, let l), .superMember(_, let l), .call(_, _, let l),
-             .subscripted(_, _, let l), .unary(_, _, let l), .binary(_, _, _, let l), .chain(_, _, let l):
+             .subscripted(_, _, let l), .unary(_, _, let l), .binary(_, _, _, let l), .chain(_, _, let l),
+             .keyPath(_, let l), .closure(_, let l), .cast(_, _, _, _, let l), .forceUnwrap(_, let l):
             return l
         }
     }
+}
+
+/// `\Root.a?.b`: the root type when written, the components, and whether
+/// it chains through an optional (`?.`).
+struct KeyPathLiteral {
+    var root: String?
+    var components: [String]
+    var throughOptional: Bool
+    var path: String { components.joined(separator: ".") }
+}
+
+/// A closure literal: its parameter names (`_` for unnamed) and body.
+struct ClosureLiteral {
+    var parameters: [String]
+    var body: [Stmt]
 }
 
 /// One `op operand` of a `chain`.
@@ -53,6 +77,8 @@ struct Argument {
 
 /// One `if CONDITION { BODY }` of an if/else-if chain.
 struct IfBranch {
+    /// `if let NAME = condition`: binds the unwrapped value; taken when not nil.
+    var binding: String? = nil
     var condition: Expr
     var body: [Stmt]
     var location: SourceLocation
@@ -74,13 +100,19 @@ indirect enum Stmt {
     case function(FunctionDecl)
     case classDecl(ClassDecl)
     case context(String, SourceLocation)
+    /// `import Foundation`: the scenario is Swift source.
+    case importModule(String, SourceLocation)
+    /// `guard let NAME = value else { … }` (`name` nil: `guard condition else`).
+    case guardLet(name: String?, value: Expr, otherwise: [Stmt], SourceLocation)
+    /// `throw NSError(domain:code:description:)`.
+    case throwError(Expr, SourceLocation)
 
     var location: SourceLocation {
         switch self {
         case .expression(let e): return e.location
         case .binding(_, _, _, _, let l), .assign(_, _, _, let l), .ifElse(_, _, let l), .forIn(_, _, _, let l),
              .whileLoop(_, _, let l), .doCatch(_, _, _, let l), .returnValue(_, let l), .release(_, let l),
-             .context(_, let l):
+             .context(_, let l), .importModule(_, let l), .guardLet(_, _, _, let l), .throwError(_, let l):
             return l
         case .function(let f): return f.location
         case .classDecl(let c): return c.location
@@ -91,6 +123,10 @@ indirect enum Stmt {
 /// A type as written: `Double`, `Account?`, `[Transaction]`, `Set<String>`.
 struct TypeSyntax {
     var type: ValueType
+    /// Written with `?` or `!`: Swift prints its values as `Optional(…)`.
+    var isOptional = false
+    /// As written, for Swift's type printing (`Array<Employee>`).
+    var swiftName = ""
     var location: SourceLocation
     var length: Int
 }
@@ -98,6 +134,8 @@ struct TypeSyntax {
 struct FunctionDecl {
     var name: String
     var parameters: [String]
+    /// Argument labels as Swift writes them (`_` for none); used by `init`.
+    var labels: [String] = []
     var body: [Stmt]
     var isStatic: Bool
     var location: SourceLocation
@@ -114,6 +152,12 @@ struct PropertyDecl {
     var isManual: Bool
     var affectedBy: [(String, SourceLocation)]
     var location: SourceLocation
+    /// Marked `@objc` (or in an `@objcMembers` class) / `dynamic`.
+    var isObjC = false
+    var isDynamic = false
+    /// Swift property observers, run inside the change.
+    var willSet: [Stmt]?
+    var didSet: [Stmt]?
 }
 
 struct ClassDecl {
@@ -122,4 +166,7 @@ struct ClassDecl {
     var properties: [PropertyDecl]
     var methods: [FunctionDecl]
     var location: SourceLocation
+    var isObjCMembers = false
+    /// `init(…) { … }`.
+    var initializer: FunctionDecl?
 }

@@ -139,6 +139,9 @@ struct Lexer {
                 var digits = ""
                 while let c = current, c.isASCIIDigit { digits.append(c); advance() }
                 error("'.\(digits)' is not a number; write '0.\(digits)'", at: start, length: index - startIndex)
+            } else if c == "#" && !(peek()?.isASCIILetter ?? false) {
+                advance()
+                error("unexpected character '#' in the scenario", at: start)
             } else if let op = matchPunct() {
                 for _ in 0..<op.count { advance() }
                 add(.punct(op), at: start, length: op.count)
@@ -166,8 +169,8 @@ struct Lexer {
     }
 
     private static let puncts = ["..<", "...", "==", "!=", "<=", ">=", "&&", "||", "->", "+=", "-=", "*=", "/=", "%=",
-                                 "(", ")", "{", "}", "[", "]", ",", ":", ";", ".", "=", "+", "-", "*", "/", "%",
-                                 "<", ">", "!", "?", "\\"]
+                                 "??", "(", ")", "{", "}", "[", "]", ",", ":", ";", ".", "=", "+", "-", "*", "/", "%",
+                                 "<", ">", "!", "?", "\\", "&", "#"]
 
     /// The operators as characters, longest first, kept with their text:
     /// matching compares characters instead of walking every operator's String.

@@ -9,6 +9,8 @@ struct Parser {
     private var tokens: [Token]
     private var index = 0
     private var nesting = 0
+    /// False while parsing an `if`/`while` condition, where `{` starts the body.
+    private var trailingClosureAllowed = true
     private let maxNesting: Int
     private let baseNesting: Int
     private(set) var diagnostics: [Diagnostic] = []
@@ -169,6 +171,20 @@ struct Parser {
             return .context(name, start.location)
         case .keyword(.class):
             return .classDecl(try parseClass())
+        case .identifier("import") where { if case .identifier = peekKind() { return true } else { return false } }():
+            advance()
+            let (module, _) = try identifier("a module name after 'import'")
+            return .importModule(module, start.location)
+        case .identifier(let word) where Self.modifiers.contains(word) && startsDeclaration(after: 1):
+            return try parseModified()
+        case .identifier(let word) where Self.unsupportedDeclarations[word] != nil
+            && { if case .identifier = peekKind() { return true } else { return false } }():
+            throw fail(Self.unsupportedDeclarations[word] ?? "", at: start)
+        case .identifier("guard"):
+            return try parseGuard()
+        case .identifier("throw") where peekKind() != .newline && peekKind() != .punct("="):
+            advance()
+            return .throwError(try parseExpression(), start.location)
         case .keyword(.func):
             return .function(try parseFunction(isStatic: false))
         case .keyword(.static):
@@ -230,6 +246,17 @@ struct Parser {
             let target = try parseExpression()
             try expectPunct(")", "to close 'release('")
             return .release(target, start.location)
+        case .attribute("objcMembers") where peekKind() == .keyword(.class) || startsDeclaration(after: 1):
+            advance()
+            var statement = try parseStatement()
+            if case .classDecl(var decl) = statement {
+                decl.isObjCMembers = true
+                statement = .classDecl(decl)
+            }
+            return statement
+        case .attribute("objc") where peekKind() == .keyword(.class) || peekKind() == .keyword(.func):
+            advance()
+            return try parseStatement()
         case .attribute:
             throw fail("attributes like \(describe(current)) are only allowed on properties inside a class")
         default:
@@ -256,9 +283,17 @@ struct Parser {
         while true {
             let branchStart = current
             advance()  // if
+            var binding: String?
+            if isKeyword(.let) || isKeyword(.var) {
+                advance()
+                let (name, _) = try identifier("a name after 'if let'")
+                try expectPunct("=", "after 'if let \(name)'")
+                binding = name
+            }
             let condition = try parseExpression(allowTrailingBlock: false)
             let then = try parseBlock("after the 'if' condition")
-            branches.append(IfBranch(condition: condition, body: then, location: branchStart.location))
+            branches.append(IfBranch(binding: binding, condition: condition, body: then,
+                                     location: branchStart.location))
             let save = index
             skipNewlines()
             guard isKeyword(.else) else {
@@ -275,15 +310,23 @@ struct Parser {
     }
 
     private mutating func parseParameters() throws -> [String] {
+        try parseLabeledParameters().names
+    }
+
+    private mutating func parseLabeledParameters() throws -> (names: [String], labels: [String]) {
         try expectPunct("(", "to start the parameter list")
         var names: [String] = []
+        var labels: [String] = []
         skipNewlines()
         while !isPunct(")") {
             var (name, _) = try identifierOrUnderscore()
+            var label = name
             if case .identifier(let second) = current.kind {  // `label name`
                 name = second
                 advance()
             }
+            labels.append(label == "_" ? "_" : label)
+            label = ""
             if isPunct(":") {
                 advance()
                 _ = try parseType()
@@ -295,7 +338,7 @@ struct Parser {
             }
         }
         advance()
-        return names
+        return (names, labels)
     }
 
     private mutating func identifierOrUnderscore() throws -> (String, Token) {
@@ -306,43 +349,88 @@ struct Parser {
         let start = current
         advance()  // func
         let (name, _) = try identifier("a function name after 'func'")
-        let parameters = try parseParameters()
+        if isPunct("<") { throw fail(Self.genericsMessage) }
+        let (parameters, labels) = try parseLabeledParameters()
+        if case .identifier("throws") = current.kind { advance() }
         if isPunct("->") {
             advance()
             _ = try parseType()
         }
         let body = try parseBlock("to start the body of '\(name)'")
-        return FunctionDecl(name: name, parameters: parameters, body: body, isStatic: isStatic, location: start.location)
+        return FunctionDecl(name: name, parameters: parameters, labels: labels, body: body, isStatic: isStatic,
+                            location: start.location)
     }
 
     private mutating func parseType() throws -> TypeSyntax {
+        try parseType(allowDictionary: true)
+    }
+
+    /// A property's type may not be a dictionary; a parameter's (observeValue's `change`) may.
+    private mutating func parseType(allowDictionary allowDictionaryType: Bool) throws -> TypeSyntax {
         let start = current
         try enter()
         defer { leave() }
         var type: ValueType
+        var swiftName: String
+        var isDictionary = false
         if isPunct("[") {
             advance()
             let element = try parseType()
+            if isPunct(":") {
+                // `[NSKeyValueChangeKey: Any]`: observeValue's change parameter.
+                advance()
+                let value = try parseType()
+                type = .any
+                swiftName = "Dictionary<\(element.swiftName), \(value.swiftName)>"
+                isDictionary = true
+            } else {
+                type = .array(element.type)
+                swiftName = "Array<\(element.swiftName)>"
+            }
             try expectPunct("]", "to close the array type")
-            type = .array(element.type)
         } else {
             let (name, _) = try identifier("a type")
+            swiftName = name
             switch name {
             case "Int": type = .int
             case "Double", "Float", "CGFloat": type = .double
             case "Bool": type = .bool
             case "String": type = .string
-            case "Any", "AnyObject", "NSObject": type = .any
-            case "Set":
-                try expectPunct("<", "after 'Set'")
+            case "Any", "AnyObject", "NSObject", "NSKeyValueObservation", "UnsafeMutableRawPointer", "IndexSet":
+                type = .any
+            case "Set", "Array", "Optional":
+                try expectPunct("<", "after '\(name)'")
                 let element = try parseType()
-                try expectPunct(">", "to close 'Set<…>'")
-                type = .set(element.type)
-            default: type = .object(name)
+                try expectPunct(">", "to close '\(name)<…>'")
+                swiftName = "\(name)<\(element.swiftName)>"
+                switch name {
+                case "Set": type = .set(element.type)
+                case "Array": type = .array(element.type)
+                default: type = element.type
+                }
+            default:
+                if isPunct("<") {
+                    throw fail("generic types like '\(name)<…>' are not supported; the types are Int, Double, Bool, "
+                               + "String, a class name, [T] and Set<T>")
+                }
+                type = .object(name)
             }
         }
-        while isPunct("?") || isPunct("!") { advance() }
-        return TypeSyntax(type: type, location: start.location, length: max(1, current.location.column - start.location.column))
+        var isOptional = false
+        while isPunct("?") || isPunct("!") {
+            advance()
+            isOptional = true
+            swiftName = "Optional<\(swiftName)>"
+        }
+        let length = max(1, current.location.column - start.location.column)
+        var syntax = TypeSyntax(type: type, location: start.location, length: length)
+        syntax.isOptional = isOptional
+        syntax.swiftName = swiftName
+        if isDictionary && !allowDictionaryType {
+            throw fail("dictionary types are not supported; use a class with one property per key, or an array",
+                       at: start)
+        }
+        return syntax
     }
 
     // MARK: Classes
@@ -351,11 +439,17 @@ struct Parser {
         let start = current
         advance()
         let (name, _) = try identifier("a class name after 'class'")
+        if isPunct("<") { throw fail(Self.genericsMessage) }
         var superclass: (String, SourceLocation)?
         if isPunct(":") {
             advance()
             let (superName, token) = try identifier("a superclass name")
             superclass = (superName, token.location)
+            if isPunct(",") {
+                throw fail("protocols are not supported: a class here has one superclass and no protocol list; "
+                           + "'NSKeyValueObservingCustomization' is spelled with the static hooks "
+                           + "'automaticallyNotifiesObservers(key)' and 'keyPathsForValuesAffecting(key)'")
+            }
         }
         skipNewlines()
         guard isPunct("{") else { throw fail("expected '{' to start the body of class '\(name)'") }
@@ -381,6 +475,8 @@ struct Parser {
     }
 
     private mutating func parseMember(into decl: inout ClassDecl) throws {
+        var isObjC = decl.isObjCMembers
+        var isDynamic = false
         var isManual = false
         var affectedBy: [(String, SourceLocation)] = []
         while case .attribute(let name) = current.kind {
@@ -414,16 +510,40 @@ struct Parser {
                     }
                 }
                 advance()
-            case "objc", "dynamic", "objcMembers":
-                break  // Swift's spellings of what every property here already is
+            case "objc":
+                isObjC = true
+                if isPunct("(") {  // `@objc(validateName:error:)`: the selector name is not used
+                    while !isPunct(")") && current.kind != .eof { advance() }
+                    advance()
+                }
+            case "dynamic", "objcMembers":
+                if name == "dynamic" { isDynamic = true }
             default:
                 throw fail("unknown attribute '@\(name)'\(Suggestion.didYouMean(name, in: ["manual", "affectedBy"]))", at: token)
             }
             skipNewlines()
         }
-        if case .identifier("dynamic") = current.kind { advance() }
+        while case .identifier(let word) = current.kind, word == "dynamic" || Self.modifiers.contains(word) {
+            if word == "dynamic" { isDynamic = true }
+            advance()
+            skipNewlines()
+        }
+        // `class func`
+        if isKeyword(.class), peekKind() == .keyword(.func) || peekKind() == .keyword(.var) { advance() }
         let start = current
         switch current.kind {
+        case .identifier("init"):
+            advance()
+            if isPunct("?") || isPunct("!") { advance() }
+            let (parameters, labels) = try parseLabeledParameters()
+            let body = try parseBlock("to start the body of 'init'")
+            if decl.initializer != nil {
+                throw fail("a class here has one 'init'; give the others' work to it", at: start)
+            }
+            decl.initializer = FunctionDecl(name: "init", parameters: parameters, labels: labels, body: body,
+                                            isStatic: false, location: start.location)
+        case .identifier("deinit"):
+            throw fail("'deinit' is not supported; 'release(x)' ends an object's life, and its observers go with it")
         case .keyword(.func):
             if isManual || !affectedBy.isEmpty { throw fail("'@manual' and '@affectedBy' apply to properties, not methods", at: start) }
             decl.methods.append(try parseFunction(isStatic: false))
@@ -436,9 +556,11 @@ struct Parser {
             let (name, _) = try identifier("a property name")
             var property = PropertyDecl(name: name, type: nil, initial: nil, computed: nil, setter: nil,
                                         isManual: isManual, affectedBy: affectedBy, location: start.location)
+            property.isObjC = isObjC
+            property.isDynamic = isDynamic
             if isPunct(":") {
                 advance()
-                property.type = try parseType()
+                property.type = try parseType(allowDictionary: false)
             }
             if isPunct("=") {
                 advance()
@@ -465,7 +587,7 @@ struct Parser {
         defer { leave() }
         skipNewlines()
         let isAccessorList: Bool
-        if case .identifier(let word) = current.kind, word == "get" || word == "set",
+        if case .identifier(let word) = current.kind, ["get", "set", "willSet", "didSet"].contains(word),
            peekKind() == .punct("{") || peekKind() == .punct("(") {
             isAccessorList = true
         } else {
@@ -488,6 +610,16 @@ struct Parser {
                 property.computed = try parseExpression()
                 skipNewlines()
                 try expectPunct("}", "to close 'get'")
+            } else if word == "willSet" || word == "didSet" {
+                let implicit = word == "willSet" ? "newValue" : "oldValue"
+                if isPunct("(") {
+                    advance()
+                    let (name, token) = try identifier("the value's name")
+                    if name != implicit { throw fail("name the value '\(implicit)'", at: token) }
+                    try expectPunct(")", "after the value's name")
+                }
+                let body = try parseBlock("after '\(word)'")
+                if word == "willSet" { property.willSet = body } else { property.didSet = body }
             } else if word == "set" {
                 if isPunct("(") {
                     advance()
@@ -497,7 +629,7 @@ struct Parser {
                 }
                 property.setter = try parseBlock("after 'set'")
             } else {
-                throw fail("expected 'get' or 'set', found '\(word)'")
+                throw fail("expected 'get', 'set', 'willSet' or 'didSet', found '\(word)'")
             }
             skipNewlines()
         }
@@ -509,13 +641,20 @@ struct Parser {
     /// `allowTrailingBlock` is false where a `{` starts a body (if, for, while).
     private mutating func parseExpression(allowTrailingBlock: Bool = true) throws -> Expr {
         try enter()
-        defer { leave() }
+        let saved = trailingClosureAllowed
+        trailingClosureAllowed = allowTrailingBlock
+        defer {
+            leave()
+            trailingClosureAllowed = saved
+        }
         return try parseBinary(level: 0)
     }
 
     private static let levels: [[String]] = [
-        ["||"], ["&&"], ["==", "!=", "<", "<=", ">", ">="], ["..<", "..."], ["+", "-"], ["*", "/", "%"],
+        ["||"], ["&&"], ["==", "!=", "<", "<=", ">", ">="], ["??"], ["..<", "..."], ["+", "-"], ["*", "/", "%"],
     ]
+    /// The level of `??`, whose operands may be casts (`x as? Double ?? 0`).
+    private static let nilCoalescingLevel = 3
 
     /// Operator runs up to this long become nested `.binary` nodes, which the
     /// compiler's fast paths know; longer ones one flat `.chain`.
@@ -526,15 +665,15 @@ struct Parser {
     /// unary operators nest.
     private mutating func parseBinary(level: Int) throws -> Expr {
         if level == Self.levels.count { return try parseUnary() }
-        let first = try parseBinary(level: level + 1)
+        let first = level == Self.nilCoalescingLevel ? try parseCast() : try parseBinary(level: level + 1)
         var links: [ChainLink] = []
         while case .punct(let op) = current.kind, Self.levels[level].contains(op) {
             let token = current
             advance()
             skipNewlines()
-            let rhs = try parseBinary(level: level + 1)
+            let rhs = level == Self.nilCoalescingLevel ? try parseCast() : try parseBinary(level: level + 1)
             links.append(ChainLink(op: op, operand: rhs, location: token.location))
-            if level == 2 || level == 3 {
+            if level == 2 || level == Self.nilCoalescingLevel + 1 {
                 if case .punct(let next) = current.kind, Self.levels[level].contains(next) {
                     throw fail("'\(next)' cannot follow '\(op)' without parentheses")
                 }
@@ -544,7 +683,40 @@ struct Parser {
         return links.reduce(first) { lhs, link in .binary(link.op, lhs, link.operand, link.location) }
     }
 
+    /// `x as? T`, `x as! T`, `x as T`: binds tighter than `??`, looser than ranges.
+    private mutating func parseCast() throws -> Expr {
+        var expr = try parseBinary(level: Self.nilCoalescingLevel + 1)
+        while case .identifier("as") = current.kind {
+            let token = current
+            advance()
+            var forced = false
+            var conditional = false
+            if isPunct("?") { conditional = true; advance() } else if isPunct("!") { forced = true; advance() }
+            let type = try parseType()
+            expr = .cast(expr, type, forced: forced, conditional: conditional, token.location)
+        }
+        if case .identifier("is") = current.kind {
+            throw fail("'is' is not supported; use 'as?' with 'if let': 'if let a = x as? Account { … }'")
+        }
+        return expr
+    }
+
     private mutating func parseUnary() throws -> Expr {
+        // `try`, `try?`, `try!` before a call: errors arrive as exceptions either way.
+        if case .identifier("try") = current.kind {
+            switch peekKind() {
+            case .identifier, .keyword(.self), .keyword(.super), .punct("?"), .punct("!"):
+                advance()
+                if isPunct("?") || isPunct("!") { advance() }
+                return try parseUnary()
+            default: break
+            }
+        }
+        if isPunct("&") {
+            // `&myContext`: a context is its own address.
+            advance()
+            return try parseUnary()
+        }
         if isPunct("-") || isPunct("!") {
             let token = current
             guard case .punct(let op) = token.kind else { throw Abandon() }
@@ -567,7 +739,13 @@ struct Parser {
             if isPunct("(") {
                 let token = current
                 advance()
-                expr = .call(expr, try parseArguments(), token.location)
+                var arguments = try parseArguments()
+                if isPunct("{"), trailingClosureAllowed, case .member(_, "observe", _) = expr {
+                    let closureToken = current
+                    arguments.append(Argument(label: "changeHandler", value: try parseClosure(),
+                                              location: closureToken.location))
+                }
+                expr = .call(expr, arguments, token.location)
             } else if isPunct(".") {
                 let token = current
                 advance()
@@ -579,7 +757,10 @@ struct Parser {
                 default: throw fail("expected a member name after '.', found \(describe(current))")
                 }
                 advance()
-                if expr.keywordIfAny == .super {
+                if case .identifier(let type, let typeLocation, _) = expr,
+                   ["NSKeyValueObservingOptions", "NSKeyValueChange", "NSKeyValueChangeKey"].contains(type) {
+                    expr = .dotName(name, typeLocation)  // `NSKeyValueObservingOptions.new` is `.new`
+                } else if expr.keywordIfAny == .super {
                     expr = .superMember(name, token.location)
                 } else {
                     expr = .member(expr, name, token.location)
@@ -592,8 +773,12 @@ struct Parser {
                 skipNewlines()
                 try expectPunct("]", "to close the subscript")
                 expr = .subscripted(expr, subscriptExpr, token.location)
-            } else if isPunct("?") || isPunct("!") {
-                advance()  // optional chaining and force unwrapping read the same here
+            } else if isPunct("!") {
+                let token = current
+                advance()
+                expr = .forceUnwrap(expr, token.location)
+            } else if isPunct("?") {
+                advance()  // optional chaining: a message to nil gives nil
                 continue
             } else {
                 return expr
@@ -680,9 +865,11 @@ struct Parser {
             advance()
             skipNewlines()
             var elements: [Expr] = []
+            if isPunct(":") { throw fail(Self.dictionaryMessage) }
             while !isPunct("]") {
                 elements.append(try parseExpression())
                 skipNewlines()
+                if isPunct(":") { throw fail(Self.dictionaryMessage) }
                 if isPunct(",") {
                     advance()
                     skipNewlines()
@@ -693,7 +880,11 @@ struct Parser {
             advance()
             return .arrayLiteral(elements, token.location)
         case .punct("\\"):
-            throw fail("key-path literals ('\\.name') and observe(_:options:changeHandler:) are not supported yet; use addObserver(_:forKeyPath:options:context:)")
+            return try parseKeyPath()
+        case .punct("#"):
+            return try parsePoundKeyPath()
+        case .punct("{") where trailingClosureAllowed:
+            return try parseClosure()
         case .keyword(let keyword):
             throw fail("expected an expression, found keyword '\(keyword.rawValue)'")
         default:
@@ -738,5 +929,183 @@ private extension Expr {
     var keywordIfAny: Keyword? {
         if case .identifier("super", _, _) = self { return .super }
         return nil
+    }
+}
+
+// MARK: Swift source
+
+extension Parser {
+    /// Declaration modifiers Swift source writes and a scenario ignores.
+    static let modifiers: Set<String> = ["private", "fileprivate", "public", "internal", "open", "final", "override",
+                                         "required", "convenience", "lazy", "weak", "unowned", "nonisolated"]
+
+    /// Swift declarations a scenario has no counterpart for, with what to write instead.
+    static let unsupportedDeclarations: [String: String] = [
+        "struct": "structs are not supported: KVO observes only NSObject subclasses; declare 'class Name: NSObject' "
+            + "with '@objc dynamic var' properties",
+        "protocol": "protocols are not supported: declare a superclass and override its methods",
+        "enum": "enums are not supported; use Int or String properties, and the literals '.setting', '.insertion', "
+            + "'.removal', '.replacement' for change kinds",
+        "extension": "extensions are not supported; declare the members in the class itself",
+        "typealias": "type aliases are not supported; write the type itself",
+    ]
+
+    static let genericsMessage = "generics are not supported; declare the class or function for the types it uses"
+    static let dictionaryMessage = "dictionary literals are not supported; use a class with one property per key, "
+        + "or an array"
+
+    /// Whether a declaration keyword (or another modifier) is `offset` tokens ahead.
+    func startsDeclaration(after offset: Int) -> Bool {
+        switch peekKind(offset) {
+        case .keyword(.var), .keyword(.let), .keyword(.func), .keyword(.class), .keyword(.static): return true
+        case .identifier(let word): return Self.modifiers.contains(word) || word == "init"
+            || Self.unsupportedDeclarations[word] != nil
+        case .attribute: return true
+        default: return false
+        }
+    }
+
+    /// `private var myContext = 0` declares a context named `myContext`, the
+    /// address Swift passes as `&myContext`; other modifiers are dropped.
+    mutating func parseModified() throws -> Stmt {
+        var isPrivate = false
+        while case .identifier(let word) = current.kind, Self.modifiers.contains(word) {
+            if word == "private" || word == "fileprivate" { isPrivate = true }
+            advance()
+        }
+        if isPrivate, isKeyword(.var) || isKeyword(.static),
+           case .identifier(let name) = peekKind(isKeyword(.static) ? 2 : 1) {
+            let start = current
+            let save = index
+            if isKeyword(.static) { advance() }
+            advance()
+            advance()
+            if isPunct("=") {
+                advance()
+                let ends = peekKind() == .newline || peekKind() == .punct(";") || peekKind() == .eof
+                if case .integer = current.kind, ends {
+                    advance()
+                    return .context(name, start.location)
+                }
+            }
+            index = save
+        }
+        return try parseStatement()
+    }
+
+    /// `guard let x = value else { … }` or `guard condition else { … }`.
+    mutating func parseGuard() throws -> Stmt {
+        let start = current
+        advance()
+        var name: String?
+        if isKeyword(.let) || isKeyword(.var) {
+            advance()
+            let (bound, _) = try identifier("a name after 'guard let'")
+            try expectPunct("=", "after 'guard let \(bound)'")
+            name = bound
+        }
+        let value = try parseExpression(allowTrailingBlock: false)
+        guard isKeyword(.else) else {
+            throw fail("expected 'else' after the 'guard' condition, found \(describe(current))")
+        }
+        advance()
+        let otherwise = try parseBlock("after 'else'")
+        return .guardLet(name: name, value: value, otherwise: otherwise, start.location)
+    }
+
+    /// `\.balance`, `\.account.balance`, `\.account?.balance`, `\Account.balance`.
+    mutating func parseKeyPath() throws -> Expr {
+        let start = current
+        advance()  // backslash
+        var literal = KeyPathLiteral(root: nil, components: [], throughOptional: false)
+        if case .identifier(let root) = current.kind {
+            literal.root = root
+            advance()
+        }
+        while true {
+            if case .dotName(let name) = current.kind {
+                literal.components.append(name)
+                advance()
+            } else if isPunct(".") {
+                advance()
+                let (name, _) = try identifier("a property name in the key path")
+                literal.components.append(name)
+            } else if isPunct("?") || isPunct("!") {
+                if isPunct("?") { literal.throughOptional = true }
+                advance()
+            } else {
+                break
+            }
+        }
+        if literal.components.isEmpty {
+            throw fail("a key path names a property: '\\.balance' or '\\Account.balance'", at: start)
+        }
+        return .keyPath(literal, start.location)
+    }
+
+    /// `#keyPath(Account.owner.name)`: the string `"owner.name"`.
+    mutating func parsePoundKeyPath() throws -> Expr {
+        let start = current
+        advance()
+        guard case .identifier(let word) = current.kind, word == "keyPath" else {
+            throw fail("only '#keyPath(…)' is supported after '#'", at: start)
+        }
+        advance()
+        try expectPunct("(", "after '#keyPath'")
+        var components: [String] = []
+        repeat {
+            if isPunct(".") { advance() }
+            let (name, _) = try identifier("a property name in '#keyPath(…)'")
+            components.append(name)
+            if isPunct("?") { advance() }
+        } while isPunct(".")
+        try expectPunct(")", "to close '#keyPath('")
+        if components.count > 1, components[0].first?.isUppercase == true { components.removeFirst() }
+        return .literal(.string(components.joined(separator: ".")), start.location)
+    }
+
+    /// `{ obj, change in … }`, `{ (obj, change) in … }`, `{ [weak self] _, change in … }`.
+    mutating func parseClosure() throws -> Expr {
+        let open = current
+        advance()
+        try enter()
+        defer { leave() }
+        skipNewlines()
+        if isPunct("[") {  // a capture list: nothing here is retained by anyone
+            while !isPunct("]") && current.kind != .eof { advance() }
+            advance()
+        }
+        var parameters: [String] = []
+        let save = index
+        let savedDiagnostics = diagnostics.count
+        do {
+            let parenthesized = isPunct("(")
+            if parenthesized { advance() }
+            while case .identifier(let name) = current.kind {
+                parameters.append(name)
+                advance()
+                if isPunct(":") {
+                    advance()
+                    _ = try parseType()
+                }
+                if isPunct(",") { advance() } else { break }
+            }
+            if parenthesized { try expectPunct(")", "to close the closure's parameters") }
+            if isPunct("->") {
+                advance()
+                _ = try parseType()
+            }
+            guard isKeyword(.in) else { throw Abandon() }
+            advance()
+        } catch is Abandon {
+            index = save
+            diagnostics.removeSubrange(savedDiagnostics...)
+            parameters = []
+        }
+        var body: [Stmt] = []
+        try parseStatements(into: &body, until: "}")
+        guard isPunct("}") else { throw fail("expected '}' to close the closure opened here", at: open) }
+        advance()
+        return .closure(ClosureLiteral(parameters: parameters, body: body), open.location)
     }
 }

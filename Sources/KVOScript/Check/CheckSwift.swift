@@ -1,0 +1,191 @@
+import KVOCore
+
+/// What the checker knows of Swift source (`import Foundation`): NSObject
+/// inheritance, `@objc` and `dynamic`, `init`, `observe` with its handler,
+/// and the Swift built-ins (`type(of:)`, `NSError`).
+extension Checker {
+    /// `import Foundation` must come first: it decides how every class behaves.
+    func checkImports(_ statements: [Stmt]) {
+        for (index, statement) in statements.enumerated() {
+            guard case .importModule(let module, let location) = statement else { continue }
+            guard module == "Foundation" else {
+                error("only 'import Foundation' is available: it makes the scenario Swift source",
+                      at: location, length: 6)
+                continue
+            }
+            if environment.isSwift { continue }
+            if index != 0 || !environment.classes.isEmpty {
+                error("'import Foundation' must be the first statement: it decides how the classes after it behave",
+                      at: location, length: 6)
+                continue
+            }
+            environment.isSwift = true
+        }
+    }
+
+    func declareSwiftClass(_ decl: ClassDecl, _ cls: ScriptClass) {
+        if environment.isSwift {
+            cls.info.runtimeName = "main." + decl.name
+            cls.isNSObject = decl.superclass?.0 == "NSObject" || (cls.superclass?.isNSObject ?? false)
+            cls.isObjCMembers = decl.isObjCMembers || (cls.superclass?.isObjCMembers ?? false)
+        }
+        guard let initializer = decl.initializer else { return }
+        let box = FunctionBox(name: "init", parameters: initializer.parameters, isStatic: false,
+                              location: initializer.location)
+        box.labels = initializer.labels
+        cls.initializer = box
+        pendingBodies.append { [unowned self] in
+            self.inBody(cls, parameters: initializer.parameters, name: "init", isAccessor: false,
+                        key: initializer.location) {
+                self.checkBlock(initializer.body)
+            }
+        }
+    }
+
+    /// `@objc`, `dynamic`, the type as written, and `willSet` / `didSet`.
+    func declareSwiftProperty(_ decl: PropertyDecl, _ property: PropertyInfo, in cls: ScriptClass) {
+        if environment.isSwift {
+            let isObjC = decl.isObjC || cls.isObjCMembers
+            property.kvcHidden = !isObjC
+            property.bypassesKVO = !isObjC || !decl.isDynamic
+        }
+        if let type = decl.type { cls.swiftTypes[decl.name] = type }
+        if decl.willSet != nil || decl.didSet != nil, decl.computed != nil || decl.setter != nil {
+            error("'willSet' and 'didSet' observe a stored property; '\(decl.name)' is computed", at: decl.location)
+        }
+        for (body, parameter, key) in [(decl.willSet, "newValue", Self.willSetKey(decl)),
+                                       (decl.didSet, "oldValue", Self.didSetKey(decl))] {
+            guard let body else { continue }
+            pendingBodies.append { [unowned self] in
+                self.inBody(cls, parameters: [parameter], name: decl.name, isAccessor: true, key: key) {
+                    self.checkBlock(body)
+                }
+            }
+        }
+    }
+
+    /// Where the frame sizes of a property's observers are recorded: past any
+    /// real column of its line.
+    static func willSetKey(_ decl: PropertyDecl) -> SourceLocation {
+        SourceLocation(line: decl.location.line, column: -1)
+    }
+
+    static func didSetKey(_ decl: PropertyDecl) -> SourceLocation {
+        SourceLocation(line: decl.location.line, column: -2)
+    }
+
+    /// A bare `o.observe(…)`: the token is released at once, as swiftc warns.
+    func warnIfObservationUnused(_ expr: Expr) {
+        guard case .call(.member(_, "observe", let location), _, _) = expr else { return }
+        warning("result of call to 'observe(_:options:changeHandler:)' is unused; the observation ends at once",
+                at: location, length: 8)
+    }
+
+    func checkCastType(_ type: TypeSyntax) -> ScriptClass? {
+        guard case .object(let name) = type.type else { return nil }
+        if let cls = environment.classes[name] { return cls }
+        if !["NSNumber", "NSString", "NSObject", "NSError", "IndexSet", "NSKeyValueObservation"].contains(name) {
+            let names = Array(environment.classes.keys) + ["Int", "Double", "Bool", "String"]
+            error("unknown type '\(name)'\(Suggestion.didYouMean(name, in: names))",
+                  at: type.location, length: type.length)
+        }
+        return nil
+    }
+
+    func checkSwiftBuiltin(_ name: String, _ arguments: [Argument], _ location: SourceLocation, _ length: Int) {
+        let labels = arguments.map { $0.label ?? "_" }
+        let expected: [[String]]
+        switch name {
+        case "type": expected = [["of"]]
+        case "NSError": expected = [["domain", "code", "description"], ["domain", "code", "userInfo"]]
+        default: expected = [["_"]]
+        }
+        if !expected.contains(labels) {
+            let shown = expected.map { "\(name)(\($0.map { $0 + ":" }.joined()))" }.joined(separator: "' or '")
+            error("'\(name)' is called as '\(shown)'", at: location, length: length)
+        }
+        checkArguments(arguments)
+    }
+
+    /// `Account(owner: p)` runs `init(owner:)`.
+    func checkInitializerCall(_ cls: ScriptClass, _ box: FunctionBox, _ arguments: [Argument]) {
+        let labels = arguments.map { $0.label ?? "_" }
+        if labels != box.labels {
+            let expected = box.labels.map { $0 + ":" }.joined()
+            error("'\(cls.info.name)(…)' runs 'init(\(expected))'; pass its arguments with those labels",
+                  at: arguments.first?.location ?? box.location)
+        }
+        checkArguments(arguments)
+    }
+
+    /// `o.observe(\.key, options: […]) { obj, change in … }`.
+    func checkObserve(_ receiver: Expr, _ arguments: [Argument], _ location: SourceLocation) {
+        let cls = checkExpr(receiver)
+        let labels = arguments.map { $0.label ?? "_" }
+        let usage = "write 'o.observe(\\.key, options: [.new]) { object, change in … }'"
+        guard labels == ["_", "options", "changeHandler"] || labels == ["_", "changeHandler"] else {
+            error("'observe' takes a key path, options and a handler: \(usage)", at: location, length: 8)
+            return
+        }
+        if let cls, !cls.isNSObject {
+            error("'observe' is NSObject's: declare 'class \(cls.info.name): NSObject' to observe it",
+                  at: location, length: 8)
+        }
+        guard case .keyPath(let literal, let pathLocation) = arguments[0].value else {
+            error("the first argument of 'observe' is a key-path literal like '\\.balance'; \(usage)",
+                  at: arguments[0].location)
+            return
+        }
+        if labels.count == 3 { checkExpr(arguments[1].value) }
+        var root = cls
+        if let name = literal.root {
+            guard let named = environment.classes[name] else {
+                error("unknown class '\(name)'\(Suggestion.didYouMean(name, in: Array(environment.classes.keys)))",
+                      at: pathLocation, length: name.count + 1)
+                return
+            }
+            root = named
+        }
+        checkObservedPath(literal, from: root, at: pathLocation)
+        guard case .closure(let closure, let closureLocation) = arguments[arguments.count - 1].value else {
+            error("the handler of 'observe' is a closure: \(usage)", at: arguments[arguments.count - 1].location)
+            return
+        }
+        guard closure.parameters.count == 2 else {
+            error("the handler of 'observe' takes the object and the change: '{ object, change in … }'",
+                  at: closureLocation)
+            return
+        }
+        let outer = selfClass
+        inBody(outer, parameters: closure.parameters, isStatic: outer == nil, name: "observe handler",
+               isAccessor: false, key: closureLocation) {
+            self.checkBlock(closure.body)
+        }
+    }
+
+    /// Each component must be a property; one that is not `@objc dynamic`
+    /// gets Swift's warning.
+    private func checkObservedPath(_ literal: KeyPathLiteral, from root: ScriptClass?, at location: SourceLocation) {
+        var current = root
+        for key in literal.components {
+            guard let cls = current else { return }
+            guard let property = cls.info.property(named: key) else {
+                let names = cls.info.properties.map(\.name)
+                error("value of type '\(cls.info.name)' has no property '\(key)'"
+                      + Suggestion.didYouMean(key, in: names), at: location, length: literal.path.count + 2)
+                return
+            }
+            if environment.isSwift, property.bypassesKVO, !property.hasSetter, key == literal.components.last {
+                warning("passing reference to non-'@objc dynamic' property '\(key)' to KVO method "
+                        + "'observe(_:options:changeHandler:)' may lead to unexpected behavior or runtime trap",
+                        at: location, length: literal.path.count + 2)
+            }
+            current = propertyClassOf(property)
+        }
+    }
+
+    private func propertyClassOf(_ property: PropertyInfo) -> ScriptClass? {
+        if case .object(let name) = property.type { return environment.classes[name] }
+        return nil
+    }
+}

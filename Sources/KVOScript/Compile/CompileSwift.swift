@@ -1,0 +1,438 @@
+import KVOCore
+
+/// Code generation for Swift source: `observe` and its tokens, casts and
+/// optionals, Swift's `print`, `init`, property observers, `type(of:)` and
+/// `object_getClass`, `throw NSError(…)`.
+extension Compiler {
+    var isSwift: Bool { environment.isSwift }
+
+    /// Literals Swift source writes after a dot, beyond the scenario's own.
+    nonisolated(unsafe) static let swiftDotLiterals: [String: Value] = [
+        "newKey": .string("new"), "oldKey": .string("old"), "kindKey": .string("kind"),
+        "indexesKey": .string("indexes"), "notificationIsPriorKey": .string("notificationIsPrior"),
+        "whitespacesAndNewlines": .string("whitespacesAndNewlines"), "whitespaces": .string("whitespaces"),
+    ]
+
+    // MARK: Optionals and printing
+
+    /// How Swift would print `expr`'s value: as an optional (and of which
+    /// kind), or plainly. Decided from the expression's form.
+    func optionality(_ expr: Expr) -> SwiftDescription.Optionality? {
+        switch expr {
+        case .call(.member(_, let name, _), let arguments, _)
+            where (name == "value" && arguments.count == 1) || name == "validateValue":
+            return .bridged
+        case .subscripted(_, .dotName(let key, _), _) where Self.swiftDotLiterals[key] != nil:
+            return .bridged
+        case .member(_, "newValue", _), .member(_, "oldValue", _):
+            return .typed
+        case .member(let receiver, let name, _):
+            if let cls = staticClass(of: receiver), cls.swiftType(of: name)?.isOptional == true { return .typed }
+            return nil
+        case .cast(_, _, _, let conditional, _):
+            return conditional ? .typed : nil
+        case .identifier(_, let location, _):
+            if case .global(let slot, _, _)? = binding(at: location) { return swiftOptionals[slot] }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    private func staticClass(of expr: Expr) -> ScriptClass? {
+        switch expr {
+        case .identifier(_, let location, _):
+            switch binding(at: location) {
+            case .global(_, _, let type)?, .local(_, _, let type)?: return type
+            default: return nil
+            }
+        case .selfRef: return function?.isStatic == false ? function?.cls : nil
+        default: return nil
+        }
+    }
+
+    /// Remembers that a top-level variable holds an optional, for `print`.
+    func noteOptionalBinding(_ binding: Binding, _ value: Expr?) {
+        guard isSwift, case .global(let slot, _, _) = binding else { return }
+        swiftOptionals[slot] = value.flatMap(optionality)
+    }
+
+    func compileSwiftPrint(_ arguments: [Argument]) -> Typed {
+        let parts = arguments.map { swiftDescriber($0.value) }
+        return Typed({ machine in
+            var pieces: [String] = []
+            for describe in parts { pieces.append(try describe(machine)) }
+            machine.emit(.print(text: pieces.joined(separator: " "), depth: machine.kvo.depth))
+            return .null
+        })
+    }
+
+    /// `"\(x)"` in Swift source: as `print` shows `x`.
+    func compileSwiftInterpolated(_ expr: Expr) -> Eval {
+        let describe = swiftDescriber(expr)
+        return { machine in .string(try describe(machine)) }
+    }
+
+    /// How Swift's `print` shows `expr`. `change.newValue` of an `observe`
+    /// handler is optional once more when the property is (`Optional(Optional("Ann"))`),
+    /// which only the change knows.
+    func swiftDescriber(_ expr: Expr) -> (Machine) throws -> String {
+        var field = expr
+        var unwrapped = false
+        if case .forceUnwrap(let inner, _) = expr {
+            field = inner
+            unwrapped = true
+        }
+        if case .member(let base, let name, _) = field, name == "newValue" || name == "oldValue" {
+            let baseEval = compileExpr(base).eval
+            let isNew = name == "newValue"
+            return { machine in
+                let container = try baseEval(machine)
+                guard case .change(let change) = container, let type = change.observedValueType else {
+                    let value = try Self.member(of: container, name, MemberCache(), machine)
+                    return SwiftDescription.describe(value, optional: unwrapped ? nil : .typed)
+                }
+                guard let value = isNew ? change.new : change.old else {
+                    if unwrapped { throw ScriptError.runtime(Self.unwrappedNil) }
+                    return "nil"
+                }
+                let inner = type.hasPrefix("Optional<")
+                    ? SwiftDescription.describe(value, optional: .typed)
+                    : SwiftDescription.describe(value, nested: !unwrapped)
+                return unwrapped ? inner : "Optional(\(inner))"
+            }
+        }
+        let eval = compileExpr(expr).eval
+        let optional = optionality(expr)
+        return { machine in SwiftDescription.describe(try eval(machine), optional: optional) }
+    }
+
+    // MARK: Casts and unwrapping
+
+    func compileCast(_ inner: Expr, _ type: TypeSyntax, forced: Bool, conditional: Bool,
+                     _ location: SourceLocation) -> Typed {
+        let eval = compileExpr(inner).eval
+        let target = type.type
+        var cls: ScriptClass?
+        if case .object(let name) = target { cls = environment.classes[name] }
+        let written = type.swiftName
+        return Typed({ machine in
+            let value = try eval(machine)
+            if !conditional && !forced { return value }
+            if let cast = Self.cast(value, to: target) { return cast }
+            if conditional { return .null }
+            throw ScriptError.runtime("Fatal error: Could not cast value of type '\(value.typeName)' to '\(written)'")
+        }, cls)
+    }
+
+    /// What `as? T` gives for a value, as NSNumber and the bridges convert;
+    /// nil when it does not cast.
+    static func cast(_ value: Value, to type: ValueType) -> Value? {
+        switch (type, value) {
+        case (_, .null): return nil
+        case (.any, _): return value
+        case (.double, .int(let number)): return .double(Double(number))
+        case (.double, .double), (.int, .int), (.bool, .bool), (.string, .string): return value
+        case (.double, .bool(let flag)): return .double(flag ? 1 : 0)
+        case (.int, .double(let number)):
+            guard let exact = Value.int(exactlyTruncating: number), Double(exact) == number else { return nil }
+            return .int(exact)
+        case (.int, .bool(let flag)): return .int(flag ? 1 : 0)
+        case (.bool, .int(let number)) where number == 0 || number == 1: return .bool(number == 1)
+        case (.object("NSNumber"), _) where value.isScalar: return value
+        case (.object("NSString"), .string): return value
+        case (.object("NSObject"), _): return value
+        default: return type.accept(value)
+        }
+    }
+
+    static let unwrappedNil = "Fatal error: Unexpectedly found nil while unwrapping an Optional value"
+
+    func compileForceUnwrap(_ inner: Expr) -> Typed {
+        let typed = compileExpr(inner)
+        guard isSwift else { return typed }
+        let eval = typed.eval
+        return Typed({ machine in
+            let value = try eval(machine)
+            if value.isNull { throw ScriptError.runtime(Self.unwrappedNil) }
+            return value
+        }, typed.cls)
+    }
+
+    func compileNilCoalescing(_ lhs: Expr, _ rhs: Expr) -> Typed {
+        let left = compileExpr(lhs).eval
+        let right = compileExpr(rhs).eval
+        return Typed({ machine in
+            let value = try left(machine)
+            return value.isNull ? try right(machine) : value
+        })
+    }
+
+    // MARK: observe and tokens
+
+    func compileObserve(_ receiver: Expr, _ arguments: [Argument], nameHint: String?) -> Typed {
+        let receiverTyped = compileExpr(receiver)
+        guard case .keyPath(let literal, _) = arguments[0].value,
+              case .closure(let closure, let closureLocation) = arguments[arguments.count - 1].value else {
+            return Typed(Self.unreachable("an 'observe' call"))
+        }
+        let optionsEval = arguments.count == 3 ? compileExpr(arguments[1].value).eval : { _ in .array([]) }
+        let outer = function?.isStatic == false ? function?.cls : nil
+        let (body, frameSize) = compileInMethod(outer, isStatic: outer == nil, name: "observe handler",
+                                                key: closureLocation) {
+            self.compileBlock(closure.body)
+        }
+        let handler = FunctionBox(name: "observe handler", parameters: closure.parameters, isStatic: outer == nil,
+                                  location: closureLocation)
+        handler.body = body
+        handler.frameSize = frameSize
+        let root = literal.root.flatMap { environment.classes[$0] } ?? receiverTyped.cls
+        let valueType = observedValueType(literal, from: root)
+        let classes = environment.classes
+        let receiverEval = receiverTyped.eval
+        let keyPath = literal.path
+        return Typed({ machine in
+            let target = try receiverEval(machine)
+            guard case .object(let object) = target else { return .null }
+            try Self.checkKeyPathIsObjC(literal, from: object.cls, classes)
+            let options = try Builtins.options(try optionsEval(machine))
+            let token = machine.kvo.makeObject(machine.swift.tokenClass(machine), name: nameHint)
+            let observation = SwiftState.Observation(token: token, observed: object, keyPath: keyPath, handler: handler,
+                                                     capturedSelf: outer == nil ? nil : machine.selfObject,
+                                                     valueType: valueType)
+            machine.swift.observations[ObjectIdentifier(token)] = observation
+            do {
+                try machine.kvo.addObserver(token, to: target, keyPath: keyPath, options: options, context: nil)
+            } catch {
+                machine.swift.observations[ObjectIdentifier(token)] = nil
+                throw error
+            }
+            return .object(token)
+        })
+    }
+
+    /// Swift turns a key path into a string only when every component is
+    /// `@objc`; otherwise `observe` traps.
+    private static func checkKeyPathIsObjC(_ literal: KeyPathLiteral, from start: ClassInfo,
+                                           _ classes: [String: ScriptClass]) throws {
+        var current: ClassInfo? = start
+        for key in literal.components {
+            guard let cls = current, let property = cls.property(named: key) else { return }
+            if property.kvcHidden {
+                let root = literal.root ?? start.name
+                throw ScriptError.runtime(
+                    "Fatal error: Could not extract a String from KeyPath \\\(root).\(literal.path)")
+            }
+            if case .object(let name) = property.type { current = classes[name]?.info } else { current = nil }
+        }
+    }
+
+    /// The observed property's type as Swift prints it: `Double`, `Optional<String>`, `Array<Employee>`.
+    private func observedValueType(_ literal: KeyPathLiteral, from root: ScriptClass?) -> String {
+        var current = root
+        var name = "Any"
+        var optionalOnTheWay = false
+        for (index, key) in literal.components.enumerated() {
+            guard let cls = current, let property = cls.info.property(named: key) else { return "Any" }
+            let written = cls.swiftType(of: key)
+            name = written?.swiftName.isEmpty == false ? written?.swiftName ?? "Any" : Self.swiftName(property.type)
+            if index < literal.components.count - 1, written?.isOptional == true { optionalOnTheWay = true }
+            if case .object(let next) = property.type { current = environment.classes[next] } else { current = nil }
+        }
+        if (optionalOnTheWay || literal.throughOptional) && !name.hasPrefix("Optional<") { name = "Optional<\(name)>" }
+        return name
+    }
+
+    static func swiftName(_ type: ValueType) -> String {
+        switch type {
+        case .array(let element): return "Array<\(swiftName(element))>"
+        case .set(let element): return "Set<\(swiftName(element))>"
+        default: return type.description
+        }
+    }
+
+    /// `_ = o.observe(…)` and a bare `o.observe(…)`: the token is released
+    /// as soon as the statement ends.
+    func compileDiscard(_ value: Expr) -> Exec {
+        let eval = compileExpr(value).eval
+        return { machine in
+            machine.invalidate(try eval(machine))
+            return nil
+        }
+    }
+
+    // MARK: Built-in functions
+
+    func compileSwiftBuiltin(_ name: String, _ arguments: [Argument]) -> Typed {
+        let evals = arguments.map { compileExpr($0.value).eval }
+        switch name {
+        case "type":
+            return Typed({ machine in
+                let value = try evals[0](machine)
+                guard case .object(let object) = value else { return .string(value.typeName) }
+                return .string(object.cls.name)
+            })
+        case "object_getClass":
+            return Typed({ machine in
+                guard case .object(let object) = try evals[0](machine) else { return .null }
+                return .string(try machine.runtimeClassName(object))
+            })
+        case "NSStringFromClass":
+            if case .call(.identifier("type", _, _), let inner, _) = arguments[0].value, inner.count == 1 {
+                // `type(of: o)` is the class itself, which Foundation names `main.Account`.
+                let objectEval = compileExpr(inner[0].value).eval
+                return Typed({ machine in
+                    guard case .object(let object) = try objectEval(machine) else { return .null }
+                    return .string(object.cls.runtimeName)
+                })
+            }
+            return Typed({ machine in try evals[0](machine) })
+        default:  // NSError(domain:code:description:)
+            return Typed({ machine in
+                let domain = try evals[0](machine).printDescription
+                let code = try evals[1](machine).printDescription
+                let description = try evals[2](machine).printDescription
+                let reason = "Error Domain=\(domain) Code=\(code) \"\(description)\" "
+                    + "UserInfo={NSLocalizedDescription=\(description)}"
+                return .exception(CocoaException(name: "NSError", reason: reason, depth: machine.kvo.depth))
+            })
+        }
+    }
+
+    /// `error.domain`, `error.code`, `error.localizedDescription` of an NSError.
+    static func errorField(_ exception: CocoaException, _ name: String) -> Value? {
+        let reason = exception.reason
+        let characters = Array(reason)
+        func find(_ needle: String, from start: Int) -> Int? {
+            let pattern = Array(needle)
+            guard characters.count >= pattern.count else { return nil }
+            for index in start...(characters.count - pattern.count)
+            where Array(characters[index..<(index + pattern.count)]) == pattern {
+                return index
+            }
+            return nil
+        }
+        func between(_ start: String, _ end: String) -> String? {
+            guard let from = find(start, from: 0).map({ $0 + start.count }), from <= characters.count,
+                  let to = find(end, from: from) else { return nil }
+            return String(characters[from..<to])
+        }
+        switch name {
+        case "domain": return between("Domain=", " Code=").map(Value.string)
+        case "code": return between(" Code=", " \"").flatMap { Int($0) }.map(Value.int)
+        case "localizedDescription":
+            if exception.name != "NSError" { return .string(exception.reason) }
+            return between("\"", "\" UserInfo=").map(Value.string)
+        default: return nil
+        }
+    }
+
+    func compileThrow(_ value: Expr) -> Exec {
+        let eval = compileExpr(value).eval
+        return { machine in
+            guard case .exception(let error) = try eval(machine) else {
+                throw ScriptError.runtime(
+                    "'throw' needs an error: 'throw NSError(domain: \"D\", code: 1, description: \"…\")'")
+            }
+            let depth = machine.kvo.depth
+            throw ScriptError.exception(CocoaException(name: error.name, reason: error.reason, depth: depth))
+        }
+    }
+
+    /// An NSError that reaches the top level ends the run as Swift's runtime does.
+    func topLevelErrors(_ exec: @escaping Exec) -> Exec {
+        guard isSwift else { return exec }
+        return { machine in
+            do {
+                return try exec(machine)
+            } catch ScriptError.exception(let error) where error.name == "NSError" {
+                throw ScriptError.runtime("Fatal error: Error raised at top level: \(error.reason)")
+            }
+        }
+    }
+
+    // MARK: Statements
+
+    func compileGuard(_ name: String?, _ value: Expr, _ otherwise: [Stmt], _ location: SourceLocation) -> Exec {
+        let eval = compileExpr(value).eval
+        let elseExec = compileBlock(otherwise)
+        let store = name == nil ? nil : binding(at: location).map(storer)
+        return { machine in
+            let result = try eval(machine)
+            let passes = name == nil ? try Operators.truth(result) : !result.isNull
+            if passes {
+                store?(machine, result)
+                return nil
+            }
+            return try elseExec(machine) ?? .null
+        }
+    }
+
+    // MARK: Classes
+
+    /// `Account(owner: p)` with an `init`: the object, its initial values, then the body.
+    func compileInitializerCall(_ cls: ScriptClass, _ box: FunctionBox, _ arguments: [Argument],
+                                nameHint: String?) -> Typed {
+        let evals = arguments.map { compileExpr($0.value).eval }
+        let info = cls.info
+        return Typed({ machine in
+            let object = machine.kvo.makeObject(info, name: nameHint)
+            for (property, initial) in cls.allInitializers {
+                if property.slot != nil { try machine.kvo.setIvar(object, property, try initial(machine)) }
+            }
+            _ = try machine.invoke(box, selfObject: object, arguments: try evals.map { try $0(machine) })
+            return .object(object)
+        }, cls)
+    }
+
+    func compileInitializerBody(_ decl: ClassDecl, _ cls: ScriptClass) {
+        guard let initializer = decl.initializer, let box = cls.initializer else { return }
+        let (exec, frameSize) = compileInMethod(cls, name: "init", key: initializer.location) {
+            self.compileBlock(initializer.body)
+        }
+        box.body = exec
+        box.frameSize = frameSize
+    }
+
+    /// `willSet` and `didSet`: the setter runs them around the store, inside
+    /// the change's will and did phases.
+    func definePropertyObservers(_ decl: PropertyDecl, _ property: PropertyInfo, in cls: ScriptClass) {
+        guard decl.willSet != nil || decl.didSet != nil, property.slot != nil else { return }
+        let compileObserver = { (body: [Stmt]?, key: SourceLocation) -> (Exec, Int)? in
+            body.map { body in self.compileInMethod(cls, key: key) { self.compileBlock(body) } }
+        }
+        let willSet = compileObserver(decl.willSet, Checker.willSetKey(decl))
+        let didSet = compileObserver(decl.didSet, Checker.didSetKey(decl))
+        let name = decl.name
+        let machine = MachineRef(self.machine)
+        property.setter = { object, newValue in
+            // `newValue` as the property holds it: an Int given to a Double is 200.0.
+            let value = property.type.accept(newValue) ?? newValue
+            try machine { machine in
+                if let (exec, frameSize) = willSet {
+                    _ = try machine.invokeBody(frameSize: frameSize, selfObject: object, argument: value,
+                                               name: "willSet \(name)") { try exec($0) ?? .null }
+                }
+                let old = object.slots[property.slot ?? 0]
+                try machine.kvo.setIvar(object, property, value)
+                if let (exec, frameSize) = didSet {
+                    _ = try machine.invokeBody(frameSize: frameSize, selfObject: object, argument: old,
+                                               name: "didSet \(name)") { try exec($0) ?? .null }
+                }
+            }
+        }
+    }
+
+    /// A Swift class that does not override `observeValue` gets NSObject's,
+    /// which raises for every notification.
+    func wireSwiftDefaults(_ cls: ScriptClass) {
+        guard isSwift, cls.superclass == nil, cls.isNSObject, cls.info.ownHooks.observeValue == nil else { return }
+        let machine = MachineRef(self.machine)
+        cls.info.ownHooks.observeValue = { observer, keyPath, object, change, context in
+            try machine { machine in
+                throw machine.kvo.unhandledNotification(observer: observer, keyPath: keyPath, object: object,
+                                                        change: change, context: context)
+            }
+        }
+    }
+}
