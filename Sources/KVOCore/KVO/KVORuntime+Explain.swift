@@ -131,6 +131,20 @@ extension KVORuntime {
         }
     }
 
+    /// The class `object_getClass` would show now, for explaining the
+    /// isa-swizzle; nil when the language has not said how to work it out.
+    func explainedClassName(_ object: KVOObject) -> String? {
+        guard let runtimeClassName else { return nil }
+        return try? runtimeClassName(object)
+    }
+
+    /// Explains a change of the class `object_getClass` shows since `before`
+    /// (a registration or removal swizzled the object or gave its class back).
+    func explainClassChange(_ object: KVOObject, from before: String?) {
+        guard let before, let after = explainedClassName(object), after != before else { return }
+        explainClassChange(object, from: before, to: after, swizzled: after.contains("NSKVONotifying_"))
+    }
+
     /// The isa-swizzle, for the code that swaps an object's class: `from` is
     /// the class the object had, `to` the one it has now (`NSKVONotifying_…`
     /// when `swizzled`, the original class when undone). Call it only when

@@ -18,6 +18,10 @@ public final class KVORuntime {
     public var reportsNotifications = true
     /// `--explain`: report each step of the machinery as `.explain` events.
     public var explains = false
+    /// What `object_getClass` shows for an object (the language decides, by
+    /// its kind of class and observed keys): read only to explain the
+    /// isa-swizzle when an observance is added or removed.
+    public var runtimeClassName: ((KVOObject) throws -> String)?
     /// Set by an automatic change (a setter, a proxy) for the will phase it
     /// starts, so the explanation can tell it from `willChangeValue`.
     var explainAutomatic = false
@@ -121,6 +125,7 @@ public final class KVORuntime {
 
         let root = try makeObservance(on: object, root: nil, observer: observer, path: path,
                                       keyPath: keyPath, options: options, context: context)
+        let classBefore = explains ? explainedClassName(object) : nil
         if options.contains(.initial) {
             // Delivered before the registration takes effect.
             var change = Change(kind: .setting)
@@ -138,7 +143,10 @@ public final class KVORuntime {
             unregister(root, from: object)
             throw error
         }
-        if explains { explain(.registered(explained(root), forwards: root.forwards.map(explained))) }
+        if explains {
+            explain(.registered(explained(root), forwards: root.forwards.map(explained)))
+            explainClassChange(object, from: classBefore)
+        }
     }
 
     /// Which registrations `removeObserver` may match.
@@ -162,8 +170,11 @@ public final class KVORuntime {
         guard let observance = match else {
             throw exception(Exceptions.cannotRemove(observer: observer, keyPath: keyPath, from: object))
         }
-        if explains { explainRemoval(observance, context) }
+        guard explains else { return unregister(observance, from: object) }
+        explainRemoval(observance, context)
+        let classBefore = explainedClassName(object)
         unregister(observance, from: object)
+        explainClassChange(object, from: classBefore)
     }
 
     /// Takes a root observance out of its object's observation info, with its forwards.

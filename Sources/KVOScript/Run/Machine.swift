@@ -122,6 +122,7 @@ public final class Machine {
         // one statement: it is charged here, a step per chunk of work, so
         // --max-steps and Ctrl-C stop it too.
         kvo.work.onChunk = { [weak self] chunks in try self?.chargeWork(chunks) }
+        kvo.runtimeClassName = { [weak self] object in try self?.runtimeClassName(object) ?? object.cls.name }
     }
 
     private func chargeWork(_ chunks: Int) throws {
