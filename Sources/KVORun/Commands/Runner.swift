@@ -29,7 +29,7 @@ enum Runner {
             guard let source = read.source else { return read.status }
             status = session.run(source, file: file == "-" ? "<stdin>" : file)
         } else if isatty(0) != 0 {
-            var repl = REPL(session: session, renderer: renderer, input: ReadlineInput(session: session))
+            var repl = REPL(session: session, input: ReadlineInput(session: session))
             status = repl.run()
         } else {
             // Not a terminal: a script, never through readline (it would echo).

@@ -137,6 +137,19 @@ public final class Machine {
         popLocals(to: 0)
     }
 
+    /// Statements of earlier REPL entries: each entry has the whole limit.
+    private var earlierSteps = 0
+    /// Statements executed since the session started.
+    var totalSteps: Int { earlierSteps &+ steps }
+
+    /// Starts counting toward the limit afresh (a new REPL entry).
+    func restartStepLimit() {
+        earlierSteps &+= steps
+        steps = 0
+        workSteps = 0
+        stepBudget = maxSteps
+    }
+
     /// Counts a statement and enforces `--max-steps` and Ctrl-C.
     @inline(__always)
     func step() throws {
