@@ -41,12 +41,37 @@ struct ReadlineInput: LineInput {
         stifle_history(1000)
         // Timestamp lines mark where each entry starts, so an entry of
         // several lines (a class) comes back whole.
+        // (readline writes a timestamp only with a comment character set).
+        history_comment_char = CChar(UInt8(ascii: "#"))
         history_write_timestamps = 1
-        history_multiline_entries = 1
-        if let historyPath { _ = read_history(historyPath) }
+        if let historyPath { Self.readHistory(historyPath) }
         TerminalState.session = session
         Self.installCompletion()
         Self.installInterruptHandler()
+    }
+
+    /// Reads the history file. One written before entries were timestamped
+    /// has one entry a line: read as such, then stamped, since joining its
+    /// lines as one entry would make the whole file one entry.
+    private static func readHistory(_ path: String) {
+        var first = [CChar](repeating: 0, count: 3)
+        var stamped = false
+        if let file = fopen(path, "r") {
+            if fgets(&first, 3, file) != nil { stamped = first[0] == CChar(UInt8(ascii: "#")) && isdigit(Int32(first[1])) != 0 }
+            fclose(file)
+        }
+        history_multiline_entries = stamped ? 1 : 0
+        _ = read_history(path)
+        history_multiline_entries = 1
+        guard !stamped else { return }
+        var entries: [String] = []
+        var offset: Int32 = 0
+        while let entry = history_get(history_base + offset), let line = entry.pointee.line {
+            entries.append(String(cString: line))
+            offset += 1
+        }
+        clear_history()
+        for entry in entries { add_history(entry) }
     }
 
     mutating func readLine(prompt: String) -> String? {

@@ -101,7 +101,7 @@ public struct SourceText: @unchecked Sendable {
 
     private var lines: [Substring] {
         if let lines = cache.lines { return lines }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         cache.lines = lines
         return lines
     }

@@ -98,6 +98,9 @@ public final class Machine {
     /// The owner of a collection receiving a built-in call (`dept.employees`),
     /// set by the call site for the call's duration; nil otherwise.
     var receiverOwner: CollectionOwner?
+    /// What `print(…, terminator:)` wrote after the last line break: the
+    /// start of a line the next print continues.
+    var pendingPrint: String?
     /// Scenario classes by their engine class, for dynamic method dispatch.
     var classes: [ObjectIdentifier: ScriptClass] = [:]
     public private(set) var steps = 0

@@ -226,6 +226,7 @@ public final class Session {
                 break
             }
         }
+        machine.endPendingPrint()
         return execution
     }
 }
