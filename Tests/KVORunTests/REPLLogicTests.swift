@@ -85,7 +85,8 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
     @Test func anExceptionStopsTheEntryButKeepsWhatCameBefore() {
         let run = runREPL([classes, "let a = Account()",
                            "let v = 1; a.setValue(1, forKey: \"nope\"); let w = 2", "print(v)", "print(w)"])
-        #expect(run.out.contains("NSUnknownKeyException"))
+        #expect(run.out.hasPrefix("*** Entry stopped by uncaught exception 'NSUnknownKeyException', reason: '[<Account a> "))
+        #expect(!run.out.contains("Terminating"))
         #expect(run.out.hasSuffix("1\n"))
         #expect(run.err.contains("cannot find 'w' in scope"))
     }
@@ -107,6 +108,26 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
     @Test func aRuntimeErrorInAnEarlierEntrysFunctionPointsAtTheCall() {
         let run = runREPL(["func f() { let z = 1 / 0 }", "print(1); f()"])
         #expect(run.err.contains("<repl>:1:11: error: division by zero (in code declared by an earlier entry)"))
+    }
+
+    @Test func aRunawayNotificationLoopNamesItsKeysAndItsStatement() {
+        let run = runREPL(["""
+            class A {
+                var n: Int = 0
+                var m: Int = 0
+                func observeValue(keyPath, object, change, context) {
+                    if keyPath == "n" { m = m + 1 } else { n = n + 1 }
+                }
+            }
+            """, "let a = A()", "a.addObserver(a, forKeyPath: \"n\"); a.addObserver(a, forKeyPath: \"m\")",
+            ":set max-depth 40", "print(0); a.n = 1", "print(a.n > 0)"])
+        #expect(run.err.hasPrefix("<repl>:1:11: error: notifications nested deeper than the maximum depth (40); "
+            + "a notification loop: "), "\(run.err)")
+        #expect(run.err.contains("a.m → a.n repeats") || run.err.contains("a.n → a.m repeats"), "\(run.err)")
+        #expect(run.err.contains("raise it with :set max-depth N"))
+        #expect(run.out.hasSuffix("true\n"))
+        // The indentation of the nested notifications stays bounded.
+        #expect(run.out.split(separator: "\n").allSatisfy { $0.count < 300 })
     }
 
     // MARK: Echo

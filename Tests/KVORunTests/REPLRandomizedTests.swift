@@ -77,7 +77,8 @@ import Testing
     /// Reports of uncaught exceptions, in the session's and the saved file's words, alike.
     static func normalizingExceptions(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            let uncaught = "*** Terminating app due to uncaught exception '"
+            let uncaught = line.hasPrefix("*** Entry stopped") ? "*** Entry stopped by uncaught exception '"
+                : "*** Terminating app due to uncaught exception '"
             if line.hasPrefix(uncaught) {
                 let rest = line.dropFirst(uncaught.count)
                 let name = rest.prefix { $0 != "'" }

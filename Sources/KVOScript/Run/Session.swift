@@ -207,7 +207,11 @@ public final class Session {
                 var location = SourceLocation(line: failure.line ?? statement.location.line,
                                               column: failure.column ?? statement.location.column)
                 var message = failure.message
-                if echo != nil, !program.statement(at: statement.location, contains: location, in: text) {
+                if echo != nil, let loop = Self.notificationLoop(failure.notificationTrail) {
+                    // The statement that started it, not the handler's line, which may be another entry's.
+                    location = program.start(of: statement.location)
+                    message += "; a notification loop: \(loop) repeats, each handler changing what the next observes"
+                } else if echo != nil, !program.statement(at: statement.location, contains: location, in: text) {
                     // In code an earlier REPL entry declared, whose text is gone: the statement that called it.
                     location = program.start(of: statement.location)
                     message += " (in code declared by an earlier entry)"

@@ -135,3 +135,16 @@ extension Session {
         return pieces
     }
 }
+
+extension Session {
+    /// The notifications that repeat in `trail` (innermost first), outermost
+    /// first and joined by arrows (`a.n → a.m`); nil when nothing repeats.
+    static func notificationLoop(_ trail: [String]) -> String? {
+        guard trail.count >= 2 else { return nil }
+        for period in 1...(trail.count / 2) {
+            let repeats = (period..<trail.count).allSatisfy { trail[$0] == trail[$0 - period] }
+            if repeats { return trail[0..<period].reversed().joined(separator: " → ") }
+        }
+        return nil
+    }
+}
