@@ -1,12 +1,21 @@
 import ArgumentParser
 import KVORun
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `kvo-run`: runs scenarios, checks them, runs golden tests, or opens the REPL.
 @main
 struct KVORunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kvo-run",
-        abstract: "Run Key-Value Observing scenarios and print every notification exactly as Apple's KVO would.",
+        abstract: "Run Key-Value Observing scenarios exactly as Apple's KVO would.",
+        usage: """
+            kvo-run [run] FILE.kvo [--format text|json] [--keep-going] [--quiet] [--stats] …
+            kvo-run                           (the REPL, on a terminal)
+            kvo-run check FILE.kvo …
+            kvo-run test [PATH …] [--update] [--filter TEXT] [--junit FILE]
+            """,
         discussion: """
             Examples:
               kvo-run scenarios/tour.kvo              run a scenario
@@ -15,8 +24,27 @@ struct KVORunCommand: ParsableCommand {
               kvo-run                                 open the REPL (on a terminal)
               kvo-run check bank.kvo                  parse and check only
               kvo-run test scenarios/                 run golden tests
-            """,
+              kvo-run --generate-completion-script zsh   shell completion (bash, zsh, fish)
+            """ + "\n\n" + RunCommand.optionsHelp,
         version: Version.banner,
         subcommands: [RunCommand.self, CheckCommand.self, TestCommand.self, GraphCommand.self, TraceCommand.self],
         defaultSubcommand: RunCommand.self)
+
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        if let message = CommandSuggestion.mistypedSubcommand(arguments, subcommands: names) {
+            FileHandleless.standardError(message + "\n")
+            Glibc.exit(64)
+        }
+        main(nil)
+    }
+}
+
+/// Writing to standard error without Foundation.
+enum FileHandleless {
+    static func standardError(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    }
 }

@@ -121,6 +121,26 @@ final class Terminal {
         second.expect("let remembered = 42")
     }
 
+    @Test func aMultiLineEntryComesBackWholeAfterARestart() throws {
+        let first = try start()
+        first.send("let before = 1\r")
+        first.send("class Kept {\r")
+        first.send("var n: Int = 0\r")
+        first.send("}\r")
+        first.expect("kvo> ")
+        first.send(":quit\r")
+        #expect(first.wait() == 0)
+
+        let second = try start()
+        second.send("\u{1B}[A\u{1B}[A")  // past :quit, to the class
+        second.send("\r")
+        second.send("print(Kept(n: 4).n)\r")
+        second.expect("\n4")
+        second.clear()
+        second.send(String(repeating: "\u{1B}[A", count: 5))  // past the print, both classes and :quit
+        second.expect("let before = 1")
+    }
+
     @Test func tabCompletesAPropertyAfterADot() throws {
         let terminal = try start()
         terminal.send(classes + "let acct = Account()\r")

@@ -31,6 +31,9 @@ public struct RuntimeFailure: Equatable, Sendable {
     public var line: Int?
     public var column: Int?
     public var limit: Limit?
+    /// The innermost notifications a depth failure unwound through
+    /// (`object.keyPath`, innermost first): what repeats in a runaway loop.
+    public var notificationTrail: [String] = []
     public init(_ message: String, line: Int? = nil, column: Int? = nil, limit: Limit? = nil) {
         self.message = message
         self.line = line

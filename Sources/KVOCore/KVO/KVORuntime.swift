@@ -655,8 +655,14 @@ public final class KVORuntime {
                               change: change, context: observance.context, depth: depth))
         }
         guard let handler = observer.cls.observeValueHook else { return }
-        try nested {
-            try handler(observer, observance.keyPath, observance.observed, change, observance.context)
+        do {
+            try nested {
+                try handler(observer, observance.keyPath, observance.observed, change, observance.context)
+            }
+        } catch ScriptError.runtime(var failure) where failure.limit == .depth && failure.notificationTrail.count < 64 {
+            // Unwinding a runaway loop: note which notifications it went through.
+            failure.notificationTrail.append("\(observance.observed.name).\(observance.keyPath)")
+            throw ScriptError.runtime(failure)
         }
     }
 

@@ -2,35 +2,55 @@ import ArgumentParser
 import KVOCore
 import KVOScript
 
-/// `kvo-run check FILE`: parses and checks only.
+/// `kvo-run check FILE…`: parses and checks only.
 public struct CheckCommand: ParsableCommand {
     public init() {}
 
     public static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Parse and check a scenario without running it.",
-        discussion: "Example:\n  kvo-run check bank.kvo")
+        abstract: "Parse and check scenarios without running them.",
+        discussion: "Examples:\n  kvo-run check bank.kvo\n  kvo-run check scenarios/*.kvo")
 
-    @Argument(help: "The scenario to check; '-' reads standard input.")
-    var file: String
+    @Argument(help: "The scenarios to check; '-' reads standard input.", completion: .file(extensions: ["kvo"]))
+    var files: [String]
 
-    @OptionGroup var options: ScenarioOptions
+    @Option(help: "Output format: text or json.")
+    var format: ScenarioOptions.Format = .text
+
+    @Flag(help: "Never colour the output (also: NO_COLOR set in the environment).")
+    var noColor = false
+
+    public func validate() throws {
+        if files.isEmpty { throw ValidationError("name a scenario to check, as in 'kvo-run check bank.kvo'") }
+    }
 
     public func run() throws {
-        let file = self.file
-        let options = self.options
+        let files = self.files
+        let (format, noColor) = (self.format, self.noColor)
         let status = LargeStack.run { () -> Int32 in
-            let read = Runner.readSource(file)
-            guard let source = read.source else { return read.status }
-            let renderer = options.makeRenderer()
-            let session = Session.commandLine(options: options.runOptions, output: renderer)
-            var status = session.check(source, file: file == "-" ? "<stdin>" : file)
-            renderer.flush()
-            if let failure = renderer.out.failure ?? renderer.err.failure {
-                Runner.stderr("kvo-run: \(failure)\n")
-                status = ExitStatus.outputFailed
+            // The worst status of all: a usage error, then script errors.
+            var worst = ExitStatus.success
+            for file in files {
+                var status: Int32
+                let read = Runner.readSource(file)
+                if let source = read.source {
+                    let renderer = EventRenderer(format: format == .json ? .json : .text,
+                                                 out: OutputWriter(descriptor: 1), err: OutputWriter(descriptor: 2),
+                                                 color: !noColor && Terminal.colorAllowed(descriptor: 1),
+                                                 diagnosticColor: !noColor && Terminal.colorAllowed(descriptor: 2))
+                    let session = Session.commandLine(options: RunOptions(), output: renderer)
+                    status = session.check(source, file: file == "-" ? "<stdin>" : file)
+                    renderer.flush()
+                    if let failure = renderer.out.failure ?? renderer.err.failure {
+                        Runner.stderr("kvo-run: \(failure)\n")
+                        status = ExitStatus.outputFailed
+                    }
+                } else {
+                    status = read.status
+                }
+                if status == ExitStatus.usage || (worst != ExitStatus.usage && status > worst) { worst = status }
             }
-            return status
+            return worst
         }
         throw ExitCode(status)
     }

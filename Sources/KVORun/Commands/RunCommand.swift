@@ -8,7 +8,7 @@ public struct RunCommand: ParsableCommand {
 
     public static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a scenario (the default command); with no file on a terminal, open the REPL.",
+        abstract: "Run a scenario (the default); with no file, on a terminal, the REPL.",
         discussion: """
             Examples:
               kvo-run bank.kvo
@@ -16,8 +16,17 @@ public struct RunCommand: ParsableCommand {
               kvo-run --keep-going --format json bank.kvo
             """)
 
-    @Argument(help: "The scenario to run; '-' reads standard input. Omit it for the REPL.")
+    @Argument(help: "The scenario to run; '-' reads standard input. Omit it for the REPL.",
+              completion: .file(extensions: ["kvo"]))
     var file: String?
+
+    /// The options of this, the default command, as its help lists them: the
+    /// top-level help shows them too, since `kvo-run FILE` runs this command.
+    public static var optionsHelp: String {
+        let lines = helpMessage(columns: 76).split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(of: "OPTIONS:") else { return "" }
+        return (["OPTIONS (of the default command, run):"] + lines[(start + 1)...]).joined(separator: "\n")
+    }
 
     @OptionGroup var options: ScenarioOptions
 

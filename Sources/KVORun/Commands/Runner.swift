@@ -12,6 +12,10 @@ enum Runner {
     static func readSource(_ file: String) -> (source: String?, status: Int32) {
         do {
             return (file == "-" ? try Files.readStandardInput() : try Files.read(file), ExitStatus.success)
+        } catch Files.Failure.invalidUTF8(let path, let line, let column, let byte) {
+            // A diagnostic about the script, compiler-style.
+            stderr("\(Files.Failure.invalidUTF8(path, line: line, column: column, byte: byte))\n")
+            return (nil, ExitStatus.scriptErrors)
         } catch {
             stderr("kvo-run: \(error)\n")
             if case Files.Failure.tooLarge = error { return (nil, ExitStatus.scriptErrors) }
@@ -29,7 +33,7 @@ enum Runner {
             guard let source = read.source else { return read.status }
             status = session.run(source, file: file == "-" ? "<stdin>" : file)
         } else if isatty(0) != 0 {
-            var repl = REPL(session: session, renderer: renderer, input: ReadlineInput(session: session))
+            var repl = REPL(session: session, input: ReadlineInput(session: session))
             status = repl.run()
         } else {
             // Not a terminal: a script, never through readline (it would echo).
@@ -40,7 +44,10 @@ enum Runner {
         renderer.flush()
         if options.stats {
             let elapsed = Clock.now() - start
-            stderr("kvo-run: \(session.kvo.notificationCount) notifications, \(session.kvo.objectCount) objects, \(session.statementsExecuted) statements, \(Clock.format(elapsed))\n")
+            stderr("kvo-run: \(counted(session.kvo.notificationCount, "notification")), \(counted(session.kvo.objectCount, "object")), \(counted(session.statementsExecuted, "statement")), \(Clock.format(elapsed))\n")
+        } else if options.runOptions.quiet {
+            // Counted, not printed: the count is what --quiet reports.
+            stderr("kvo-run: \(counted(session.kvo.notificationCount, "notification")) (not shown: --quiet)\n")
         }
         // Output that was not written is a failed run, whatever the scenario did.
         if let failure = renderer.out.failure ?? renderer.err.failure ?? outputFailure {
@@ -49,6 +56,11 @@ enum Runner {
         }
         finishedSession = session
         return status
+    }
+
+    /// `1 notification`, `2 notifications`.
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     /// The finished run's session, kept until the process exits, which it

@@ -1,6 +1,9 @@
 import ArgumentParser
 import KVOCore
 import KVOScript
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `kvo-run test PATHS`: the golden runner.
 public struct TestCommand: ParsableCommand {
@@ -11,22 +14,35 @@ public struct TestCommand: ParsableCommand {
         abstract: "Run golden tests: every X.kvo beside an X.out.",
         discussion: """
             Each X.kvo under the given paths (default: scenarios/) runs and all it prints is compared
-            with X.out, whose last line is '# exit status: N' when N is not 0.
+            with X.out, whose last line is '# exit status: N' when N is not 0. A scenario may execute
+            at most \(Golden.maxStepsPerScenario) statements, so that one that never ends fails.
             Examples:
               kvo-run test
               kvo-run test scenarios/guide scenarios/tour.kvo
+              kvo-run test --filter dependent
               kvo-run test --update scenarios/objcio
+              kvo-run test --junit report.xml
             """)
 
-    @Argument(help: "Scenario files or folders (default: scenarios/).")
+    @Argument(help: "Scenario files or folders (default: scenarios/).", completion: .file(extensions: ["kvo"]))
     var paths: [String] = []
 
     @Flag(help: "Rewrite the .out files from the current output.")
     var update = false
 
+    @Option(help: "Run only the scenarios whose path contains this text.")
+    var filter: String?
+
+    @Option(help: "Also write a JUnit XML report to this file.", completion: .file(extensions: ["xml"]))
+    var junit: String?
+
+    @Flag(help: "Never colour the diffs (also: NO_COLOR set in the environment).")
+    var noColor = false
+
     public func run() throws {
         let paths = self.paths.isEmpty ? ["scenarios"] : self.paths
-        let update = self.update
+        let (update, filter, junit) = (self.update, self.filter, self.junit)
+        let color = !noColor && Terminal.colorAllowed(descriptor: 1)
         let status = LargeStack.run { () -> Int32 in
             for path in paths where !Files.exists(path) {
                 // A dangling symlink is named here too: it cannot be read.
@@ -34,21 +50,43 @@ public struct TestCommand: ParsableCommand {
                 return ExitStatus.usage
             }
             let found = Files.find(paths, suffix: ".kvo")
+            let scenarios = found.files.filter { filter.map($0.contains) ?? true }
+            let rejected = found.rejected.filter { filter.map($0.0.contains) ?? true }
+            if scenarios.isEmpty && rejected.isEmpty {
+                let which = filter.map { " matching '\($0)'" } ?? ""
+                Runner.stderr("kvo-run: no scenarios (X.kvo files)\(which) under \(paths.joined(separator: ", ")); "
+                              + "name a folder or file that holds some\n")
+                return ExitStatus.failure
+            }
+            var report = JUnitReport()
             var passed = 0, failed = 0
-            for (path, why) in found.rejected {
+            for (path, why) in rejected {
                 failed += 1
                 Runner.stdout("FAIL \(path)\ncannot read '\(path)': \(why)\n")
+                report.add(path, seconds: 0, failure: "cannot read '\(path)': \(why)")
             }
-            for scenario in found.files {
+            for scenario in scenarios {
+                let start = Clock.now()
                 let outcome = Golden.check(scenario, update: update)
+                let seconds = Clock.now() - start
                 if outcome.passed {
                     passed += 1
+                    report.add(scenario, seconds: seconds, failure: nil)
                 } else {
                     failed += 1
-                    Runner.stdout("FAIL \(scenario)\n\(outcome.report)\n")
+                    Runner.stdout("FAIL \(scenario)\n\(color ? Self.painted(outcome.report) : outcome.report)\n")
+                    report.add(scenario, seconds: seconds, failure: outcome.report)
                 }
             }
             Runner.stdout(update ? "\(passed) updated, \(failed) failed\n" : "\(passed) passed, \(failed) failed\n")
+            if let junit {
+                do {
+                    try Files.write(report.xml, to: junit)
+                } catch {
+                    Runner.stderr("kvo-run: \(error)\n")
+                    return ExitStatus.failure
+                }
+            }
             if let failure = Runner.outputFailure {
                 Runner.stderr("kvo-run: \(failure)\n")
                 return ExitStatus.outputFailed
@@ -56,5 +94,64 @@ public struct TestCommand: ParsableCommand {
             return failed == 0 ? 0 : 1
         }
         throw ExitCode(status)
+    }
+
+    /// A unified diff with removed lines red and added lines green.
+    static func painted(_ diff: String) -> String {
+        diff.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            if line.hasPrefix("---") || line.hasPrefix("+++") { return "\u{1B}[1m\(line)\u{1B}[0m" }
+            if line.hasPrefix("-") { return "\u{1B}[31m\(line)\u{1B}[0m" }
+            if line.hasPrefix("+") { return "\u{1B}[32m\(line)\u{1B}[0m" }
+            if line.hasPrefix("@@") { return "\u{1B}[36m\(line)\u{1B}[0m" }
+            return String(line)
+        }.joined(separator: "\n")
+    }
+}
+
+/// A JUnit XML report of a golden run, as CI systems read it.
+struct JUnitReport {
+    private var cases: [(name: String, seconds: Double, failure: String?)] = []
+
+    mutating func add(_ name: String, seconds: Double, failure: String?) {
+        cases.append((name, seconds, failure))
+    }
+
+    var xml: String {
+        let failures = cases.filter { $0.failure != nil }.count
+        let total = cases.reduce(0) { $0 + $1.seconds }
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        text += "<testsuites tests=\"\(cases.count)\" failures=\"\(failures)\" time=\"\(Self.seconds(total))\">\n"
+        text += "  <testsuite name=\"kvo-run test\" tests=\"\(cases.count)\" failures=\"\(failures)\" time=\"\(Self.seconds(total))\">\n"
+        for item in cases {
+            let name = Self.escaped(item.name)
+            text += "    <testcase classname=\"golden\" name=\"\(name)\" time=\"\(Self.seconds(item.seconds))\""
+            if let failure = item.failure {
+                text += ">\n      <failure message=\"output differs from the .out file\">\(Self.escaped(failure))</failure>\n"
+                text += "    </testcase>\n"
+            } else {
+                text += "/>\n"
+            }
+        }
+        return text + "  </testsuite>\n</testsuites>\n"
+    }
+
+    static func seconds(_ value: Double) -> String { String((value * 1000).rounded() / 1000) }
+
+    /// XML text: the five entities escaped; control characters XML 1.0 forbids dropped.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            default:
+                if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF { result.unicodeScalars.append(scalar) }
+            }
+        }
+        return result
     }
 }

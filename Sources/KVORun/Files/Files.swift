@@ -17,8 +17,14 @@ public enum Files {
         case cannotWrite(String, String)
         /// The file passed the limit (`maxSourceBytes` for a scenario).
         case tooLarge(String, Int)
+        /// A byte sequence that is not UTF-8, at a line and column.
+        case invalidUTF8(String, line: Int, column: Int, byte: UInt8)
         public var description: String {
             switch self {
+            case .invalidUTF8(let path, let line, let column, let byte):
+                let hex = String(byte, radix: 16, uppercase: true)
+                return "\(path):\(line):\(column): error: invalid UTF-8 (byte 0x\(hex.count < 2 ? "0" + hex : hex)); "
+                    + "scenarios are UTF-8: save the file as UTF-8"
             case .cannotRead(let path, let why): return "cannot read '\(path)': \(why)"
             case .cannotWrite(let path, let why): return "cannot write '\(path)': \(why)"
             case .tooLarge(let path, let limit):
@@ -62,8 +68,9 @@ public enum Files {
     }
 
     /// Everything `descriptor` holds, failing past `maximum` bytes (one byte
-    /// more is read to tell "exactly the limit" from "more"). Invalid UTF-8 is
-    /// repaired, never rejected: the lexer reports what it cannot read.
+    /// more is read to tell "exactly the limit" from "more"). A UTF-8
+    /// byte-order mark is skipped; invalid UTF-8 is an error at its line and
+    /// column, rather than characters silently replaced.
     static func readAll(_ descriptor: Int32, name: String, sizeHint: Int, limit maximum: Int) throws -> String {
         if sizeHint > maximum { throw Failure.tooLarge(name, maximum) }
         let limit = maximum + 1
@@ -82,7 +89,35 @@ public enum Files {
             bytes += chunk[0..<count]
         }
         if bytes.count > maximum { throw Failure.tooLarge(name, maximum) }
-        return String(decoding: bytes, as: UTF8.self)
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
+        if let text = String(validating: body, as: UTF8.self) { return text }
+        throw invalidUTF8(body, name: name)
+    }
+
+    /// Where the first byte that is not UTF-8 lies: lines as the lexer counts
+    /// them, columns in Unicode scalars.
+    static func invalidUTF8(_ bytes: ArraySlice<UInt8>, name: String) -> Failure {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = bytes.startIndex
+        var line = 1
+        var column = 1
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                offset += UTF8.width(scalar)
+                if scalar == "\n" {
+                    line += 1
+                    column = 1
+                } else if scalar != "\r" {
+                    column += 1
+                }
+            case .emptyInput:
+                return .invalidUTF8(name, line: line, column: column, byte: 0)
+            case .error:
+                return .invalidUTF8(name, line: line, column: column, byte: offset < bytes.endIndex ? bytes[offset] : 0)
+            }
+        }
     }
 
     /// Writes `text` to `path` so that a failure never leaves a half-written

@@ -16,6 +16,10 @@ public enum Golden {
         case failure(String)
     }
 
+    /// Statements one golden scenario may execute: far more than any real
+    /// scenario needs, few enough that a runaway loop fails in seconds.
+    public static let maxStepsPerScenario = 50_000_000
+
     /// Runs a scenario in-process and renders what it printed.
     public static func run(scenarioAt path: String) -> Rendering {
         let source: String
@@ -26,8 +30,11 @@ public enum Golden {
             return .failure("\(error)")
         }
         let directive = GoldenDirective.options(for: source)
-        guard let options = directive.options else { return .failure("\(path): \(directive.problem ?? "")") }
+        guard let directiveOptions = directive.options else { return .failure("\(path): \(directive.problem ?? "")") }
         let writer = OutputWriter(capturing: ())
+        // A scenario that loops forever must fail, not hang the test run.
+        var options = directiveOptions
+        options.maxSteps = min(options.maxSteps, maxStepsPerScenario)
         let renderer = EventRenderer(format: .text, out: writer, err: writer)
         let session = Session.commandLine(options: options, output: renderer)
         let status = session.run(source, file: Files.baseName(path))
@@ -72,7 +79,10 @@ public enum Golden {
             let why = Files.exists(goldenPath) ? "\(error)" : "missing \(goldenPath)"
             return Outcome(scenario: scenario, passed: false, report: "\(why); create it with 'kvo-run test --update \(scenario)'")
         }
-        if expected == actual { return Outcome(scenario: scenario, passed: true, report: "") }
+        // A golden saved with CRLF line endings (an editor, a checkout) still matches.
+        if expected == actual || expected.replacingCRLF() == actual {
+            return Outcome(scenario: scenario, passed: true, report: "")
+        }
         return Outcome(scenario: scenario, passed: false,
                        report: UnifiedDiff.render(expected: expected, actual: actual, expectedName: goldenPath, actualName: "actual output"))
     }
@@ -182,5 +192,13 @@ public enum UnifiedDiff {
             }
         }
         return lines
+    }
+}
+
+extension String {
+    /// `\r\n` as `\n`.
+    func replacingCRLF() -> String {
+        guard utf8.contains(UInt8(ascii: "\r")) else { return self }
+        return split(separator: "\r\n", omittingEmptySubsequences: false).joined(separator: "\n")
     }
 }

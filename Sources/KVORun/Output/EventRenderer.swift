@@ -10,6 +10,9 @@ public final class EventRenderer: ScriptOutput {
     public let err: OutputWriter
     public let color: Bool
     public let diagnosticColor: Bool
+    /// The run goes on after an uncaught exception (the REPL): its report
+    /// must not say that the app terminated.
+    public var uncaughtExceptionsGoOn = false
 
     public init(format: OutputFormatKind, out: OutputWriter, err: OutputWriter, color: Bool = false, diagnosticColor: Bool = false) {
         self.format = format
@@ -27,6 +30,10 @@ public final class EventRenderer: ScriptOutput {
                 var sink = out
                 TextFormat.writeNotification(object, keyPath, observer, change, context, depth, color: color, to: &sink)
                 out.endLine()
+                return
+            }
+            if uncaughtExceptionsGoOn, case .exception(let exception, caught: false) = event {
+                out.write(TextFormat.uncaughtGoingOn(exception, color: color))
                 return
             }
             out.write(TextFormat.render(event, color: color))

@@ -8,10 +8,18 @@ public enum Completion {
         public var candidates: [String]
         /// What to add after a unique completion: a space, a closing quote, or nothing.
         public var append: String
+        /// Complete a file name instead (after `:load` and `:save`).
+        public var files = false
+
+        public init(candidates: [String], append: String, files: Bool = false) {
+            self.candidates = candidates
+            self.append = append
+            self.files = files
+        }
     }
 
     public static let metaCommands = [":help", ":quit", ":load", ":save", ":reset", ":objects", ":info", ":classes",
-                                      ":explain", ":graph"]
+                                      ":set", ":explain", ":graph"]
 
     /// `before` is the line up to the word being completed; `word` the word.
     public static func complete(before: String, word: String, session: Session) -> Result {
@@ -22,14 +30,26 @@ public enum Completion {
             let open = candidates.count == 1 && candidates[0].hasSuffix(".")
             return Result(candidates: candidates, append: candidates.count == 1 && !open ? "\"" : "")
         }
+        let command = before.trimmingLeadingSpaces()
+        if command.hasPrefix(":") {
+            let name = command.dropFirst().prefix { $0 != " " }
+            if !name.isEmpty && command.contains(" ") && (":load".hasPrefix(":" + name) || ":save".hasPrefix(":" + name)) {
+                return Result(candidates: [], append: "", files: true)
+            }
+        }
         if before.trimmingLeadingSpaces().isEmpty && word.hasPrefix(":") {
             return Result(candidates: metaCommands.filter { $0.hasPrefix(word) }, append: " ")
         }
         if let dot = word.lastIndex(of: ".") {
             let receiver = String(word[..<dot])
             let partial = String(word[word.index(after: dot)...])
-            let members = session.memberNames(ofVariable: receiver).filter { $0.hasPrefix(partial) }
-            return Result(candidates: members.map { receiver + "." + $0 }, append: "")
+            if receiver.isEmpty {
+                return Result(candidates: Session.dotLiterals.filter { $0.hasPrefix(word) }, append: "")
+            }
+            var members = session.memberNames(ofVariable: receiver)
+            if !members.isEmpty { members += Session.foundationMethodCompletions }
+            let found = Set(members.filter { $0.hasPrefix(partial) }).sorted()
+            return Result(candidates: found.map { receiver + "." + $0 }, append: "")
         }
         let names = Set(Session.keywords + session.namesInScope)
         return Result(candidates: names.filter { $0.hasPrefix(word) }.sorted(), append: " ")

@@ -703,6 +703,22 @@ extension Checker {
         }
     }
 
+    /// `print(items…, separator: s, terminator: t)`, as Swift's.
+    private func checkPrintLabels(_ arguments: [Argument]) {
+        var seenLabel = false
+        for argument in arguments {
+            guard let label = argument.label else {
+                if seenLabel { error("print's items come before separator: and terminator:", at: argument.location) }
+                continue
+            }
+            seenLabel = true
+            if label != "separator" && label != "terminator" {
+                error("print has no argument '\(label):'; it takes items, then separator: and terminator:",
+                      at: argument.location, length: label.count)
+            }
+        }
+    }
+
     func checkArguments(_ arguments: [Argument]) {
         for argument in arguments { checkExpr(argument.value) }
     }
@@ -717,6 +733,7 @@ extension Checker {
     private func checkNamedCall(_ name: String, _ arguments: [Argument], _ location: SourceLocation, _ length: Int) -> ScriptClass? {
         switch name {
         case "print":
+            checkPrintLabels(arguments)
             checkArguments(arguments)
             return nil
         case "assert":

@@ -26,12 +26,18 @@ extension Compiler {
         switch name {
         case "print" where isSwift && !isObservationInfoPrint(arguments):
             return compileSwiftPrint(arguments)
+        case "print" where arguments.contains { $0.label != nil }:
+            return compileLabelledPrint(arguments)
         case "print":
             let argumentEvals = evals(arguments)
             return Typed({ machine in
                 let values = try argumentEvals.map { try $0(machine) }
                 if values.count == 1, case .observationInfo(let object) = values[0] {
                     machine.emit(.observationInfo(object: object, observances: object.observanceSnapshots, depth: machine.kvo.depth))
+                } else if let pending = machine.pendingPrint {
+                    machine.pendingPrint = nil
+                    let text = pending + (try Operators.joinedDescriptions(values, meter: machine.kvo.work))
+                    machine.emit(.print(text: text, depth: machine.kvo.depth))
                 } else {
                     machine.emit(.print(text: try Operators.joinedDescriptions(values, meter: machine.kvo.work), depth: machine.kvo.depth))
                 }

@@ -15,6 +15,11 @@ struct Typed {
 struct CompiledStatement {
     let exec: Exec
     let location: SourceLocation
+    /// The top-level name a `let` or `var` binds, for the REPL to take back
+    /// when its initializer fails.
+    var declares: (name: String, binding: Binding)?
+    /// An expression statement compiled to return its value (the REPL echoes it).
+    var echoes = false
 }
 
 /// The second half of compiling: turns a program the `Checker` accepted into
@@ -28,6 +33,8 @@ final class Compiler {
     private(set) var environment = Environment()
     /// What each name of the program being compiled refers to.
     private var resolutions = Resolutions()
+    /// Top-level expression statements return their value, to be echoed (the REPL).
+    var echoesExpressions = false
 
     /// The function or method being compiled; nil for top-level code.
     var function: FunctionState?
@@ -78,6 +85,14 @@ final class Compiler {
         for statement in statements {
             switch statement {
             case .classDecl, .function, .context, .importModule: continue
+            case .expression(let expr) where echoesExpressions:
+                compiled.append(CompiledStatement(exec: topLevelErrors(compileEchoed(expr, at: statement.location)),
+                                                  location: statement.location, echoes: true))
+            case .binding(_, let name, _, _, let location):
+                var statement = CompiledStatement(exec: topLevelErrors(compileStatement(statement, topLevel: true)),
+                                                  location: location)
+                if let binding = binding(at: location) { statement.declares = (name, binding) }
+                compiled.append(statement)
             default:
                 let exec = topLevelErrors(compileStatement(statement, topLevel: true))
                 compiled.append(CompiledStatement(exec: exec, location: statement.location))
@@ -89,6 +104,11 @@ final class Compiler {
         while machine.globals.count < environment.globalCount { machine.globals.append(.null) }
         resolutions = Resolutions()
         return compiled
+    }
+
+    /// Takes back a top-level binding: `name` means `binding` again (nil: nothing).
+    func restoreGlobal(_ name: String, to binding: Binding?) {
+        environment.globalNames[name] = binding
     }
 
     // MARK: Classes

@@ -102,7 +102,7 @@ public struct SourceText {
 
     private var lines: [Substring] {
         if let lines = cache.lines { return lines }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         cache.lines = lines
         return lines
     }

@@ -98,6 +98,9 @@ public final class Machine {
     /// The owner of a collection receiving a built-in call (`dept.employees`),
     /// set by the call site for the call's duration; nil otherwise.
     var receiverOwner: CollectionOwner?
+    /// What `print(…, terminator:)` wrote after the last line break: the
+    /// start of a line the next print continues.
+    var pendingPrint: String?
     /// Scenario classes by their engine class, for dynamic method dispatch.
     var classes: [ObjectIdentifier: ScriptClass] = [:]
     /// Tokens, warnings and the class of tokens: Swift source only.
@@ -138,6 +141,19 @@ public final class Machine {
     deinit {
         for index in globals.indices { Value.dispose(&globals[index]) }
         popLocals(to: 0)
+    }
+
+    /// Statements of earlier REPL entries: each entry has the whole limit.
+    private var earlierSteps = 0
+    /// Statements executed since the session started.
+    var totalSteps: Int { earlierSteps &+ steps }
+
+    /// Starts counting toward the limit afresh (a new REPL entry).
+    func restartStepLimit() {
+        earlierSteps &+= steps
+        steps = 0
+        workSteps = 0
+        stepBudget = maxSteps
     }
 
     /// Counts a statement and enforces `--max-steps` and Ctrl-C.

@@ -34,7 +34,7 @@ public final class Session {
     public private(set) var kvo: KVORuntime
     private(set) var machine: Machine
     private(set) var compiler: Compiler
-    public let options: RunOptions
+    public private(set) var options: RunOptions
     /// What to tell the user when a run goes past a limit: how to raise it
     /// depends on the front end (a command-line flag, a REPL command).
     public var limitAdvice: (RuntimeFailure.Limit) -> String? = { _ in nil }
@@ -64,7 +64,19 @@ public final class Session {
         (kvo, machine, compiler) = Session.makeInterpreter(output, options)
     }
 
-    public var statementsExecuted: Int { machine.steps }
+    public var statementsExecuted: Int { machine.totalSteps }
+
+    /// Changes the limits from now on, `:reset` included (the REPL's `:set`).
+    public func setLimits(maxDepth: Int? = nil, maxSteps: Int? = nil) {
+        if let maxDepth {
+            options.maxDepth = maxDepth
+            kvo.maxDepth = maxDepth
+        }
+        if let maxSteps {
+            options.maxSteps = maxSteps
+            machine.maxSteps = maxSteps
+        }
+    }
 
     /// How the last `run` ended, for the REPL's `:save`.
     public enum Ending: Equatable {
@@ -77,9 +89,9 @@ public final class Session {
 
     /// Parses and checks `source`, reporting every diagnostic; returns the
     /// compiled statements, or nil when there are errors.
-    func load(_ source: String, file: String) -> [CompiledStatement]? {
+    func load(_ source: String, file: String) -> Program? {
         let text = SourceText(source)
-        let (statements, syntaxDiagnostics) = Parser.parse(source)
+        let (statements, starts, syntaxDiagnostics) = Parser.parseWithStarts(source)
         if syntaxDiagnostics.contains(where: { $0.severity == .error }) {
             report(syntaxDiagnostics, file: file, source: text)
             return nil
@@ -90,7 +102,7 @@ public final class Session {
         let diagnostics = checker.diagnostics.sorted { $0.location < $1.location }
         report(diagnostics, file: file, source: text)
         if checker.hasErrors { return nil }
-        return compiler.compile(statements, checked: checker)
+        return Program(statements: statements, starts: starts, compiled: compiler.compile(statements, checked: checker))
     }
 
     /// Diagnostics shown per source line; the rest of that line's are counted
@@ -125,46 +137,114 @@ public final class Session {
         return status
     }
 
-    /// Runs a scenario (or a REPL entry) and returns its exit status.
+    /// Runs a scenario and returns its exit status.
     public func run(_ source: String, file: String) -> Int32 {
+        execute(source, file: file, echo: nil).status
+    }
+
+    /// A checked and compiled program: its statements, where each begins
+    /// (aligned with `statements`), and the code of those that run.
+    struct Program {
+        var statements: [Stmt]
+        var starts: [SourceLocation]
+        var compiled: [CompiledStatement]
+
+        /// Where the top-level statement that includes `location` begins.
+        func start(of location: SourceLocation) -> SourceLocation {
+            starts.last { $0 <= location } ?? location
+        }
+
+        /// Whether `inner` lies within the top-level statement at `location` of `source`.
+        func statement(at location: SourceLocation, contains inner: SourceLocation, in source: SourceText) -> Bool {
+            let start = start(of: location)
+            let next = starts.first { $0 > start }
+            guard inner >= start, next.map({ inner < $0 }) ?? true else { return false }
+            guard let line = source.lineCharacters(inner.line) else { return false }
+            return inner.column <= line.count + 1
+        }
+    }
+
+    /// How one top-level statement of a run ended.
+    enum StatementOutcome: Equatable {
+        case completed
+        /// An uncaught Cocoa exception stopped it.
+        case raised
+        /// A runtime error (or an interrupt) stopped it.
+        case failed
+        case notRun
+    }
+
+    /// What `execute` did: the parsed program (nil when it had errors) and
+    /// how each compiled statement ended.
+    struct Execution {
+        var status: Int32
+        var program: Program?
+        var outcomes: [StatementOutcome] = []
+    }
+
+    /// Runs `source`; with `echo`, top-level expression statements hand it
+    /// the description of their value when it is not nil (the REPL).
+    func execute(_ source: String, file: String, echo: ((String) -> Void)?) -> Execution {
         defer { output.flush() }
         // A failure of an earlier run's output (the REPL) must not stop this one.
         if machine.stop.pending == .outputFailed { machine.stop.clear() }
         lastEnding = .completed
-        guard let statements = load(source, file: file) else {
+        compiler.echoesExpressions = echo != nil
+        guard let program = load(source, file: file) else {
             lastEnding = .scriptErrors
-            return ExitStatus.scriptErrors
+            return Execution(status: ExitStatus.scriptErrors, program: nil)
         }
         let text = SourceText(source)
         machine.swift.warn = { [output] message, location in
             output.report(Diagnostic(.warning, message, at: location), file: file, source: text)
         }
-        var status = ExitStatus.success
-        for statement in statements {
+        var execution = Execution(status: ExitStatus.success, program: program)
+        execution.outcomes = Array(repeating: .notRun, count: program.compiled.count)
+        for (index, statement) in program.compiled.enumerated() {
             do {
-                _ = try statement.exec(machine)
+                let value = try statement.exec(machine)
+                execution.outcomes[index] = .completed
+                if statement.echoes, let echo, let value, !value.isNull,
+                   let description = try? Operators.joinedDescriptions([value], meter: machine.kvo.work) {
+                    output.flush()
+                    echo(description)
+                }
                 afterStatement?(statement.location.line)
             } catch ScriptError.exception(let exception) {
                 output.emit(.exception(exception, caught: false))
-                status = ExitStatus.failure
+                execution.outcomes[index] = .raised
+                execution.status = ExitStatus.failure
                 lastEnding = .uncaughtException
                 if !options.keepGoing { break }
             } catch ScriptError.runtime(let failure) {
-                let location = SourceLocation(line: failure.line ?? statement.location.line,
+                var location = SourceLocation(line: failure.line ?? statement.location.line,
                                               column: failure.column ?? statement.location.column)
                 var message = failure.message
+                if echo != nil, let loop = Self.notificationLoop(failure.notificationTrail) {
+                    // The statement that started it, not the handler's line, which may be another entry's.
+                    location = program.start(of: statement.location)
+                    message += "; a notification loop: \(loop) repeats, each handler changing what the next observes"
+                } else if echo != nil, !program.statement(at: statement.location, contains: location, in: text) {
+                    // In code an earlier REPL entry declared, whose text is gone: the statement that called it.
+                    location = program.start(of: statement.location)
+                    message += " (in code declared by an earlier entry)"
+                }
                 if let limit = failure.limit, let advice = limitAdvice(limit) { message += "; " + advice }
                 output.report(Diagnostic(.error, message, at: location), file: file, source: text)
-                status = ExitStatus.failure
+                execution.outcomes[index] = .failed
+                execution.status = ExitStatus.failure
                 lastEnding = .runtimeError
                 if !options.keepGoing { break }
             } catch {
                 output.report(Diagnostic(.error, "internal error: \(error)", at: statement.location), file: file, source: text)
-                status = ExitStatus.failure
+                execution.outcomes[index] = .failed
+                execution.status = ExitStatus.failure
+                lastEnding = .runtimeError
                 break
             }
         }
-        return status
+        machine.endPendingPrint()
+        return execution
     }
 }
 

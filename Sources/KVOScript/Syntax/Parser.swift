@@ -14,6 +14,9 @@ struct Parser {
     private let maxNesting: Int
     private let baseNesting: Int
     private(set) var diagnostics: [Diagnostic] = []
+    /// Where each top-level statement begins (its first token), in order:
+    /// the REPL cuts an entry into statements with them.
+    private(set) var topLevelStarts: [SourceLocation] = []
 
     /// Thrown to abandon the current statement.
     private struct Abandon: Error {}
@@ -28,10 +31,23 @@ struct Parser {
 
     /// Parses a whole scenario (or one REPL entry).
     static func parse(_ source: String, maxNesting: Int = Parser.defaultMaxNesting) -> (statements: [Stmt], diagnostics: [Diagnostic]) {
+        let parsed = parseWithStarts(source, maxNesting: maxNesting)
+        return (parsed.statements, parsed.diagnostics)
+    }
+
+    /// `parse`, with where each top-level statement begins.
+    static func parseWithStarts(_ source: String, maxNesting: Int = Parser.defaultMaxNesting)
+        -> (statements: [Stmt], starts: [SourceLocation], diagnostics: [Diagnostic]) {
         let (tokens, lexDiagnostics) = Lexer.tokenize(source)
         var parser = Parser(tokens: tokens, maxNesting: maxNesting)
         let statements = parser.parseProgram()
-        return (statements, (lexDiagnostics + parser.diagnostics).sorted { $0.location < $1.location })
+        // An unterminated string leaves its brackets open: what the parser
+        // then says about that line and the next is noise after the lexer's error.
+        let unterminated = Set(lexDiagnostics.filter { $0.message.hasPrefix("unterminated string") }.map(\.location.line))
+        let parserDiagnostics = unterminated.isEmpty ? parser.diagnostics : parser.diagnostics.filter {
+            !unterminated.contains($0.location.line) && !unterminated.contains($0.location.line - 1)
+        }
+        return (statements, parser.topLevelStarts, (lexDiagnostics + parserDiagnostics).sorted { $0.location < $1.location })
     }
 
     // MARK: Tokens
@@ -116,6 +132,7 @@ struct Parser {
             let start = index
             do {
                 statements.append(try parseStatement())
+                if closer == nil && nesting == 0 { topLevelStarts.append(tokens[start].location) }
                 try endStatement()
             } catch is Abandon {
                 synchronize()

@@ -1,0 +1,155 @@
+@preconcurrency import CReadline
+import KVOCore
+import KVOScript
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A source of input lines: readline on a terminal, a fake in tests.
+protocol LineInput {
+    /// The next line, or nil at end of input (Ctrl-D).
+    mutating func readLine(prompt: String) -> String?
+    mutating func remember(_ entry: String)
+}
+
+/// The REPL's terminal state, which readline's C callbacks and the SIGINT
+/// handler reach through globals (they cannot capture Swift context). Only
+/// the thread that reads input and runs entries touches it: SIGINT is blocked
+/// on every other thread (`LargeStack.run`). The two flags the signal handler
+/// shares are atomics all the same.
+enum TerminalState {
+    nonisolated(unsafe) static var session: Session?
+    nonisolated(unsafe) static var candidates: [String] = []
+    nonisolated(unsafe) static var nextCandidate = 0
+    /// readline is waiting for a line: Ctrl-C clears it rather than interrupting.
+    static let reading = Atomic<Bool>(false)
+    /// Ctrl-C was pressed while typing: drop the entry being typed.
+    static let abandonEntry = Atomic<Bool>(false)
+}
+
+/// GNU readline with history in `~/.kvo_history` (`KVO_HISTORY` overrides it;
+/// empty disables it), capped at 1000 entries, and Tab completion.
+struct ReadlineInput: LineInput {
+    let historyPath: String?
+
+    init(session: Session) {
+        if let override = getenv("KVO_HISTORY") {
+            let path = String(cString: override)
+            historyPath = path.isEmpty ? nil : path
+        } else if let home = getenv("HOME") {
+            historyPath = String(cString: home) + "/.kvo_history"
+        } else {
+            historyPath = nil
+        }
+        stifle_history(1000)
+        // Timestamp lines mark where each entry starts, so an entry of
+        // several lines (a class) comes back whole.
+        // (readline writes a timestamp only with a comment character set).
+        history_comment_char = CChar(UInt8(ascii: "#"))
+        history_write_timestamps = 1
+        if let historyPath { Self.readHistory(historyPath) }
+        TerminalState.session = session
+        Self.installCompletion()
+        Self.installInterruptHandler()
+    }
+
+    /// Reads the history file. One written before entries were timestamped
+    /// has one entry a line: read as such, then stamped, since joining its
+    /// lines as one entry would make the whole file one entry.
+    private static func readHistory(_ path: String) {
+        var first = [CChar](repeating: 0, count: 3)
+        var stamped = false
+        if let file = fopen(path, "r") {
+            if fgets(&first, 3, file) != nil { stamped = first[0] == CChar(UInt8(ascii: "#")) && isdigit(Int32(first[1])) != 0 }
+            fclose(file)
+        }
+        history_multiline_entries = stamped ? 1 : 0
+        _ = read_history(path)
+        history_multiline_entries = 1
+        guard !stamped else { return }
+        var entries: [String] = []
+        var offset: Int32 = 0
+        while let entry = history_get(history_base + offset), let line = entry.pointee.line {
+            entries.append(String(cString: line))
+            offset += 1
+        }
+        clear_history()
+        for entry in entries { add_history(entry) }
+    }
+
+    mutating func readLine(prompt: String) -> String? {
+        TerminalState.reading.store(true, ordering: .relaxed)
+        defer { TerminalState.reading.store(false, ordering: .relaxed) }
+        guard let raw = readline(prompt) else { return nil }
+        defer { free(raw) }
+        return String(cString: raw)
+    }
+
+    mutating func remember(_ entry: String) {
+        guard !entry.trimmingSpaces().isEmpty else { return }
+        add_history(entry)
+        if let historyPath {
+            _ = write_history(historyPath)
+            _ = history_truncate_file(historyPath, 1000)
+        }
+    }
+
+    private static func installCompletion() {
+        rl_readline_name = UnsafePointer(strdup("kvo-run"))
+        rl_completer_word_break_characters = UnsafePointer(strdup(" \t\n\"(,[{}=;+-*/<>!&|"))
+        rl_completer_quote_characters = nil
+        rl_basic_quote_characters = nil  // else readline re-appends the `"` that broke the word
+        rl_attempted_completion_function = { text, start, _ in
+            rl_attempted_completion_over = 1  // never fall back to file names
+            guard let text, let session = TerminalState.session else { return nil }
+            let word = String(cString: text)
+            let line = rl_line_buffer.map { String(cString: $0) } ?? ""
+            let before = String(decoding: line.utf8.prefix(Int(max(0, start))), as: UTF8.self)
+            let result = Completion.complete(before: before, word: word, session: session)
+            if result.files {
+                // `:load` / `:save`: readline's own file-name completion.
+                rl_attempted_completion_over = 0
+                return nil
+            }
+            TerminalState.candidates = result.candidates
+            rl_completion_append_character = Int32(result.append.utf8.first ?? 0)
+            rl_completion_suppress_quote = 1
+            rl_completion_suppress_append = result.append.isEmpty ? 1 : 0
+            return rl_completion_matches(text) { _, state in
+                if state == 0 { TerminalState.nextCandidate = 0 }
+                guard TerminalState.nextCandidate < TerminalState.candidates.count else { return nil }
+                defer { TerminalState.nextCandidate += 1 }
+                return strdup(TerminalState.candidates[TerminalState.nextCandidate])
+            }
+        }
+    }
+
+    /// Ctrl-C while typing clears the line (and a pending multi-line entry);
+    /// while a statement runs, it interrupts it and returns to the prompt.
+    private static func installInterruptHandler() {
+        // This thread reads input and runs entries (LargeStack.run blocks
+        // SIGINT on every other thread); a parent may also have started us
+        // with SIGINT blocked (masks survive exec).
+        var interrupt = sigset_t()
+        sigemptyset(&interrupt)
+        sigaddset(&interrupt, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
+        // Touched once here: the handler must not be the first to initialise it.
+        StopFlag.process.clear()
+        rl_catch_signals = 0
+        signal(SIGINT) { _ in
+            if TerminalState.reading.load(ordering: .relaxed) {
+                TerminalState.abandonEntry.store(true, ordering: .relaxed)
+                _ = write(1, "^C\n", 3)
+                rl_on_new_line()
+                rl_replace_line("", 0)
+                rl_set_prompt("kvo> ")
+                rl_redisplay()
+            } else {
+                StopFlag.process.request(.interrupt)
+            }
+        }
+    }
+}
+
