@@ -381,11 +381,10 @@ public final class KVORuntime {
             guard root.isRegistered, root.lastChangeStamp != stamp else { continue }
             root.lastChangeStamp = stamp
             let detailed = !isSetting && entry.detailKey == key
-            var old: Value?
-            var sharesOld = false
+            var oldSlot = PendingRecord.noOld
             if root.options.contains(.old) && (!detailed || spec.kind != .insertion) {
                 if detailed {
-                    old = try detailValues(object, key, spec, old: true)
+                    oldSlot = change.keepOld(try detailValues(object, key, spec, old: true))
                 } else if let property = root.directProperty, root.observed === object,
                           sharedOldProperty == nil || sharedOldProperty === property {
                     // Every observance of the first key observed directly gets
@@ -397,12 +396,12 @@ public final class KVORuntime {
                         change.sharedOld = try get(object, property)
                         sharedOldProperty = property
                     }
-                    sharesOld = true
+                    oldSlot = PendingRecord.sharedOld
                 } else {
-                    old = try currentValue(root)
+                    oldSlot = change.keepOld(try currentValue(root))
                 }
             }
-            change.append(PendingRecord(observance: root, detailed: detailed, sharesOld: sharesOld, old: old))
+            change.append(PendingRecord(observance: root, detailed: detailed, oldSlot: oldSlot))
             if root.options.contains(.prior) { hasPrior = true }
         }
         guard hasPrior else { return }
@@ -463,13 +462,14 @@ public final class KVORuntime {
     private func deliver(_ record: PendingRecord, of change: PendingChange, _ object: KVOObject, _ key: String,
                          _ cache: inout NewValueCache) throws {
         let root = record.observance
-        guard root.observed.observationInfo?.isStillRegistered(root) ?? false else { return }
-        if !reportsNotifications && root.observer.cls.observeValueHook == nil {
+        // `isRegistered` first: the common case reads no observation info.
+        guard root.isRegistered || (root.observed.observationInfo?.isStillRegistered(root) ?? false) else { return }
+        if !reportsNotifications && !root.observer.cls.hasObserveValueHook {
             // With --quiet and no handler nothing reads this change dictionary:
             // count it without building it. A new value that runs code to be
             // read (a getter, a key path) is still read, for what that code
             // does; a stored value or a to-many detail has no side effects.
-            if !record.detailed && root.directProperty?.slot == nil && root.options.contains(.new) {
+            if root.options.contains(.new) && !record.detailed && !root.readsStoredValue {
                 _ = try newValue(of: root, object, &cache)
             }
             if root.observer.isReleased { try deliver(root, Change(kind: .setting)) }
@@ -661,9 +661,23 @@ final class PendingChange {
 
     /// The old value of the changed key, read once for all direct observances.
     var sharedOld: Value?
+    /// Old values of the records that do not share `sharedOld`, by `oldSlot`:
+    /// kept apart so a record is a reference and two words, copied and
+    /// destroyed without going through `Value`'s witnesses (B2 records
+    /// 10,000 per set).
+    private var olds: [Value] = []
+
+    func keepOld(_ value: Value) -> Int {
+        olds.append(value)
+        return olds.count - 1
+    }
 
     func old(of record: PendingRecord) -> Value? {
-        record.sharesOld ? sharedOld : record.old
+        switch record.oldSlot {
+        case PendingRecord.sharedOld: return sharedOld
+        case PendingRecord.noOld: return nil
+        default: return olds[record.oldSlot]
+        }
     }
 
     func finish() {
@@ -680,6 +694,7 @@ final class PendingChange {
             sharedOld = nil
         }
         rest.removeAllKeepingCapacity()
+        if !olds.isEmpty { olds.removeAllKeepingCapacity() }
         rebuild.removeAllKeepingCapacity()
     }
 }
@@ -688,7 +703,10 @@ struct PendingRecord {
     let observance: Observance
     /// Whether the to-many detail (kind, indexes, elements) reaches this observer.
     let detailed: Bool
-    /// The old value is the change's `sharedOld`.
-    let sharesOld: Bool
-    let old: Value?
+    /// Where the old value is: `sharedOld` (the change's), `noOld`, or an
+    /// index into the change's own old values.
+    let oldSlot: Int
+
+    static let sharedOld = -1
+    static let noOld = -2
 }

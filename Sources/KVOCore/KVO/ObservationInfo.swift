@@ -43,7 +43,12 @@ public final class Observance {
     var isRemoved = false
     /// Root only: the property a single-key path reads, so reading old and new
     /// values skips key-path parsing.
-    var directProperty: PropertyInfo?
+    var directProperty: PropertyInfo? {
+        didSet { readsStoredValue = directProperty?.slot != nil }
+    }
+    /// `directProperty` is stored: reading it runs no code, so a quiet
+    /// delivery may skip it.
+    private(set) var readsStoredValue = false
 
     init(observed: KVOObject, root: Observance?, observer: KVOObject, keyPath: String?, components: ArraySlice<String>,
          options: ObservingOptions, context: Context?, triggerKeys: [String], detailKey: String?,

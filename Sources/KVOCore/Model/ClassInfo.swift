@@ -183,6 +183,13 @@ public final class ClassInfo {
         return cachedObserveValue
     }
     private var cachedObserveValue: Hooks.ObserveValue?
+
+    /// `observeValueHook != nil` without copying the closure: a quiet
+    /// delivery asks it once per notification.
+    public var hasObserveValueHook: Bool {
+        if cachedHookGeneration == hierarchy.hookChanges { return cachedObserveValue != nil }
+        return observeValueHook != nil
+    }
     private var cachedHookGeneration = -1
 
     /// A zero-argument method KVC can use as the getter `-key`.
