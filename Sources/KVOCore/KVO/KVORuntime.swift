@@ -421,7 +421,9 @@ public final class KVORuntime {
         guard let change = takePending(object, key: key) else { return }
         defer {
             // Roots whose records were not reached (a handler raised) still follow the new objects.
-            for root in change.rebuild where root.isRegistered { rebuildForwards(of: root) }
+            if !change.rebuild.isEmpty {
+                for root in change.rebuild where root.isRegistered { rebuildForwards(of: root) }
+            }
             recycle(change)
         }
         var newCache = NewValueCache()
@@ -644,6 +646,8 @@ final class PendingChange {
         isTaken = false
         self.object = object
         self.key = key
+        // A set's spec is `.setting` on both sides: no enum copy.
+        if case .setting = spec, case .setting = self.spec { return }
         self.spec = spec
     }
 
@@ -693,9 +697,10 @@ final class PendingChange {
         default:
             sharedOld = nil
         }
-        rest.removeAllKeepingCapacity()
+        // Emptying an empty array still checks its uniqueness: skipped.
+        if !rest.isEmpty { rest.removeAllKeepingCapacity() }
         if !olds.isEmpty { olds.removeAllKeepingCapacity() }
-        rebuild.removeAllKeepingCapacity()
+        if !rebuild.isEmpty { rebuild.removeAllKeepingCapacity() }
     }
 }
 
