@@ -1,5 +1,8 @@
 import ArgumentParser
 import KVORun
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `kvo-run`: runs scenarios, checks them, runs golden tests, or opens the REPL.
 @main
@@ -19,4 +22,10 @@ struct KVORunCommand: ParsableCommand {
         version: Version.banner,
         subcommands: [RunCommand.self, CheckCommand.self, TestCommand.self],
         defaultSubcommand: RunCommand.self)
+
+    /// `kvo-run FILE` and its simplest flags start without the parser (`QuickStart`).
+    static func main() {
+        if let status = QuickStart.run(CommandLine.arguments.dropFirst()) { Glibc.exit(status) }
+        main(nil)
+    }
 }

@@ -410,6 +410,21 @@ public indirect enum ValueType: Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether `value` is stored as it is: a scalar or a string into its own
+    /// type. Asked before `accept`, whose switch over the pair copies both
+    /// enums, on every set of a stored property.
+    @inline(__always)
+    public func acceptsUnchanged(_ value: Value) -> Bool {
+        switch value {
+        case .int: if case .int = self { return true }
+        case .double: if case .double = self { return true }
+        case .bool: if case .bool = self { return true }
+        case .string: if case .string = self { return true }
+        default: break
+        }
+        return false
+    }
+
     /// The value stored for `value`, converting Int to Double where a Double is
     /// declared; nil when the type does not fit.
     public func accept(_ value: Value) -> Value? {
