@@ -368,6 +368,13 @@ public final class KVORuntime {
         pending.append(change)
         pendingIndex?[PendingKey(object: ObjectIdentifier(object), key: key), default: []].append(change)
         guard let info = object.observationInfo else { return }
+        if case .setting = spec, let direct = info.directSet(of: key) {
+            // Every observance to notify reads `key` here: keep them as they
+            // are now, and the old value once.
+            change.keepDirectObservers(info.slots)
+            if direct.readsOld, let property = direct.property { change.sharedOld = try get(object, property) }
+            return
+        }
         changeStamp &+= 1
         let stamp = changeStamp
         let isSetting = spec.isSetting
@@ -427,6 +434,18 @@ public final class KVORuntime {
             recycle(change)
         }
         var newCache = NewValueCache()
+        if let observers = change.directObservers {
+            // From the most recent registration back, as the records would be.
+            var index = observers.count
+            while index > 0 {
+                index -= 1
+                guard let entry = observers[index], entry.isTriggered(by: key) else { continue }
+                let oldSlot = entry.options.contains(.old) ? PendingRecord.sharedOld : PendingRecord.noOld
+                try deliver(PendingRecord(observance: entry, detailed: false, oldSlot: oldSlot), of: change, object, key,
+                            &newCache)
+            }
+            return
+        }
         var remaining = change.rest.count
         while remaining > 0 {
             remaining -= 1
@@ -656,6 +675,14 @@ final class PendingChange {
     /// allocation or a slow clear per change.
     private(set) var first: PendingRecord?
     private(set) var rest: [PendingRecord] = []
+    /// Instead of records: the observed object's observances when the
+    /// change was announced, all observing the changed key directly
+    /// (`ObservationInfo.directSet(of:)`).
+    private(set) var directObservers: [Observance?]?
+
+    func keepDirectObservers(_ observers: [Observance?]) {
+        directObservers = observers
+    }
 
     func append(_ record: PendingRecord) {
         if first == nil { first = record } else { rest.append(record) }
@@ -687,6 +714,7 @@ final class PendingChange {
     func finish() {
         object = nil
         first = nil
+        directObservers = nil
         // Often the last holder of the old value: a collection is released
         // without recursion.
         switch sharedOld {
