@@ -368,7 +368,9 @@ public final class KVORuntime {
         pending.append(change)
         pendingIndex?[PendingKey(object: ObjectIdentifier(object), key: key), default: []].append(change)
         guard let info = object.observationInfo else { return }
-        if case .setting = spec, let direct = info.directSet(of: key) {
+        // One observance costs one record, less than asking (B1; B4's forwards
+        // change with every swap, so the answer would be found anew each time).
+        if info.count > 1, case .setting = spec, let direct = info.directSet(of: key) {
             // Every observance to notify reads `key` here: keep them as they
             // are now, and the old value once.
             change.keepDirectObservers(info.slots)
