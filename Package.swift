@@ -35,10 +35,12 @@ let staticRuntime: [LinkerSetting] = Context.environment["KVO_DYNAMIC_RUNTIME"] 
 
 let package = Package(
     name: "kvo-run",
-    // Only the tool is a product: the libraries are built with unsafe flags
-    // (above), which a package depending on them could not accept.
+    // The tool, and KVOCore for the allocation benchmarks (Benchmarks/, `make
+    // bench-core`): the libraries are built with unsafe flags (above), which
+    // only a local path dependency such as that package may accept.
     products: [
         .executable(name: "kvo-run", targets: ["kvo-run"]),
+        .library(name: "KVOCore", targets: ["KVOCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

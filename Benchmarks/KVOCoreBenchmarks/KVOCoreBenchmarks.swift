@@ -162,6 +162,54 @@ final class KeyPathFixture {
     }
 }
 
+/// B5s's shape in small: `color`, a String computed from a stored Double `l`
+/// (`@affectedBy(l)`), observed with [.new, .old]; each iteration sets `l`,
+/// so the engine builds the old and the new string.
+final class DependentStringFixture {
+    let sink = DiscardingSink()
+    let runtime: KVORuntime
+    let object: KVOObject
+    let l: PropertyInfo
+
+    init() throws {
+        runtime = KVORuntime(sink: sink)
+        let colorClass = ClassInfo(name: "LabColor", superclass: nil)
+        l = colorClass.addProperty(PropertyInfo(name: "l", type: .double, storage: .stored(slot: 0)))
+        let color = colorClass.addProperty(PropertyInfo(name: "color", type: .string, storage: .computed,
+                                                        affectedBy: ["l"]))
+        color.getter = { object in
+            guard case .double(let l) = object.slots[0] else { return .null }
+            // One allocation for the result: what the getter itself costs.
+            let red = Value.describe(double: (l + 16) * 0.75 / 100)
+            var text = "rgb("
+            text.reserveCapacity(32)
+            text += red
+            text += ", "
+            text += red
+            text += ", "
+            text += red
+            text += ")"
+            return .string(text)
+        }
+        let watcher = ClassInfo(name: "Watcher", superclass: nil)
+        object = runtime.makeObject(colorClass, name: "labColor")
+        try runtime.addObserver(runtime.makeObject(watcher, name: "watcher"), to: .object(object), keyPath: "color",
+                                options: [.new, .old], context: nil)
+        try iterate(50)
+        expect(runtime.notificationCount == 1, "one set of l notified \(runtime.notificationCount) times")
+        let shown = try runtime.get(object, color)
+        guard case .string(let text) = shown, text == "rgb(0.495, 0.495, 0.495)" else {
+            fatalError("KVOCoreBenchmarks: color is \(shown), not rgb(0.495, 0.495, 0.495)")
+        }
+    }
+
+    /// `labColor.l = index % 101`, as B5s sets it.
+    @inline(__always)
+    func iterate(_ index: Int) throws {
+        try runtime.set(object, l, .double(Double(index % 101)))
+    }
+}
+
 extension Value {
     var intValue: Int? {
         if case .int(let value) = self { return value }
@@ -233,6 +281,16 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(fixture.target)
     } setup: {
         must("RegistrationFixture") { try RegistrationFixture() }
+    }
+
+    // (6): a dependent String key built from a Double on every set (B5s in small).
+    Benchmark("set-dependent-string-key") { benchmark, fixture in
+        for index in benchmark.scaledIterations {
+            must("set") { try fixture.iterate(index) }
+        }
+        blackHole(fixture.runtime.notificationCount)
+    } setup: {
+        must("DependentStringFixture") { try DependentStringFixture() }
     }
 
     // (5): observer on "account.balance"; each iteration swaps person.account

@@ -30,6 +30,8 @@ struct KVORunCommand: ParsableCommand {
         subcommands: [RunCommand.self, CheckCommand.self, TestCommand.self, GraphCommand.self, TraceCommand.self],
         defaultSubcommand: RunCommand.self)
 
+    /// `kvo-run FILE` and its simplest flags start without the parser
+    /// (`QuickStart`); a mistyped subcommand gets a suggestion before it.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
@@ -37,6 +39,7 @@ struct KVORunCommand: ParsableCommand {
             FileHandleless.standardError(message + "\n")
             Glibc.exit(64)
         }
+        if let status = QuickStart.run(arguments[...], subcommands: names) { Glibc.exit(status) }
         main(nil)
     }
 }

@@ -14,12 +14,14 @@ public enum Event {
 /// Receives events. Implementations write them out, count them or collect
 /// them. The engine's notifications come this way too (`.notify`): one route.
 public protocol EventSink: AnyObject {
-    func emit(_ event: Event)
+    /// `consuming`: the sink owns the event it is handed, so taking a
+    /// notification's fields out of it copies none of them.
+    func emit(_ event: consuming Event)
 }
 
 /// A sink that keeps every event, for tests and embedding.
 public final class CollectingSink: EventSink {
     public private(set) var events: [Event] = []
     public init() {}
-    public func emit(_ event: Event) { events.append(event) }
+    public func emit(_ event: consuming Event) { events.append(event) }
 }

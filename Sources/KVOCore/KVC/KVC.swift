@@ -57,6 +57,7 @@ extension KVORuntime {
     }
 
     func checked(_ value: Value, for property: PropertyInfo, of object: KVOObject) throws -> Value {
+        if property.type.acceptsUnchanged(value) { return value }
         guard let accepted = property.type.accept(value) else {
             throw ScriptError.runtime("cannot store \(value.typeName) \(value.collectionDescription) in property '\(property.name)' of \(object.cls.name), declared \(property.type)")
         }

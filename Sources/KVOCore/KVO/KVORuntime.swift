@@ -405,6 +405,16 @@ public final class KVORuntime {
             if explains { explainWillPhaseEnd(object, key, change) }
             return
         }
+        // One observance costs one record, less than asking (B1; B4's forwards
+        // change with every swap, so the answer would be found anew each time).
+        // --explain shows each record, so it takes the general path.
+        if !explains, info.count > 1, case .setting = spec, let direct = info.directSet(of: key) {
+            // Every observance to notify reads `key` here: keep them as they
+            // are now, and the old value once.
+            change.keepDirectObservers(info.slots)
+            if direct.readsOld, let property = direct.property { change.sharedOld = try get(object, property) }
+            return
+        }
         changeStamp &+= 1
         let stamp = changeStamp
         let isSetting = spec.isSetting
@@ -421,11 +431,10 @@ public final class KVORuntime {
             }
             root.lastChangeStamp = stamp
             let detailed = !isSetting && entry.detailKey == key
-            var old: Value?
-            var sharesOld = false
+            var oldSlot = PendingRecord.noOld
             if root.options.contains(.old) && (!detailed || spec.kind != .insertion) {
                 if detailed {
-                    old = try detailValues(object, key, spec, old: true)
+                    oldSlot = change.keepOld(try detailValues(object, key, spec, old: true))
                 } else if let property = root.directProperty, root.observed === object,
                           sharedOldProperty == nil || sharedOldProperty === property {
                     // Every observance of the first key observed directly gets
@@ -437,16 +446,17 @@ public final class KVORuntime {
                         change.sharedOld = try get(object, property)
                         sharedOldProperty = property
                     }
-                    sharesOld = true
+                    oldSlot = PendingRecord.sharedOld
                 } else {
-                    old = try currentValue(root)
+                    oldSlot = change.keepOld(try currentValue(root))
                 }
             }
-            change.append(PendingRecord(observance: root, detailed: detailed, sharesOld: sharesOld, old: old))
+            change.append(PendingRecord(observance: root, detailed: detailed, oldSlot: oldSlot))
             if root.options.contains(.prior) { hasPrior = true }
             if explains {
+                let old = oldSlot == PendingRecord.noOld ? nil : change.old(of: change.records[change.records.count - 1])
                 explain(.recorded(explained(root), route: explainedRoute(entry, key: key, on: object),
-                                  old: explainedValue(sharesOld ? change.sharedOld : old)))
+                                  old: explainedValue(old)))
             }
         }
         if explains { explainWillPhaseEnd(object, key, change) }
@@ -472,10 +482,24 @@ public final class KVORuntime {
         if explains { explainDidPhase(object, key, change) }
         defer {
             // Roots whose records were not reached (a handler raised) still follow the new objects.
-            for root in change.rebuild where root.isRegistered { rebuildForwards(of: root) }
+            if !change.rebuild.isEmpty {
+                for root in change.rebuild where root.isRegistered { rebuildForwards(of: root) }
+            }
             recycle(change)
         }
         var newCache = NewValueCache()
+        if let observers = change.directObservers {
+            // From the most recent registration back, as the records would be.
+            var index = observers.count
+            while index > 0 {
+                index -= 1
+                guard let entry = observers[index], entry.isTriggered(by: key) else { continue }
+                let oldSlot = entry.options.contains(.old) ? PendingRecord.sharedOld : PendingRecord.noOld
+                try deliver(PendingRecord(observance: entry, detailed: false, oldSlot: oldSlot), of: change, object, key,
+                            &newCache)
+            }
+            return
+        }
         var remaining = change.rest.count
         while remaining > 0 {
             remaining -= 1
@@ -514,16 +538,17 @@ public final class KVORuntime {
     private func deliver(_ record: PendingRecord, of change: PendingChange, _ object: KVOObject, _ key: String,
                          _ cache: inout NewValueCache) throws {
         let root = record.observance
-        guard root.observed.observationInfo?.isStillRegistered(root) ?? false else {
+        // `isRegistered` first: the common case reads no observation info.
+        guard root.isRegistered || (root.observed.observationInfo?.isStillRegistered(root) ?? false) else {
             if explains { explain(.skipped(explained(root))) }
             return
         }
-        if !reportsNotifications && root.observer.cls.observeValueHook == nil {
+        if !reportsNotifications && !root.observer.cls.hasObserveValueHook {
             // With --quiet and no handler nothing reads this change dictionary:
             // count it without building it. A new value that runs code to be
             // read (a getter, a key path) is still read, for what that code
             // does; a stored value or a to-many detail has no side effects.
-            if !record.detailed && root.directProperty?.slot == nil && root.options.contains(.new) {
+            if root.options.contains(.new) && !record.detailed && !root.readsStoredValue {
                 _ = try newValue(of: root, object, &cache)
             }
             if root.observer.isReleased { try deliver(root, Change(kind: .setting)) }
@@ -715,6 +740,8 @@ final class PendingChange {
         isTaken = false
         self.object = object
         self.key = key
+        // A set's spec is `.setting` on both sides: no enum copy.
+        if case .setting = spec, case .setting = self.spec { return }
         self.spec = spec
     }
 
@@ -723,6 +750,14 @@ final class PendingChange {
     /// allocation or a slow clear per change.
     private(set) var first: PendingRecord?
     private(set) var rest: [PendingRecord] = []
+    /// Instead of records: the observed object's observances when the
+    /// change was announced, all observing the changed key directly
+    /// (`ObservationInfo.directSet(of:)`).
+    private(set) var directObservers: [Observance?]?
+
+    func keepDirectObservers(_ observers: [Observance?]) {
+        directObservers = observers
+    }
 
     func append(_ record: PendingRecord) {
         if first == nil { first = record } else { rest.append(record) }
@@ -732,14 +767,29 @@ final class PendingChange {
 
     /// The old value of the changed key, read once for all direct observances.
     var sharedOld: Value?
+    /// Old values of the records that do not share `sharedOld`, by `oldSlot`:
+    /// kept apart so a record is a reference and two words, copied and
+    /// destroyed without going through `Value`'s witnesses (B2 records
+    /// 10,000 per set).
+    private var olds: [Value] = []
+
+    func keepOld(_ value: Value) -> Int {
+        olds.append(value)
+        return olds.count - 1
+    }
 
     func old(of record: PendingRecord) -> Value? {
-        record.sharesOld ? sharedOld : record.old
+        switch record.oldSlot {
+        case PendingRecord.sharedOld: return sharedOld
+        case PendingRecord.noOld: return nil
+        default: return olds[record.oldSlot]
+        }
     }
 
     func finish() {
         object = nil
         first = nil
+        directObservers = nil
         // Often the last holder of the old value: a collection is released
         // without recursion.
         switch sharedOld {
@@ -750,8 +800,10 @@ final class PendingChange {
         default:
             sharedOld = nil
         }
-        rest.removeAllKeepingCapacity()
-        rebuild.removeAllKeepingCapacity()
+        // Emptying an empty array still checks its uniqueness: skipped.
+        if !rest.isEmpty { rest.removeAllKeepingCapacity() }
+        if !olds.isEmpty { olds.removeAllKeepingCapacity() }
+        if !rebuild.isEmpty { rebuild.removeAllKeepingCapacity() }
     }
 }
 
@@ -759,7 +811,10 @@ struct PendingRecord {
     let observance: Observance
     /// Whether the to-many detail (kind, indexes, elements) reaches this observer.
     let detailed: Bool
-    /// The old value is the change's `sharedOld`.
-    let sharesOld: Bool
-    let old: Value?
+    /// Where the old value is: `sharedOld` (the change's), `noOld`, or an
+    /// index into the change's own old values.
+    let oldSlot: Int
+
+    static let sharedOld = -1
+    static let noOld = -2
 }

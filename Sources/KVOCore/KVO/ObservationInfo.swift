@@ -43,7 +43,12 @@ public final class Observance {
     var isRemoved = false
     /// Root only: the property a single-key path reads, so reading old and new
     /// values skips key-path parsing.
-    var directProperty: PropertyInfo?
+    var directProperty: PropertyInfo? {
+        didSet { readsStoredValue = directProperty?.slot != nil }
+    }
+    /// `directProperty` is stored: reading it runs no code, so a quiet
+    /// delivery may skip it.
+    private(set) var readsStoredValue = false
 
     init(observed: KVOObject, root: Observance?, observer: KVOObject, keyPath: String?, components: ArraySlice<String>,
          options: ObservingOptions, context: Context?, triggerKeys: [String], detailKey: String?,
@@ -152,7 +157,46 @@ public final class ObservationInfo {
     /// The live observances in registration order.
     public var observances: [Observance] { slots.compactMap { $0 } }
 
+    /// Changes with every append and removal: `directSet(of:)` is cached per version.
+    private var version = 0
+    private var directSetKey: String?
+    private var directSetVersion = -1
+    private var directSetAnswer: DirectSet?
+
+    /// What a set of `key` needs when every observance it triggers is a root
+    /// observing exactly `key` here, without `.prior` (nil otherwise): then
+    /// the observances to notify are those of `slots` that `key` triggers, and
+    /// a change keeps the array itself (O(1)) instead of a record for each
+    /// (B2: 10,000 per set). Cached until the observances change.
+    func directSet(of key: String) -> DirectSet? {
+        if directSetVersion == version, let directSetKey, directSetKey == key { return directSetAnswer }
+        var answer: DirectSet? = DirectSet(property: nil, readsOld: false)
+        for case let entry? in slots where entry.isTriggered(by: key) {
+            guard entry.root == nil, !entry.needsRebuild, !entry.options.contains(.prior),
+                  let property = entry.directProperty, entry.detailKey == key,
+                  answer?.property == nil || answer?.property === property else {
+                answer = nil
+                break
+            }
+            answer = DirectSet(property: property, readsOld: answer?.readsOld == true || entry.options.contains(.old))
+        }
+        directSetKey = key
+        directSetVersion = version
+        directSetAnswer = answer
+        return answer
+    }
+
+    struct DirectSet {
+        /// The property all of them read (nil when none is triggered). Not
+        /// retained: the observances that hold it outlive the cached answer,
+        /// and a retain and release of it per set cost 4% of B1.
+        unowned(unsafe) let property: PropertyInfo?
+        /// Some of them want the old value.
+        let readsOld: Bool
+    }
+
     func append(_ observance: Observance) {
+        version &+= 1
         observance.position = slots.count
         observance.isRemoved = false
         if observance.root == nil {
@@ -167,6 +211,7 @@ public final class ObservationInfo {
         let position = observance.position
         guard position < slots.count, slots[position] === observance else { return }
         slots[position] = nil
+        version &+= 1
         count -= 1
         observance.isRemoved = true
         if observance.root == nil, let index = byObserver.index(forKey: ObjectIdentifier(observance.observer)),
@@ -187,11 +232,13 @@ public final class ObservationInfo {
     func reset() -> Bool {
         guard count == 0, slots.capacity <= 64 else { return false }
         slots.removeAllKeepingCapacity()
+        version &+= 1
         byObserver = [:]
         return true
     }
 
     private func compact() {
+        version &+= 1
         slots = slots.filter { $0 != nil }
         for (position, observance) in slots.enumerated() { observance?.position = position }
     }

@@ -186,6 +186,13 @@ public final class ClassInfo {
         return cachedObserveValue
     }
     private var cachedObserveValue: Hooks.ObserveValue?
+
+    /// `observeValueHook != nil` without copying the closure: a quiet
+    /// delivery asks it once per notification.
+    public var hasObserveValueHook: Bool {
+        if cachedHookGeneration == hierarchy.hookChanges { return cachedObserveValue != nil }
+        return observeValueHook != nil
+    }
     private var cachedHookGeneration = -1
 
     /// A zero-argument method KVC can use as the getter `-key`.
@@ -409,6 +416,21 @@ public indirect enum ValueType: Equatable, CustomStringConvertible {
         case .array(let element): return "[\(element)]"
         case .set(let element): return "Set<\(element)>"
         }
+    }
+
+    /// Whether `value` is stored as it is: a scalar or a string into its own
+    /// type. Asked before `accept`, whose switch over the pair copies both
+    /// enums, on every set of a stored property.
+    @inline(__always)
+    public func acceptsUnchanged(_ value: Value) -> Bool {
+        switch value {
+        case .int: if case .int = self { return true }
+        case .double: if case .double = self { return true }
+        case .bool: if case .bool = self { return true }
+        case .string: if case .string = self { return true }
+        default: break
+        }
+        return false
     }
 
     /// The value stored for `value`, converting Int to Double where a Double is

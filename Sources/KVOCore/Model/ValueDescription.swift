@@ -167,7 +167,7 @@ extension Value {
         if value == value.rounded(), abs(value) < 1e16 {
             return String(Int(value))
         }
-        return String(value)
+        return ShortDecimal.describe(value) ?? String(value)
     }
 
     /// Strings print bare when they are made of `[A-Za-z0-9_.$]` and not empty.

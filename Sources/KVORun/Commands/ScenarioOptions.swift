@@ -15,7 +15,8 @@ public struct ScenarioOptions: ParsableArguments {
     var noColor = false
 
     @Option(help: "Deepest nesting of notifications and method calls.")
-    var maxDepth = 1000
+    var maxDepth = ScenarioOptions.defaultMaxDepth
+    static let defaultMaxDepth = 1000
 
     @Option(help: "Most statements executed before the run stops (default: unlimited).")
     var maxSteps: Int?

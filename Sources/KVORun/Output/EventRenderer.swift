@@ -22,21 +22,21 @@ public final class EventRenderer: ScriptOutput {
         self.diagnosticColor = format == .text && diagnosticColor
     }
 
-    public func emit(_ event: Event) {
+    public func emit(_ event: consuming Event) {
         switch format {
         case .text:
-            if case .notify(let object, let keyPath, let observer, let change, let context, let depth) = event {
+            // Matched by consuming it: the fields move out, none is copied.
+            switch consume event {
+            case .notify(let object, let keyPath, let observer, let change, let context, let depth):
                 // The trace's hot path: bytes straight into the output buffer.
                 var sink = out
                 TextFormat.writeNotification(object, keyPath, observer, change, context, depth, color: color, to: &sink)
                 out.endLine()
-                return
-            }
-            if uncaughtExceptionsGoOn, case .exception(let exception, caught: false) = event {
+            case .exception(let exception, caught: false) where uncaughtExceptionsGoOn:
                 out.write(TextFormat.uncaughtGoingOn(exception, color: color))
-                return
+            case let other:
+                out.write(TextFormat.render(other, color: color))
             }
-            out.write(TextFormat.render(event, color: color))
         case .json: out.write(JSONFormat.render(event) + "\n")
         }
     }

@@ -15,23 +15,23 @@ extension Compiler {
             return Typed({ _ in value })
 
         case .interpolation(let parts, _):
-            let pieces: [Eval] = parts.map { part in
+            // Pieces give their text directly, not boxed in a Value.
+            let pieces: [(Machine) throws -> String] = parts.map { part in
                 switch part {
-                case .text(let text): return { _ in .string(text) }
+                case .text(let text): return { _ in text }
                 case .expr(let inner):
                     if isSwift { return compileSwiftInterpolated(inner) }
                     let eval = compileExpr(inner).eval
-                    return { machine in .string(try eval(machine).printDescription(meter: machine.kvo.work)) }
+                    return { machine in try eval(machine).printDescription(meter: machine.kvo.work) }
                 }
             }
             return Typed({ machine in
                 var text = ""
                 for piece in pieces {
-                    if case .string(let part) = try piece(machine) {
-                        try Operators.checkSize(string: text.utf8.count + part.utf8.count)
-                        try machine.kvo.work.charge(part.utf8.count >> 6)
-                        text += part
-                    }
+                    let part = try piece(machine)
+                    try Operators.checkSize(string: text.utf8.count + part.utf8.count)
+                    try machine.kvo.work.charge(part.utf8.count >> 6)
+                    text += part
                 }
                 return .string(text)
             })

@@ -68,9 +68,8 @@ extension Compiler {
     }
 
     /// `"\(x)"` in Swift source: as `print` shows `x`.
-    func compileSwiftInterpolated(_ expr: Expr) -> Eval {
-        let describe = swiftDescriber(expr)
-        return { machine in .string(try describe(machine)) }
+    func compileSwiftInterpolated(_ expr: Expr) -> (Machine) throws -> String {
+        swiftDescriber(expr)
     }
 
     /// How Swift's `print` shows `expr`. `change.newValue` of an `observe`

@@ -1,0 +1,60 @@
+/// The shortest round-trip text of a Double with a few decimals (`0.1875`,
+/// `12.5`), written without the general algorithm behind `Double.description`
+/// (B5s formats three such components per colour, twice per set).
+///
+/// `m / 10^k`, with `k` the fewest decimals for which the quotient rounds back
+/// to the same Double, is exactly what the shortest round-trip form prints in
+/// fixed notation: below 2^50 the scaled value is off by at most 1/8 from
+/// `magnitude × 10^k`, so rounding finds `m` whenever one exists, and the
+/// round-trip interval (one ulp, at most 1/4 once scaled) holds no other
+/// integer. Outside `1e-3 ..< 1e7`, or past 8 decimals, it gives up (nil).
+enum ShortDecimal {
+    /// Powers of ten, all exact in a Double.
+    private static let powers: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8]
+
+    static func describe(_ value: Double) -> String? {
+        let magnitude = abs(value)
+        guard magnitude >= 1e-3, magnitude < 1e7 else { return nil }
+        for decimals in 1..<powers.count {
+            let power = powers[decimals]
+            let product = magnitude * power
+            guard product < 0x1p50 else { return nil }
+            // Rounded to nearest by truncation (no call into libm): when some
+            // `m` fits, `product` is within 1/8 of it.
+            let scaled = UInt64(product + 0.5)
+            if Double(scaled) / power == magnitude {
+                return write(scaled, decimals: decimals, negative: value < 0)
+            }
+        }
+        return nil
+    }
+
+    /// `-12.0625` from 120625 and 4 decimals, written from the right into a
+    /// stack buffer; at most 1 + 16 + 1 bytes. Up to 15 bytes the String is
+    /// a small one, with no allocation.
+    private static func write(_ scaled: UInt64, decimals: Int, negative: Bool) -> String {
+        var storage: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &storage) { buffer in
+            var start = buffer.count
+            var rest = scaled
+            var written = 0
+            // Digits, the point after `decimals` of them, and a `0` before the
+            // point when nothing else is left.
+            repeat {
+                start -= 1
+                if written == decimals {
+                    buffer[start] = UInt8(ascii: ".")
+                } else {
+                    buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+                written += 1
+            } while rest > 0 || written <= decimals + 1
+            if negative {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import KVORun
+import Testing
+
+/// The start-up path that skips the argument parser: it must take only the
+/// plainest command lines, and those must behave as through the parser.
+@Suite(.serialized) struct QuickStartTests {
+    static let subcommands = ["run", "check", "test", "graph", "trace", "help"]
+
+    /// Every option the parser would fill is filled: reading one left unset
+    /// would trap, so a new option of ScenarioOptions must be added to
+    /// QuickStart too. Compared field by field with the parser's defaults.
+    @Test func fillsEveryOptionAsTheParserWould() throws {
+        let quick = try #require(QuickStart.parse(["bank.kvo"], subcommands: Self.subcommands)).options
+        let parsed = try ScenarioOptions.parse([])
+        let quickFields = Mirror(reflecting: quick).children.map { "\($0.label ?? "?")=\(String(describing: $0.value))" }
+        let parsedFields = Mirror(reflecting: parsed).children.map { "\($0.label ?? "?")=\(String(describing: $0.value))" }
+        #expect(quickFields == parsedFields)
+    }
+    @Test func takesAFileWithTheSimpleFlags() throws {
+        let plain = try #require(QuickStart.parse(["bank.kvo"], subcommands: Self.subcommands))
+        #expect(plain.file == "bank.kvo")
+        let flagged = try #require(QuickStart.parse(["run", "--quiet", "bank.kvo", "--stats", "--keep-going", "--no-color"],
+                                                     subcommands: Self.subcommands))
+        #expect(flagged.file == "bank.kvo")
+    }
+
+    @Test func leavesEverythingElseToTheParser() {
+        let others: [[String]] = [
+            [], ["-"], ["--quiet"], ["check", "bank.kvo"], ["test", "scenarios"], ["help"], ["run"],
+            ["--format", "json", "bank.kvo"], ["--max-depth", "5", "bank.kvo"], ["--help"], ["--version"],
+            ["bank.kvo", "other.kvo"], ["bank.kvo", "--quiet", "--quiet"], ["bank.kvo", "--"], ["-q", "bank.kvo"],
+            ["run", "run"], [""], ["graph", "bank.kvo"], ["trace", "bank.kvo"],
+        ]
+        for arguments in others {
+            #expect(QuickStart.parse(arguments[...], subcommands: Self.subcommands) == nil, "\(arguments)")
+        }
+    }
+
+    /// Same output and status with and without the parser (`--max-depth
+    /// 1000`, the default, sends the second run through it).
+    @Test func runsAsTheParserDoes() throws {
+        let folder = try Folder()
+        try folder.write("s.kvo", observedScenario)
+        // A runtime error, then a statement that only --keep-going reaches.
+        try folder.write("bad.kvo", observedScenario + "acct.setValue(1, forKey: \"nope\")\nprint(\"after\")\n")
+        for file in ["s.kvo", "bad.kvo"] {
+            for flags in [[], ["--quiet"], ["--keep-going"], ["--quiet", "--keep-going", "--no-color"]] {
+                let quick = try folder.run([file] + flags)
+                let parsed = try folder.run([file, "--max-depth", "1000"] + flags)
+                #expect(quick.status == parsed.status)
+                #expect(quick.out == parsed.out)
+                #expect(quick.err == parsed.err)
+            }
+        }
+        let missing = try folder.run(["missing.kvo"])
+        let missingParsed = try folder.run(["--max-depth", "1000", "missing.kvo"])
+        #expect(missing.status == missingParsed.status && missing.err == missingParsed.err)
+    }
+}
