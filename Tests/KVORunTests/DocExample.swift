@@ -2,6 +2,7 @@ import _KVOTestSupport
 import Foundation
 import KVORun
 import KVOScript
+import Testing
 
 /// A scenario shown in the documentation (`README.md`, `docs/*.md`) with the
 /// output it must print, checked like a golden file.

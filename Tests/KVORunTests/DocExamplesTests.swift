@@ -23,7 +23,7 @@ import Testing
         let actual = example.actualOutput()
         #expect(actual == expected, """
             \(example.location): the output differs from the ```output block
-            \(Golden.render(expected: expected, actual: actual, expectedName: "documented", actualName: "actual"))
+            \(UnifiedDiff.render(expected: expected, actual: actual, expectedName: "documented", actualName: "actual"))
             """)
     }
 
