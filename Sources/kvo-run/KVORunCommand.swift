@@ -16,7 +16,7 @@ struct KVORunCommand: ParsableCommand {
               kvo-run check bank.kvo                  parse and check only
               kvo-run test scenarios/                 run golden tests
             """,
-        version: Version.banner,
+        version: Version.full,
         subcommands: [RunCommand.self, CheckCommand.self, TestCommand.self],
         defaultSubcommand: RunCommand.self)
 }
