@@ -109,7 +109,8 @@ struct DocExample: CustomTestStringConvertible, Sendable {
                 }
             }
             var expected: String?
-            if index + 1 < fences.count, fences[index + 1].info.first == "output", fences[index + 1].adjacentToPrevious {
+            if index + 1 < fences.count, fences[index + 1].info.first == "output",
+               fences[index + 1].adjacentToPrevious {
                 expected = fences[index + 1].body
             }
             if !norun && expected == nil && problem == nil {
