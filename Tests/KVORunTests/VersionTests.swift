@@ -21,6 +21,10 @@ import Testing
     @Test func versionOptionPrintsIt() throws {
         let result = try CLI.run(["--version"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.out == Version.full + "\n", "\(result)")
+        // The binary may have been built at another revision than this test
+        // (a commit in between): only the shape is compared.
+        #expect(result.out.hasPrefix("kvo-run \(Version.number) ("), "\(result)")
+        #expect(result.out.hasSuffix(")\n"), "\(result)")
+        #expect(result.out.contains("(git ") || result.out.contains("(unknown revision)"), "\(result)")
     }
 }
