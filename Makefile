@@ -6,7 +6,7 @@ BIN := .build/release/kvo-run
 CONFORMANCE := $(firstword $(wildcard ../shared/conformance) Tests/Conformance)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test test-unit test-golden test-conformance test-checked clean
+.PHONY: setup build run test test-unit test-golden test-conformance test-checked clean revision
 
 setup:
 	@if [ ! -f /usr/include/readline/readline.h ]; then \
@@ -20,8 +20,19 @@ setup:
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq graphviz librsvg2-bin; \
 	fi
 
-build: setup
+build: setup revision
 	$(SWIFT) build -c release
+
+# `kvo-run --version` names the git revision of the build: written into a
+# git-ignored C header, and only when it changed, so an unchanged revision
+# rebuilds nothing. Outside a git checkout (a tarball) there is no header and
+# the binary says "unknown revision".
+REVISION_HEADER := Sources/CBuildInfo/revision.h
+revision:
+	@rev=$$(git rev-parse --short=12 HEAD 2>/dev/null) || exit 0; \
+	if [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then rev="$$rev-dirty"; fi; \
+	line="#define KVO_REVISION \"$$rev\""; \
+	if [ "$$(cat $(REVISION_HEADER) 2>/dev/null)" != "$$line" ]; then echo "$$line" > $(REVISION_HEADER); fi
 
 run: build
 	$(BIN) scenarios/tour.kvo
@@ -62,6 +73,49 @@ stress: build
 
 clean:
 	rm -rf .build
+
+# --- make install / uninstall ------------------------------------------------
+# The binary, its man page (generated from the command's own help by
+# swift-argument-parser's generate-manual plugin) and completion scripts for
+# bash, zsh and fish, under $(DESTDIR)$(PREFIX) in the places each shell looks.
+# `make test-install` checks the whole round trip in a temporary DESTDIR.
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_BIN := $(DESTDIR)$(PREFIX)/bin
+INSTALL_MAN := $(DESTDIR)$(PREFIX)/share/man/man1
+INSTALL_BASH := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+INSTALL_ZSH := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+INSTALL_FISH := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+INSTALLED := $(INSTALL_BIN)/kvo-run $(INSTALL_MAN)/kvo-run.1 $(INSTALL_BASH)/kvo-run \
+	$(INSTALL_ZSH)/_kvo-run $(INSTALL_FISH)/kvo-run.fish
+MAN_PAGE := .build/plugins/GenerateManual/outputs/kvo-run/kvo-run.1
+COMPLETIONS := .build/completions
+
+.PHONY: manual completions install uninstall test-install
+
+manual: build
+	$(SWIFT) package plugin generate-manual --configuration release
+	@test -s $(MAN_PAGE)
+
+completions: build
+	@mkdir -p $(COMPLETIONS)
+	$(BIN) --generate-completion-script bash > $(COMPLETIONS)/kvo-run.bash
+	$(BIN) --generate-completion-script zsh > $(COMPLETIONS)/_kvo-run
+	$(BIN) --generate-completion-script fish > $(COMPLETIONS)/kvo-run.fish
+
+install: build manual completions
+	install -d $(INSTALL_BIN) $(INSTALL_MAN) $(INSTALL_BASH) $(INSTALL_ZSH) $(INSTALL_FISH)
+	install -m 755 $(BIN) $(INSTALL_BIN)/kvo-run
+	install -m 644 $(MAN_PAGE) $(INSTALL_MAN)/kvo-run.1
+	install -m 644 $(COMPLETIONS)/kvo-run.bash $(INSTALL_BASH)/kvo-run
+	install -m 644 $(COMPLETIONS)/_kvo-run $(INSTALL_ZSH)/_kvo-run
+	install -m 644 $(COMPLETIONS)/kvo-run.fish $(INSTALL_FISH)/kvo-run.fish
+
+uninstall:
+	rm -f $(INSTALLED)
+
+test-install: build
+	scripts/test-install
 
 # ---------------------------------------------------------------------------
 # make bench: kvo-run against GNUstep Base's KVO in compiled Objective-C

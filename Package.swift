@@ -53,12 +53,14 @@ let package = Package(
         .target(name: "KVOScript", dependencies: ["KVOCore"], swiftSettings: fastRelease),
         // GNU readline, for the REPL. No pkgConfig: Debian's readline.pc adds flags SwiftPM rejects.
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        // The git revision of the build, for `--version` (`make` writes it).
+        .target(name: "CBuildInfo"),
         // The tool around the language: output writers (text, JSON), reading
         // files, the golden runner, the REPL's logic and the subcommands.
         .target(
             name: "KVORun",
             dependencies: [
-                "KVOCore", "KVOScript", "CReadline",
+                "KVOCore", "KVOScript", "CReadline", "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: fastRelease),

@@ -1,5 +1,5 @@
 // libFuzzer entry point over the whole pipeline: lexer, parser, checker and
-// interpreter (SPEC §9: "Nothing a script does, however malformed or deep,
+// interpreter (docs/language.md#diagnostics: "Nothing a script does, however malformed or deep,
 // crashes the program or overflows its stack").
 //
 // Built by `make fuzz` (see the Makefile) with

@@ -26,7 +26,7 @@ struct KVORunCommand: ParsableCommand {
               kvo-run test scenarios/                 run golden tests
               kvo-run --generate-completion-script zsh   shell completion (bash, zsh, fish)
             """ + "\n\n" + RunCommand.optionsHelp,
-        version: Version.banner,
+        version: Version.full,
         subcommands: [RunCommand.self, CheckCommand.self, TestCommand.self, GraphCommand.self, TraceCommand.self],
         defaultSubcommand: RunCommand.self)
 

@@ -1,7 +1,8 @@
 import Testing
 @testable import KVOCore
 
-/// SPEC §6.3 (the change dictionary) and §6.4 (options .new .old .initial .prior).
+/// The change dictionary (docs/language.md#change-dictionary) and the options .new .old .initial
+/// .prior (docs/language.md#options).
 @Suite struct ChangeDictionaryTests {
     // MARK: Change.description
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import KVOCore
 
-/// Collection operators in value(forKeyPath:) (SPEC §5).
+/// Collection operators in value(forKeyPath:) (docs/language.md#collection-operators).
 @Suite struct CollectionOperatorTests {
     struct Company {
         let dept: KVOObject
@@ -125,7 +125,7 @@ import Testing
     }
 
     /// An unknown operator followed by a path: NSArray finds no
-    /// `_medianForKeyPath:` (SPEC §5).
+    /// `_medianForKeyPath:` (docs/language.md#collection-operators).
     @Test func anUnknownOperatorFollowedByAPathDoesNotImplementTheOperation() throws {
         let w = World()
         let c = try company(w)
@@ -137,7 +137,7 @@ import Testing
     }
 
     /// An `@word` ending the path goes to the collection's own
-    /// `value(forKey:)` without the `@` (SPEC §5).
+    /// `value(forKey:)` without the `@` (docs/language.md#collection-operators).
     @Test func anAtWordEndingThePathIsTheCollectionsOwnKey() throws {
         let w = World()
         let c = try company(w)
@@ -154,7 +154,7 @@ import Testing
     }
 
     /// `@avg`, `@max` and `@min` of an empty collection are nil; `@sum` and
-    /// `@count` are 0 (SPEC §5).
+    /// `@count` are 0 (docs/language.md#collection-operators).
     @Test func emptyCollectionEdges() throws {
         let w = World()
         let c = try company(w)

@@ -1,7 +1,7 @@
 import Testing
 @testable import KVOCore
 
-/// SPEC §6.6: dependent keys (`@affectedBy` / keyPathsForValuesAffecting).
+/// docs/language.md#dependent-keys: dependent keys (`@affectedBy` / keyPathsForValuesAffecting).
 @Suite struct DependentKeyTests {
     /// `class Person { var firstName = "John"; var lastName = "Appleseed";
     ///  @affectedBy(firstName, lastName) var fullName { firstName + " " + lastName } }`
@@ -267,7 +267,7 @@ import Testing
 
     /// An affecting key path through a to-many relationship is forwarded to
     /// the collection, which raises when an observer of the dependent key
-    /// registers; nothing stays registered (SPEC §6.6).
+    /// registers; nothing stays registered (docs/language.md#dependent-keys).
     @Test func affectingKeyPathThroughAToManyRelationshipRaisesAtRegistration() throws {
         let w = World()
         let employee = w.makeClass("Employee", [w.stored("salary", .double)])

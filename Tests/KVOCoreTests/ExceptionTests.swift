@@ -1,7 +1,7 @@
 import Testing
 @testable import KVOCore
 
-/// SPEC §7: Apple's exception names and reason texts, pointers replaced by names.
+/// docs/language.md#exceptions: Apple's exception names and reason texts, pointers replaced by names.
 @Suite struct ExceptionTests {
     func objects(_ w: World) throws -> (acct: KVOObject, alice: KVOObject) {
         try w.acctAndAlice()

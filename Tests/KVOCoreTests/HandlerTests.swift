@@ -1,7 +1,8 @@
 import Testing
 @testable import KVOCore
 
-/// SPEC §6.5 (synchronous, nested delivery) and §6.8 (handlers), §9 (max depth).
+/// Synchronous, nested delivery (docs/language.md#order), handlers (docs/language.md#handlers)
+/// and the maximum depth (docs/language.md#diagnostics).
 @Suite struct HandlerTests {
     @Test func aHandlerRunsOneLevelDeeperWithTheNotificationsArguments() throws {
         let w = World()

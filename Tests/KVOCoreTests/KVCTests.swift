@@ -2,7 +2,7 @@ import Testing
 @testable import KVOCore
 
 /// Key-Value Coding: value(forKey:), setValue(_:forKey:), key paths, hooks,
-/// coercion (SPEC §4.2, §5, §7).
+/// coercion (docs/language.md#properties, docs/language.md#foundation-api, docs/language.md#exceptions).
 @Suite struct KVCTests {
     func account(_ w: World) throws -> KVOObject {
         let cls = w.makeClass("Account", [
@@ -175,7 +175,7 @@ import Testing
         #expect(w.take() == ["a.balance → p {kind = 1; new = 3}", "b.balance → p {kind = 1; new = 3}"])
     }
 
-    // MARK: Coercion (SPEC §4.2)
+    // MARK: Coercion (docs/language.md#properties)
 
     @Test(arguments: [
         ("12abc", 12), ("abc", 0), ("", 0), ("  42", 42), ("-7x", -7), ("+5", 5), ("3.9", 3),

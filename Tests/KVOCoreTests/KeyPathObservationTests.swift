@@ -1,7 +1,7 @@
 import Testing
 @testable import KVOCore
 
-/// SPEC §6.7: key paths through relationships, arrays along a path, collection
+/// docs/language.md#key-paths: key paths through relationships, arrays along a path, collection
 /// operators as the last component.
 @Suite struct KeyPathObservationTests {
     struct Bank {
@@ -334,7 +334,7 @@ import Testing
         #expect(error?.reason == "[<__NSSetM dept.tags> addObserver:forKeyPath:options:context:] is not supported. Key path: length")
     }
 
-    /// SPEC §3.1: an array reached through a property is named after where it
+    /// docs/language.md#object-names: an array reached through a property is named after where it
     /// lives — the object that holds it (`sales.employees`), not the path used to
     /// reach it.
     @Test func anArrayReachedThroughAToOneIsNamedAfterTheObjectHoldingIt() throws {
@@ -393,7 +393,7 @@ import Testing
     }
 
     /// An operator followed by a path is forwarded to the array like any
-    /// other rest of a path, and the array raises (SPEC §6.7).
+    /// other rest of a path, and the array raises (docs/language.md#key-paths).
     @Test func sumFollowedByAPathIsForwardedToTheArrayWhichRaises() throws {
         let w = World()
         let (dept, report, _) = try department(w)
@@ -406,7 +406,7 @@ import Testing
 
     /// When the middle object is replaced, the forwarding observances move to
     /// the new object in the did phase's order (newest root first), so the new
-    /// object notifies the two observers in the opposite order (SPEC §6.7).
+    /// object notifies the two observers in the opposite order (docs/language.md#key-paths).
     @Test func replacingTheMiddleObjectReversesTheOrderOfItsForwards() throws {
         let w = World()
         let account = w.accountClass()
@@ -440,7 +440,7 @@ import Testing
         #expect(first.observanceSnapshots.map(\.observer) == ["person[1]", "person[0]"])
     }
 
-    /// `removeObserver` sent to an array or a set raises (SPEC §7).
+    /// `removeObserver` sent to an array or a set raises (docs/language.md#exceptions).
     @Test func removeObserverFromACollectionRaises() throws {
         let w = World()
         let (dept, report, _) = try department(w)

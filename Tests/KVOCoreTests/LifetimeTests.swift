@@ -1,7 +1,7 @@
 import Testing
 @testable import KVOCore
 
-/// SPEC §6.9: release, zombies, silent unregistration.
+/// docs/language.md#lifetime: release, zombies, silent unregistration.
 @Suite struct LifetimeTests {
     @Test func releasingAnObservedObjectUnregistersItsObserversSilently() throws {
         let w = World()

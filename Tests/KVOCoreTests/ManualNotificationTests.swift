@@ -1,7 +1,8 @@
 import Testing
 @testable import KVOCore
 
-/// SPEC §6.2 (manual notification, @manual) and the nesting rules of §6.5.
+/// Manual notification and @manual (docs/language.md#when-notified) and the nesting rules
+/// (docs/language.md#mid-change).
 @Suite struct ManualNotificationTests {
     func manualAccount(_ w: World) throws -> (KVOObject, KVOObject) {
         let account = w.makeClass("Account", [

@@ -1,7 +1,8 @@
 import Testing
 @testable import KVOCore
 
-/// SPEC §6.2 (automatic notification) and §6.5 (order and timing, mid-change rules).
+/// Automatic notification (docs/language.md#when-notified), order and timing (docs/language.md#order)
+/// and the mid-change rules (docs/language.md#mid-change).
 @Suite struct NotificationOrderTests {
     /// conformance c01.
     @Test func automaticNotificationFiresOnEverySetEvenWhenTheValueIsEqual() throws {

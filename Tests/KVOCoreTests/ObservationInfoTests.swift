@@ -1,7 +1,7 @@
 import Testing
 @testable import KVOCore
 
-/// SPEC §8.3: observation info dumps.
+/// docs/language.md#observation-info: observation info dumps.
 @Suite struct ObservationInfoTests {
     @Test func nobodyObservingGivesNil() throws {
         let w = World()
@@ -14,7 +14,7 @@ import Testing
         #expect(Value.observationInfo(acct) == .null)
     }
 
-    /// The example of SPEC §8.3, exactly.
+    /// The example of docs/language.md#observation-info, exactly.
     @Test func descriptionMatchesTheSpecExample() throws {
         let w = World()
         let (acct, alice) = try w.acctAndAlice()

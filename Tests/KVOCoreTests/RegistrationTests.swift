@@ -1,7 +1,7 @@
 import Testing
 @testable import KVOCore
 
-/// SPEC §6.1: registration, duplicates, removal of the most recent match, NSRangeException.
+/// docs/language.md#registration: registration, duplicates, removal of the most recent match, NSRangeException.
 @Suite struct RegistrationTests {
     let removeReason = "Cannot remove an observer <Person alice> for the key path \"balance\" from <Account acct> because it is not registered as an observer."
 

@@ -10,7 +10,7 @@ struct FixtureError: Error, CustomStringConvertible {
 /// One runtime with a collecting sink, plus shorthands to declare classes, make
 /// objects, mutate them and read back what was delivered as compact lines:
 /// `acct.balance → alice {kind = 1; new = 200; old = 100} context: Ctx`,
-/// indented two spaces per handler depth (as the text format of SPEC §8.1).
+/// indented two spaces per handler depth (as the text format of docs/language.md#text-format).
 final class World {
     let sink = CollectingSink()
     let rt: KVORuntime
@@ -183,7 +183,7 @@ func cocoaException(_ body: () throws -> Void, sourceLocation: SourceLocation = 
     return nil
 }
 
-/// The runtime error (SPEC §9) `body` raises, or nil (recording an issue for any other error).
+/// The runtime error (docs/language.md#diagnostics) `body` raises, or nil (recording an issue for any other error).
 func runtimeFailure(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> RuntimeFailure? {
     do {
         try body()

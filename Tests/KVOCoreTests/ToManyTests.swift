@@ -1,7 +1,7 @@
 import Testing
 @testable import KVOCore
 
-/// SPEC §6.3 to-many changes: `mutableArrayValue` (kinds 2/3/4 with indexes and
+/// docs/language.md#change-dictionary to-many changes: `mutableArrayValue` (kinds 2/3/4 with indexes and
 /// only the affected elements) and `mutableSetValue` (union/minus/intersect/set).
 @Suite struct ToManyTests {
     func list(_ w: World, _ items: [String] = [], manual: Bool = false) throws -> (KVOObject, KVOObject) {

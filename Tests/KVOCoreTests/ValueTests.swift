@@ -1,7 +1,7 @@
 import Testing
 @testable import KVOCore
 
-/// SPEC §3: values, their descriptions and equality; ValueType checks.
+/// docs/language.md#values: values, their descriptions and equality; ValueType checks.
 @Suite struct ValueTests {
     @Test func scalarsDescribeAsNSNumberDoes() {
         #expect(Value.int(42).collectionDescription == "42")

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Malformed and adversarial scenarios (issue "Robustness: no input crashes
-/// kvo-run"; SPEC §9: "Nothing a script does, however malformed or deep,
+/// kvo-run"; docs/language.md#diagnostics: "Nothing a script does, however malformed or deep,
 /// crashes the program or overflows its stack: limits are checked, not hoped
 /// for"). Every case runs the real `kvo-run` (found by `CLI` in
 /// KVORunTests.swift) in its own process with a timeout, and checks that it
@@ -381,7 +381,7 @@ enum Adversarial {
         try A.check(source, .scriptError)
     }
 
-    /// SPEC §2: a first line starting with `#!` is ignored, even unterminated.
+    /// docs/language.md#lexical: a first line starting with `#!` is ignored, even unterminated.
     @Test(arguments: ["#!", "#!/usr/bin/env kvo-run", "#!\"\\(/*", "#!" + String(repeating: "(", count: 100_000) + "\nprint(1)\n"])
     func shebangLineIsIgnored(_ source: String) throws {
         try A.check(source, .success)

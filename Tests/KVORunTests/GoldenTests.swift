@@ -20,7 +20,7 @@ struct Scenario: CustomTestStringConvertible, Sendable {
     }()
 }
 
-/// SPEC §10: every `X.kvo` beside an `X.out` holding all it prints and, when
+/// docs/cli.md#test: every `X.kvo` beside an `X.out` holding all it prints and, when
 /// the status is not 0, a last line `# exit status: N`.
 /// `UPDATE_GOLDENS=1 swift test --filter GoldenTests` rewrites the `.out` files.
 @Suite struct GoldenTests {

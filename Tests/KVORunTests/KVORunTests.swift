@@ -3,7 +3,7 @@ import KVORun
 import Foundation
 import Testing
 
-/// End-to-end tests of the `kvo-run` executable (SPEC §9 exit statuses, §10
+/// End-to-end tests of the `kvo-run` executable (docs/language.md#diagnostics exit statuses, docs/cli.md
 /// command line), run as a separate process.
 enum CLI {
     /// The package root, found from this file's path (Tests/KVORunTests/…).
@@ -161,7 +161,7 @@ let observedScenario = """
         }
     }
 
-    // MARK: Exit statuses (SPEC §9)
+    // MARK: Exit statuses (docs/language.md#diagnostics)
 
     @Test func statusZeroOnSuccess() throws {
         let folder = try Folder()
@@ -499,7 +499,7 @@ let observedScenario = """
         #expect(try folder.run(["run", "r.kvo"]).out == "ran\n")
     }
 
-    // MARK: Never a crash (SPEC §9: "Nothing a script does … crashes the program or overflows its stack")
+    // MARK: Never a crash (docs/language.md#diagnostics: nothing a script does crashes kvo-run)
 
     @Test(arguments: [
         ("nested parentheses", "let x = " + String(repeating: "(", count: 100_000) + "1" + String(repeating: ")", count: 100_000) + "\n"),

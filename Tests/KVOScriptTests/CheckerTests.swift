@@ -3,7 +3,7 @@ import KVORun
 import Testing
 @testable import KVOScript
 
-/// SPEC §9: the whole file is parsed and checked before anything runs; each
+/// docs/language.md#diagnostics: the whole file is parsed and checked before anything runs; each
 /// problem is reported as `file:line:col: error: message`, the source line and
 /// a caret line, and the status is 2.
 ///

@@ -3,7 +3,7 @@ import KVORun
 import Testing
 @testable import KVOScript
 
-/// SPEC §2: lexical structure.
+/// docs/language.md#lexical: lexical structure.
 @Suite struct LexerTests {
     /// The token kinds of `source`, without the final `.eof`; fails on diagnostics.
     func kinds(_ source: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [Token.Kind] {

@@ -212,7 +212,7 @@ enum SX {
         #expect(parse("let x = (a < b) == c") == ["(let x = (== (< a b) c))"])
     }
 
-    // MARK: Multi-line continuation (SPEC §2)
+    // MARK: Multi-line continuation (docs/language.md#lexical)
 
     @Test func lineContinuesAfterABinaryOperator() {
         #expect(parse("let total = 1 +\n    2 *\n\n    3\nprint(total)") == [
@@ -253,7 +253,7 @@ enum SX {
     }
 
     @Test func affectedByListMaySpanLines() {
-        // SPEC §2: a line continues when it ends inside '(' or with ','.
+        // docs/language.md#lexical: a line continues when it ends inside '(' or with ','.
         let decl = classDecl("""
             class Person {
                 var firstName: String = ""

@@ -4,7 +4,8 @@ import Testing
 import KVOCore
 @testable import KVOScript
 
-/// SPEC §7 (exceptions), §8 (output), §9 (runtime errors and exit status).
+/// Exceptions (docs/language.md#exceptions), output (docs/language.md#output), runtime errors and exit
+/// statuses (docs/language.md#diagnostics).
 @Suite struct RuntimeTests {
     func options(maxSteps: Int = .max, maxDepth: Int = 1000, keepGoing: Bool = false) -> RunOptions {
         var options = RunOptions()
@@ -27,7 +28,7 @@ import KVOCore
     // MARK: Success
 
     @Test func theSpecsFirstScenario() {
-        // SPEC §1, verbatim.
+        // The bank scenario of docs/language.md#first-scenario, with the context's longer name.
         expectRun("""
             // bank.kvo
             context PersonAccountBalanceContext
@@ -408,7 +409,7 @@ import KVOCore
     }
 
     @Test func kvcCoercesWhereTheSetterRefuses() {
-        // SPEC §4.2: through setValue(_:forKey:) a String gives the number it starts with.
+        // docs/language.md#properties: through setValue(_:forKey:) a String gives the number it starts with.
         expectRun("""
             class A { var n: Int = 0
                       var d: Double = 0 }
@@ -546,7 +547,7 @@ import KVOCore
     }
 
     @Test func notificationToAReleasedObserver() {
-        // SPEC §6.9.
+        // docs/language.md#lifetime.
         expectRun("""
             class A { var n: Int = 0 }
             class P { }

@@ -1,5 +1,6 @@
 /// To-many changes: the `mutableArrayValue(forKey:)` and `mutableSetValue(forKey:)`
-/// proxies, whose mutations notify with kinds 2–4 (SPEC §5, §6.3).
+/// proxies, whose mutations notify with kinds 2–4 (docs/language.md#collection-proxies,
+/// docs/language.md#change-dictionary).
 extension KVORuntime {
     /// The object and key a proxy mutates, resolved anew on each use as
     /// Foundation's proxies do for key paths.

@@ -12,7 +12,7 @@ public struct CocoaException: Equatable, Sendable {
     }
 }
 
-/// A runtime error that is not a Cocoa exception (SPEC §9): ends the run with
+/// A runtime error that is not a Cocoa exception (docs/language.md#diagnostics): ends the run with
 /// status 1. The interpreter attaches the location of the statement.
 public struct RuntimeFailure: Equatable, Sendable {
     /// The limit a run went past. The message does not say how to raise it:
@@ -50,7 +50,7 @@ public enum ScriptError: Error {
     public static func runtime(_ message: String) -> ScriptError { .runtime(RuntimeFailure(message)) }
 }
 
-/// Apple's exception names and reason texts (SPEC §7), pointers replaced by names.
+/// Apple's exception names and reason texts (docs/language.md#exceptions), pointers replaced by names.
 public enum Exceptions {
     public static let range = "NSRangeException"
     public static let unknownKey = "NSUnknownKeyException"

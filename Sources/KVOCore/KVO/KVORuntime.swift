@@ -1,4 +1,4 @@
-/// The KVO engine: registration, the will/did pending model of SPEC §6.5,
+/// The KVO engine: registration, the will/did pending model of docs/language.md#order,
 /// dependent keys, key-path forwarding and delivery. KVC lives in `KVC.swift`,
 /// collection proxies in `CollectionMutations.swift`.
 ///

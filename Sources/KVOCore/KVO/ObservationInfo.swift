@@ -362,7 +362,7 @@ final class RegistrationIndex {
     }
 }
 
-/// A line of an observation-info dump, resolved to names (SPEC §8.3).
+/// A line of an observation-info dump, resolved to names (docs/language.md#observation-info).
 public struct ObservanceSnapshot: Equatable {
     public let index: Int
     public let observer: String

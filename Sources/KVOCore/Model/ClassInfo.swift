@@ -35,7 +35,7 @@ public final class ClassInfo {
     private var automaticCache: [String: Bool] = [:]
     private var affectingCache: [String: [[String]]] = [:]
 
-    /// The overridable NSObject methods of SPEC §4.2 that a class declares
+    /// The overridable NSObject methods of docs/language.md#hooks that a class declares
     /// (inherited ones included).
     public struct Hooks {
         public typealias ObserveValue = (_ observer: KVOObject, _ keyPath: String, _ object: KVOObject, _ change: Change, _ context: Context?) throws -> Void

@@ -3,7 +3,7 @@ public final class KVOObject: CustomStringConvertible {
     public let cls: ClassInfo
     /// Stored properties by slot index, resolved when the class was declared.
     public var slots: [Value]
-    /// The display name used wherever Apple would print an address (SPEC §3.1).
+    /// The display name used wherever Apple would print an address (docs/language.md#object-names).
     /// `Class#n` is spelled out the first time it is shown: most of the
     /// objects a benchmark creates (100,000 observers) never are.
     public var name: String {

@@ -1,5 +1,5 @@
 /// How values print: `print` uses `printDescription`, collections and change
-/// dictionaries use `collectionDescription` (NSArray/NSDictionary style, SPEC §3).
+/// dictionaries use `collectionDescription` (NSArray/NSDictionary style, docs/language.md#values).
 extension Value {
     /// What `print(x)` and string interpolation show.
     public var printDescription: String {

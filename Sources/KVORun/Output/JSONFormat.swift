@@ -1,7 +1,7 @@
 import KVOCore
 import KVOScript
 
-/// The JSON Lines format of SPEC §8.2, written by hand: the events are flat
+/// The JSON Lines format of docs/language.md#json-format, written by hand: the events are flat
 /// and their keys fixed, and a generic encoder would cost a dictionary per line.
 public enum JSONFormat {
     public static func render(_ event: Event) -> String {

@@ -1,7 +1,7 @@
 import KVOCore
 import KVOScript
 
-/// The text format of SPEC §8.1.
+/// The text format of docs/language.md#text-format.
 public enum TextFormat {
     static let reset = "\u{1B}[0m"
 

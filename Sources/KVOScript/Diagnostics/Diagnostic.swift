@@ -13,7 +13,7 @@ public struct SourceLocation: Hashable, Sendable, Comparable {
     }
 }
 
-/// A problem with a scenario, reported compiler-style (SPEC §9).
+/// A problem with a scenario, reported compiler-style (docs/language.md#diagnostics).
 public struct Diagnostic: Error, Equatable, Sendable {
     public enum Severity: String, Sendable {
         case error, warning

@@ -1,6 +1,6 @@
 import KVOCore
 
-/// Foundation's KVC/KVO methods and the collection proxies' methods (SPEC §5),
+/// Foundation's KVC/KVO methods and the collection proxies' methods (docs/language.md#foundation-api),
 /// keyed by Swift-style signature (`addObserver(_:forKeyPath:options:context:)`)
 /// so argument labels are checked when the scenario is checked.
 enum Builtins {
