@@ -13,7 +13,8 @@ import Testing
 /// is not 0, a last line `# exit status: N`. Words after `kvo` in the fence:
 /// `norun` (shown, never run: then no output block), `file=NAME.kvo` (the
 /// name diagnostics print; default `example.kvo`), `--format json`,
-/// `--keep-going`, `--max-depth N`, `--max-steps N`, `--quiet`.
+/// `--keep-going`, `--max-depth N`, `--max-steps N`, `--quiet`, `--explain`,
+/// `--legacy-dealloc`.
 struct DocExample: CustomTestStringConvertible, Sendable {
     /// `docs/tutorial.md:42`, the line of the opening fence.
     let location: String
@@ -88,6 +89,8 @@ struct DocExample: CustomTestStringConvertible, Sendable {
                 case "norun": norun = true
                 case "--keep-going": options.keepGoing = true
                 case "--quiet": options.quiet = true
+                case "--explain": options.explain = true
+                case "--legacy-dealloc": options.legacyDealloc = true
                 case "--format":
                     guard let value = words.popFirst(), let kind = OutputFormatKind(rawValue: value) else {
                         problem = "--format needs text or json"

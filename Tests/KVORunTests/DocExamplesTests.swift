@@ -85,6 +85,16 @@ import Testing
         #expect(examples[1].norun && examples[1].problem == nil)
     }
 
+    @Test func explainAndLegacyDeallocAreRead() {
+        let markdown = "```kvo --explain --legacy-dealloc\nprint(1)\n```\n```output\n1\n```\n```kvo\nprint(1)\n```\n"
+        let examples = DocExample.examples(in: markdown, path: "x.md")
+        #expect(examples.count == 2)
+        guard examples.count == 2 else { return }
+        #expect(examples[0].problem == nil)
+        #expect(examples[0].options.explain && examples[0].options.legacyDealloc)
+        #expect(!examples[1].options.explain && !examples[1].options.legacyDealloc)
+    }
+
     @Test func anUnknownFenceWordIsReported() {
         let examples = DocExample.examples(in: "```kvo --fast\nprint(1)\n```\n```output\n1\n```\n", path: "x.md")
         #expect(examples.first?.problem?.contains("unknown word '--fast'") == true)
