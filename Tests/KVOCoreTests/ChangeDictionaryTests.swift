@@ -7,36 +7,46 @@ import Testing
     // MARK: Change.description
 
     @Test func descriptionPrintsPresentKeysInAppleKeyOrder() {
-        let change = Change(kind: .replacement, indexes: [1, 3], new: strings("x", "y"),
-                            old: strings("a", "b"), isPrior: true)
-        #expect(change.description == "{indexes = (1, 3); kind = 4; new = (x, y); notificationIsPrior = 1; old = (a, b)}")
+        let change = Change(
+            kind: .replacement, indexes: [1, 3], new: strings("x", "y"),
+            old: strings("a", "b"), isPrior: true)
+        #expect(
+            change.description == "{indexes = (1, 3); kind = 4; new = (x, y); notificationIsPrior = 1; old = (a, b)}")
         #expect(Change(kind: .setting).description == "{kind = 1}")
-        #expect(Change(kind: .insertion, indexes: [0], new: strings("a")).description == "{indexes = (0); kind = 2; new = (a)}")
+        #expect(
+            Change(kind: .insertion, indexes: [0], new: strings("a")).description
+                == "{indexes = (0); kind = 2; new = (a)}")
         #expect(Change(kind: .removal, old: .null).description == "{kind = 3; old = <null>}")
         #expect(Change(kind: .setting, isPrior: true).description == "{kind = 1; notificationIsPrior = 1}")
     }
 
     @Test func descriptionDescribesValuesAsCollectionsDo() {
-        #expect(Change(kind: .setting, new: .string("John Appleseed"), old: .string("Alice")).description
+        #expect(
+            Change(kind: .setting, new: .string("John Appleseed"), old: .string("Alice")).description
                 == "{kind = 1; new = \"John Appleseed\"; old = Alice}")
-        #expect(Change(kind: .setting, new: .double(0.05), old: .double(200)).description
+        #expect(
+            Change(kind: .setting, new: .double(0.05), old: .double(200)).description
                 == "{kind = 1; new = 0.05; old = 200}")
-        #expect(Change(kind: .setting, new: .bool(true), old: .bool(false)).description
+        #expect(
+            Change(kind: .setting, new: .bool(true), old: .bool(false)).description
                 == "{kind = 1; new = 1; old = 0}")
-        #expect(Change(kind: .setting, new: .array([]), old: .null).description
+        #expect(
+            Change(kind: .setting, new: .array([]), old: .null).description
                 == "{kind = 1; new = (); old = <null>}")
-        #expect(Change(kind: .insertion, new: stringSet("b", "a")).description
+        #expect(
+            Change(kind: .insertion, new: stringSet("b", "a")).description
                 == "{kind = 2; new = {(a, b)}}")
     }
 
     // MARK: .new / .old
 
-    @Test(arguments: [
-        (ObservingOptions(), "{kind = 1}"),
-        (ObservingOptions.new, "{kind = 1; new = 200}"),
-        (ObservingOptions.old, "{kind = 1; old = 100}"),
-        ([ObservingOptions.new, .old], "{kind = 1; new = 200; old = 100}"),
-    ] as [(ObservingOptions, String)])
+    @Test(
+        arguments: [
+            (ObservingOptions(), "{kind = 1}"),
+            (ObservingOptions.new, "{kind = 1; new = 200}"),
+            (ObservingOptions.old, "{kind = 1; old = 100}"),
+            ([ObservingOptions.new, .old], "{kind = 1; new = 200; old = 100}"),
+        ] as [(ObservingOptions, String)])
     func newAndOldArePresentOnlyWhenAsked(options: ObservingOptions, expected: String) throws {
         let w = World()
         let (acct, alice) = try w.acctAndAlice()
@@ -56,11 +66,12 @@ import Testing
         try w.set(acct, "owner", .object(alice))
         try w.set(acct, "owner", .null)
         try w.setValue(.null, acct, forKey: "title")
-        #expect(w.take() == [
-            "acct.owner → alice {kind = 1; new = <Person: alice>; old = <null>}",
-            "acct.owner → alice {kind = 1; new = <null>; old = <Person: alice>}",
-            "acct.title → alice {kind = 1; new = <null>; old = \"\"}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.owner → alice {kind = 1; new = <Person: alice>; old = <null>}",
+                "acct.owner → alice {kind = 1; new = <null>; old = <Person: alice>}",
+                "acct.title → alice {kind = 1; new = <null>; old = \"\"}",
+            ])
     }
 
     @Test func toManySettingCarriesTheWholeArrays() throws {
@@ -89,12 +100,13 @@ import Testing
         try w.observe(acct, c, "balance", [.initial, .old, .new, .prior])
         #expect(w.take() == ["acct.balance → c {kind = 1; new = 10}"])
         try w.set(acct, "balance", .double(20))
-        #expect(w.take() == [
-            "acct.balance → c {kind = 1; notificationIsPrior = 1; old = 10}",
-            "acct.balance → c {kind = 1; new = 20; old = 10}",
-            "acct.balance → b {kind = 1; new = 20}",
-            "acct.balance → a {kind = 1}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → c {kind = 1; notificationIsPrior = 1; old = 10}",
+                "acct.balance → c {kind = 1; new = 20; old = 10}",
+                "acct.balance → b {kind = 1; new = 20}",
+                "acct.balance → a {kind = 1}",
+            ])
     }
 
     @Test func initialIsDeliveredBeforeTheRegistrationTakesEffect() throws {
@@ -143,10 +155,11 @@ import Testing
         let (acct, alice) = try w.acctAndAlice()
         try w.observe(acct, alice, "balance", [.prior])
         try w.set(acct, "balance", .double(5))
-        #expect(w.take() == [
-            "acct.balance → alice {kind = 1; notificationIsPrior = 1}",
-            "acct.balance → alice {kind = 1}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → alice {kind = 1; notificationIsPrior = 1}",
+                "acct.balance → alice {kind = 1}",
+            ])
     }
 
     @Test func priorWithNewAndOldNeverCarriesNew() throws {
@@ -154,10 +167,11 @@ import Testing
         let (acct, alice) = try w.acctAndAlice()
         try w.observe(acct, alice, "balance", [.prior, .new, .old])
         try w.set(acct, "balance", .double(5))
-        #expect(w.take() == [
-            "acct.balance → alice {kind = 1; notificationIsPrior = 1; old = 100}",
-            "acct.balance → alice {kind = 1; new = 5; old = 100}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → alice {kind = 1; notificationIsPrior = 1; old = 100}",
+                "acct.balance → alice {kind = 1; new = 5; old = 100}",
+            ])
         #expect(w.changes.first?.isPrior == true)
         #expect(w.changes.first?.new == nil)
         #expect(w.changes.last?.isPrior == false)

@@ -12,19 +12,33 @@ import Testing
     /// conformance c10's department, with each employee in a team.
     func company(_ w: World) throws -> Company {
         let team = w.makeClass("Team", [w.stored("title", .string)])
-        let employee = w.makeClass("Employee", [
-            w.stored("name", .string), w.stored("salary", .double), w.stored("team", .object("Team")),
-            w.stored("skills", .array(.string)),
-        ])
+        let employee = w.makeClass(
+            "Employee",
+            [
+                w.stored("name", .string), w.stored("salary", .double), w.stored("team", .object("Team")),
+                w.stored("skills", .array(.string)),
+            ])
         let department = w.makeClass("Department", [w.stored("employees", .array(.object("Employee")))])
         let sales = try w.object(team, "sales", [("title", .string("Sales"))])
         let hr = try w.object(team, "hr", [("title", .string("HR"))])
-        let ann = try w.object(employee, "ann", [("name", .string("Ann")), ("salary", .double(100)),
-                                                 ("team", .object(sales)), ("skills", strings("a", "b"))])
-        let bob = try w.object(employee, "bob", [("name", .string("Bob")), ("salary", .double(200)),
-                                                 ("team", .object(hr)), ("skills", strings("b", "c"))])
-        let cy = try w.object(employee, "cy", [("name", .string("Cy")), ("salary", .double(300)),
-                                               ("team", .object(sales)), ("skills", strings("c"))])
+        let ann = try w.object(
+            employee, "ann",
+            [
+                ("name", .string("Ann")), ("salary", .double(100)),
+                ("team", .object(sales)), ("skills", strings("a", "b")),
+            ])
+        let bob = try w.object(
+            employee, "bob",
+            [
+                ("name", .string("Bob")), ("salary", .double(200)),
+                ("team", .object(hr)), ("skills", strings("b", "c")),
+            ])
+        let cy = try w.object(
+            employee, "cy",
+            [
+                ("name", .string("Cy")), ("salary", .double(300)),
+                ("team", .object(sales)), ("skills", strings("c")),
+            ])
         let dept = try w.object(department, "dept", [("employees", .array([.object(ann), .object(bob), .object(cy)]))])
         return Company(dept: dept, ann: ann, bob: bob, cy: cy, sales: sales, hr: hr)
     }
@@ -74,7 +88,8 @@ import Testing
         let c = try company(w)
         let union = try w.value(c.dept, forKeyPath: "employees.@unionOfObjects.team")
         #expect(union == .array([.object(c.sales), .object(c.hr), .object(c.sales)]))
-        guard case .array(let distinct) = try w.value(c.dept, forKeyPath: "employees.@distinctUnionOfObjects.team") else {
+        guard case .array(let distinct) = try w.value(c.dept, forKeyPath: "employees.@distinctUnionOfObjects.team")
+        else {
             Issue.record("expected an array")
             return
         }
@@ -87,16 +102,19 @@ import Testing
         let w = World()
         let c = try company(w)
         try w.setIvar(c.bob, "team", .null)
-        #expect(try w.value(c.dept, forKeyPath: "employees.@unionOfObjects.team")
+        #expect(
+            try w.value(c.dept, forKeyPath: "employees.@unionOfObjects.team")
                 == .array([.object(c.sales), .object(c.sales)]))
     }
 
     @Test func unionOfArraysAndDistinctUnionOfArrays() throws {
         let w = World()
         let c = try company(w)
-        #expect(try w.value(c.dept, forKeyPath: "employees.@unionOfArrays.skills")
+        #expect(
+            try w.value(c.dept, forKeyPath: "employees.@unionOfArrays.skills")
                 == strings("a", "b", "b", "c", "c"))
-        guard case .array(let distinct) = try w.value(c.dept, forKeyPath: "employees.@distinctUnionOfArrays.skills") else {
+        guard case .array(let distinct) = try w.value(c.dept, forKeyPath: "employees.@distinctUnionOfArrays.skills")
+        else {
             Issue.record("expected an array")
             return
         }
@@ -131,9 +149,13 @@ import Testing
         let c = try company(w)
         let error = cocoaException { _ = try w.value(c.dept, forKeyPath: "employees.@median.salary") }
         #expect(error?.name == "NSInvalidArgumentException")
-        #expect(error?.reason == "[<__NSArrayM dept.employees> valueForKeyPath:]: this class does not implement the median operation.")
+        #expect(
+            error?.reason
+                == "[<__NSArrayM dept.employees> valueForKeyPath:]: this class does not implement the median operation."
+        )
         let unnamed = cocoaException { _ = try w.rt.value(of: .array([.int(1)]), forKeyPath: "@foo.self") }
-        #expect(unnamed?.reason == "[<__NSArrayM (1)> valueForKeyPath:]: this class does not implement the foo operation.")
+        #expect(
+            unnamed?.reason == "[<__NSArrayM (1)> valueForKeyPath:]: this class does not implement the foo operation.")
     }
 
     /// An `@word` ending the path goes to the collection's own
@@ -145,12 +167,18 @@ import Testing
         #expect(try w.value(c.dept, forKeyPath: "employees.@firstObject") == .object(c.ann))
         // Followed by a path, `@lastObject` is looked for as an operator.
         let followed = cocoaException { _ = try w.value(c.dept, forKeyPath: "employees.@lastObject.name") }
-        #expect(followed?.reason == "[<__NSArrayM dept.employees> valueForKeyPath:]: this class does not implement the lastObject operation.")
+        #expect(
+            followed?.reason
+                == "[<__NSArrayM dept.employees> valueForKeyPath:]: this class does not implement the lastObject operation."
+        )
         #expect(try w.rt.value(of: .array([]), forKeyPath: "@lastObject") == .null)
         #expect(try w.rt.value(of: .array([]), forKeyPath: "@firstObject") == .null)
         let error = cocoaException { _ = try w.value(c.dept, forKeyPath: "employees.@foo") }
         #expect(error?.name == "NSUnknownKeyException")
-        #expect(error?.reason == "[<__NSArrayM dept.employees> valueForUndefinedKey:]: this class is not key value coding-compliant for the key foo.")
+        #expect(
+            error?.reason
+                == "[<__NSArrayM dept.employees> valueForUndefinedKey:]: this class is not key value coding-compliant for the key foo."
+        )
     }
 
     /// `@avg`, `@max` and `@min` of an empty collection are nil; `@sum` and

@@ -6,30 +6,42 @@ import Testing
 /// it must notify exactly whom the records would have.
 @Suite struct DirectSetTests {
     func account(_ w: World) throws -> KVOObject {
-        try w.object(w.makeClass("Account", [w.stored("balance", .double, manual: true),
-                                              w.stored("owner", .string)]), "acct")
+        try w.object(
+            w.makeClass(
+                "Account",
+                [
+                    w.stored("balance", .double, manual: true),
+                    w.stored("owner", .string),
+                ]), "acct")
     }
 
     @Test func anObserverAddedBetweenWillAndDidIsNotNotified() throws {
         let w = World()
         let acct = try account(w)
-        let (a, b, late) = (try w.object(w.personClass(), "a"), try w.object(w.personClass(), "b"),
-                            try w.object(w.personClass(), "late"))
+        let (a, b, late) = (
+            try w.object(w.personClass(), "a"), try w.object(w.personClass(), "b"),
+            try w.object(w.personClass(), "late")
+        )
         try w.observe(acct, a, "balance", [.new, .old])
         try w.observe(acct, b, "balance", [.new])
         try w.will(acct, "balance")
         try w.observe(acct, late, "balance", [.new, .old])
         try w.setIvar(acct, "balance", .double(5))
         try w.did(acct, "balance")
-        #expect(w.take() == ["acct.balance → b {kind = 1; new = 5}",
-                             "acct.balance → a {kind = 1; new = 5; old = 0}"])
+        #expect(
+            w.take() == [
+                "acct.balance → b {kind = 1; new = 5}",
+                "acct.balance → a {kind = 1; new = 5; old = 0}",
+            ])
     }
 
     @Test func anObserverRemovedBetweenWillAndDidIsNotNotified() throws {
         let w = World()
         let acct = try account(w)
-        let (a, b, c) = (try w.object(w.personClass(), "a"), try w.object(w.personClass(), "b"),
-                         try w.object(w.personClass(), "c"))
+        let (a, b, c) = (
+            try w.object(w.personClass(), "a"), try w.object(w.personClass(), "b"),
+            try w.object(w.personClass(), "c")
+        )
         for observer in [a, b, c] { try w.observe(acct, observer, "balance", [.old]) }
         try w.will(acct, "balance")
         try w.unobserve(acct, b, "balance")
@@ -40,8 +52,10 @@ import Testing
     @Test func observersOfOtherKeysAreSkippedAndTheAnswerFollowsRegistrations() throws {
         let w = World()
         let acct = try account(w)
-        let (a, b, c) = (try w.object(w.personClass(), "a"), try w.object(w.personClass(), "b"),
-                         try w.object(w.personClass(), "c"))
+        let (a, b, c) = (
+            try w.object(w.personClass(), "a"), try w.object(w.personClass(), "b"),
+            try w.object(w.personClass(), "c")
+        )
         try w.observe(acct, a, "owner", [.new])
         try w.observe(acct, b, "owner", [.new])
         try w.observe(acct, c, "balance", [.new])
@@ -50,8 +64,11 @@ import Testing
         // A .prior observer makes the change take records again.
         try w.observe(acct, c, "owner", [.new, .prior])
         try w.set(acct, "owner", .string("y"))
-        #expect(w.take() == ["acct.owner → c {kind = 1; notificationIsPrior = 1}",
-                             "acct.owner → c {kind = 1; new = y}",
-                             "acct.owner → b {kind = 1; new = y}", "acct.owner → a {kind = 1; new = y}"])
+        #expect(
+            w.take() == [
+                "acct.owner → c {kind = 1; notificationIsPrior = 1}",
+                "acct.owner → c {kind = 1; new = y}",
+                "acct.owner → b {kind = 1; new = y}", "acct.owner → a {kind = 1; new = y}",
+            ])
     }
 }

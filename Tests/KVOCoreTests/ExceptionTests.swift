@@ -13,15 +13,24 @@ import Testing
 
         let remove = Exceptions.cannotRemove(observer: alice, keyPath: "balance", from: acct)
         #expect(remove.0 == "NSRangeException")
-        #expect(remove.1 == "Cannot remove an observer <Person alice> for the key path \"balance\" from <Account acct> because it is not registered as an observer.")
+        #expect(
+            remove.1
+                == "Cannot remove an observer <Person alice> for the key path \"balance\" from <Account acct> because it is not registered as an observer."
+        )
 
         let get = Exceptions.undefinedKeyGet(acct.pointerDescription, key: "nope")
         #expect(get.0 == "NSUnknownKeyException")
-        #expect(get.1 == "[<Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.")
+        #expect(
+            get.1
+                == "[<Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope."
+        )
 
         let set = Exceptions.undefinedKeySet(acct.pointerDescription, key: "nope")
         #expect(set.0 == "NSUnknownKeyException")
-        #expect(set.1 == "[<Account acct> setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key nope.")
+        #expect(
+            set.1
+                == "[<Account acct> setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key nope."
+        )
 
         let setNil = Exceptions.setNil(acct, key: "balance")
         #expect(setNil.0 == "NSInvalidArgumentException")
@@ -29,18 +38,23 @@ import Testing
 
         let observeArray = Exceptions.observeCollection("<__NSArrayM dept.employees>", keyPath: "salary")
         #expect(observeArray.0 == "NSInvalidArgumentException")
-        #expect(observeArray.1 == "[<__NSArrayM dept.employees> addObserver:forKeyPath:options:context:] is not supported. Key path: salary")
+        #expect(
+            observeArray.1
+                == "[<__NSArrayM dept.employees> addObserver:forKeyPath:options:context:] is not supported. Key path: salary"
+        )
 
-        let unhandled = Exceptions.unhandled(observer: alice, keyPath: "balance", object: acct,
-                                             change: Change(kind: .setting, new: .double(2)), context: nil)
+        let unhandled = Exceptions.unhandled(
+            observer: alice, keyPath: "balance", object: acct,
+            change: Change(kind: .setting, new: .double(2)), context: nil)
         #expect(unhandled.0 == "NSInternalInconsistencyException")
-        #expect(unhandled.1 == """
-            <Person: alice>: An -observeValueForKeyPath:ofObject:change:context: message was received but not handled.
-            Key path: balance
-            Observed object: <Account: acct>
-            Change: {kind = 1; new = 2}
-            Context: 0x0
-            """)
+        #expect(
+            unhandled.1 == """
+                <Person: alice>: An -observeValueForKeyPath:ofObject:change:context: message was received but not handled.
+                Key path: balance
+                Observed object: <Account: acct>
+                Change: {kind = 1; new = 2}
+                Context: 0x0
+                """)
 
         let bounds = Exceptions.beyondBounds("objectAtIndex:", index: 5, count: 3)
         #expect(bounds.0 == "NSRangeException")
@@ -50,9 +64,10 @@ import Testing
     @Test func anUnhandledNotificationNamesItsContext() throws {
         let w = World()
         let (acct, alice) = try objects(w)
-        let error = w.rt.unhandledNotification(observer: alice, keyPath: "balance", object: acct,
-                                               change: Change(kind: .setting, new: .double(1), old: .double(0)),
-                                               context: Context(name: "Other"))
+        let error = w.rt.unhandledNotification(
+            observer: alice, keyPath: "balance", object: acct,
+            change: Change(kind: .setting, new: .double(1), old: .double(0)),
+            context: Context(name: "Other"))
         guard case .exception(let exception) = error else {
             Issue.record("expected an exception")
             return
@@ -93,7 +108,10 @@ import Testing
         let w = World()
         let (acct, alice) = try objects(w)
         let error = cocoaException { try w.observe(acct, alice, "nope", [.initial, .new]) }
-        #expect(error?.reason == "[<Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.")
+        #expect(
+            error?.reason
+                == "[<Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope."
+        )
         #expect(acct.observationInfo == nil)
     }
 
@@ -104,6 +122,9 @@ import Testing
         let (acct, alice) = try objects(w)
         let error = cocoaException { try w.observe(acct, alice, "nope.balance", [.new]) }
         #expect(error?.name == "NSUnknownKeyException")
-        #expect(error?.reason == "[<Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.")
+        #expect(
+            error?.reason
+                == "[<Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope."
+        )
     }
 }

@@ -17,10 +17,11 @@ import Testing
         let alice = try w.object(person, "alice")
         try w.observe(acct, alice, "balance", [.new], context: mine)
         try w.set(acct, "balance", .double(1))
-        #expect(w.take() == [
-            "acct.balance → alice {kind = 1; new = 1} context: Mine",
-            "  print: handled balance at 1",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → alice {kind = 1; new = 1} context: Mine",
+                "  print: handled balance at 1",
+            ])
         #expect(calls.count == 1)
         #expect(calls.first?.0 === alice)
         #expect(calls.first?.1 == "balance")
@@ -69,12 +70,13 @@ import Testing
         try w.observe(counter, watcher, "value", [.new])
         try w.observe(counter, clamp, "value", [.new])
         try w.set(counter, "value", .int(50))
-        #expect(w.take() == [
-            "counter.value → clamp {kind = 1; new = 50}",
-            "  counter.value → clamp {kind = 1; new = 10}",
-            "  counter.value → watcher {kind = 1; new = 10}",
-            "counter.value → watcher {kind = 1; new = 10}",
-        ])
+        #expect(
+            w.take() == [
+                "counter.value → clamp {kind = 1; new = 50}",
+                "  counter.value → clamp {kind = 1; new = 10}",
+                "  counter.value → watcher {kind = 1; new = 10}",
+                "counter.value → watcher {kind = 1; new = 10}",
+            ])
         #expect(try w.get(counter, "value") == .int(10))
         #expect(w.notifyDepths == [0, 1, 1, 0])
     }
@@ -91,11 +93,12 @@ import Testing
         try w.observe(acct, f, "balance", [.prior])
         try w.observe(acct, watcher, "interestRate", [.new])
         try w.set(acct, "balance", .double(1))
-        #expect(w.take() == [
-            "acct.balance → f {kind = 1; notificationIsPrior = 1}",
-            "  acct.interestRate → watcher {kind = 1; new = 0.1}",
-            "acct.balance → f {kind = 1}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → f {kind = 1; notificationIsPrior = 1}",
+                "  acct.interestRate → watcher {kind = 1; new = 0.1}",
+                "acct.balance → f {kind = 1}",
+            ])
     }
 
     @Test func aHandlerCausingChangesOnAnotherObjectNestsDeeper() throws {
@@ -114,11 +117,12 @@ import Testing
         try w.observe(b, r, "balance", [.new])
         try w.observe(c, r, "balance", [.new])
         try w.set(a, "balance", .double(3))
-        #expect(w.take() == [
-            "a.balance → r {kind = 1; new = 3}",
-            "  b.balance → r {kind = 1; new = 3}",
-            "    c.balance → r {kind = 1; new = 3}",
-        ])
+        #expect(
+            w.take() == [
+                "a.balance → r {kind = 1; new = 3}",
+                "  b.balance → r {kind = 1; new = 3}",
+                "    c.balance → r {kind = 1; new = 3}",
+            ])
     }
 
     @Test func anObserverRemovingItselfInItsHandlerGetsNoMoreNotifications() throws {
@@ -176,10 +180,12 @@ import Testing
         let w = World()
         let ctx = Context(name: "TotalSalaryContext")
         let employee = w.makeClass("Employee", [w.stored("salary", .double)])
-        let department = w.makeClass("Department", [
-            w.stored("employees", .array(.object("Employee"))),
-            w.stored("totalSalary", .double, manual: true),
-        ])
+        let department = w.makeClass(
+            "Department",
+            [
+                w.stored("employees", .array(.object("Employee"))),
+                w.stored("totalSalary", .double, manual: true),
+            ])
         func updateTotalSalary(_ dept: KVOObject) throws {
             let total = try w.value(dept, forKeyPath: "employees.@sum.salary")
             if total != World.ivar(dept, "totalSalary") {
@@ -192,8 +198,9 @@ import Testing
             if context === ctx {
                 try updateTotalSalary(observer)
             } else {
-                throw w.rt.unhandledNotification(observer: observer, keyPath: keyPath, object: object,
-                                                 change: change, context: context)
+                throw w.rt.unhandledNotification(
+                    observer: observer, keyPath: keyPath, object: object,
+                    change: change, context: context)
             }
         }
         func hire(_ dept: KVOObject, _ e: KVOObject) throws {
@@ -211,13 +218,14 @@ import Testing
         try hire(dept, bob)
         try w.set(bob, "salary", .double(250))
         try w.set(ann, "salary", .double(100))
-        #expect(w.take() == [
-            "dept.totalSalary → report {kind = 1; new = 100}",
-            "dept.totalSalary → report {kind = 1; new = 300}",
-            "bob.salary → dept {kind = 1} context: TotalSalaryContext",
-            "  dept.totalSalary → report {kind = 1; new = 350}",
-            "ann.salary → dept {kind = 1} context: TotalSalaryContext",
-        ])
+        #expect(
+            w.take() == [
+                "dept.totalSalary → report {kind = 1; new = 100}",
+                "dept.totalSalary → report {kind = 1; new = 300}",
+                "bob.salary → dept {kind = 1} context: TotalSalaryContext",
+                "  dept.totalSalary → report {kind = 1; new = 350}",
+                "ann.salary → dept {kind = 1} context: TotalSalaryContext",
+            ])
         #expect(try w.get(dept, "totalSalary") == .double(350))
     }
 
@@ -233,8 +241,9 @@ import Testing
             if context === mine {
                 w.print("handled " + keyPath)
             } else {
-                throw w.rt.unhandledNotification(observer: observer, keyPath: keyPath, object: object,
-                                                 change: change, context: context)
+                throw w.rt.unhandledNotification(
+                    observer: observer, keyPath: keyPath, object: object,
+                    change: change, context: context)
             }
         }
         let alice = try w.object(person, "alice")
@@ -243,13 +252,17 @@ import Testing
         try w.unobserve(acct, alice, "balance")
         try w.observe(acct, alice, "balance", [.new])
         let error = cocoaException { try w.set(acct, "balance", .double(2)) }
-        #expect(w.take() == [
-            "acct.balance → alice {kind = 1; new = 1} context: Mine",
-            "  print: handled balance",
-            "acct.balance → alice {kind = 1; new = 2}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → alice {kind = 1; new = 1} context: Mine",
+                "  print: handled balance",
+                "acct.balance → alice {kind = 1; new = 2}",
+            ])
         #expect(error?.name == "NSInternalInconsistencyException")
-        #expect(error?.reason == "<Person: alice>: An -observeValueForKeyPath:ofObject:change:context: message was received but not handled.\nKey path: balance\nObserved object: <Account: acct>\nChange: {kind = 1; new = 2}\nContext: 0x0")
+        #expect(
+            error?.reason
+                == "<Person: alice>: An -observeValueForKeyPath:ofObject:change:context: message was received but not handled.\nKey path: balance\nObserved object: <Account: acct>\nChange: {kind = 1; new = 2}\nContext: 0x0"
+        )
         #expect(error?.depth == 1)
         #expect(w.rt.depth == 0)
     }
@@ -275,10 +288,11 @@ import Testing
         // …and a later set notifies normally.
         armed = false
         try w.set(acct, "balance", .double(2))
-        #expect(w.take() == [
-            "acct.balance → t {kind = 1; new = 2; old = 1}",
-            "acct.balance → alice {kind = 1; new = 2; old = 1}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → t {kind = 1; new = 2; old = 1}",
+                "acct.balance → alice {kind = 1; new = 2; old = 1}",
+            ])
         #expect(w.rt.depth == 0)
     }
 
@@ -301,11 +315,12 @@ import Testing
         #expect(w.take() == [])
         armed = false
         try w.set(acct, "balance", .double(2))
-        #expect(w.take() == [
-            "acct.balance → t {kind = 1; notificationIsPrior = 1; old = 100}",
-            "acct.balance → t {kind = 1; new = 2; old = 100}",
-            "acct.balance → alice {kind = 1; new = 2; old = 100}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → t {kind = 1; notificationIsPrior = 1; old = 100}",
+                "acct.balance → t {kind = 1; new = 2; old = 100}",
+                "acct.balance → alice {kind = 1; new = 2; old = 100}",
+            ])
     }
 
     @Test func anExceptionFromAProxyMutationHandlerLeavesNoPendingChange() throws {
@@ -325,10 +340,11 @@ import Testing
         _ = w.take()
         armed = false
         try w.rt.mutateArray(l, keyPath: "items", .insert([.string("b")], at: [0]))
-        #expect(w.take() == [
-            "l.items → t {indexes = (0); kind = 2; notificationIsPrior = 1}",
-            "l.items → t {indexes = (0); kind = 2; new = (b)}",
-        ])
+        #expect(
+            w.take() == [
+                "l.items → t {indexes = (0); kind = 2; notificationIsPrior = 1}",
+                "l.items → t {indexes = (0); kind = 2; new = (b)}",
+            ])
     }
 
     @Test func aFailedStoreLeavesNoPendingChange() throws {

@@ -26,7 +26,8 @@ import Testing
     @Test func equalValuesHashAlike() {
         let pairs: [(Value, Value)] = [
             (.int(1), .double(1)), (.bool(false), .int(0)), (.double(0), .double(-0.0)),
-            (.double(.nan), .double(-.nan)), (.array([.int(1), .array([.double(2)])]), .array([.double(1), .array([.int(2)])])),
+            (.double(.nan), .double(-.nan)),
+            (.array([.int(1), .array([.double(2)])]), .array([.double(1), .array([.int(2)])])),
             (.set(ValueSet([.int(1), .string("a")])), .set(ValueSet([.string("a"), .double(1)]))),
         ]
         for (a, b) in pairs {

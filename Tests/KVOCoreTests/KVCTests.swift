@@ -5,14 +5,16 @@ import Testing
 /// coercion (docs/language.md#properties, docs/language.md#foundation-api, docs/language.md#exceptions).
 @Suite struct KVCTests {
     func account(_ w: World) throws -> KVOObject {
-        let cls = w.makeClass("Account", [
-            w.stored("balance", .double),
-            w.stored("count", .int),
-            w.stored("open", .bool),
-            w.stored("name", .string, .string("Checking")),
-            w.stored("owner", .object("Person")),
-            w.computed("summary", .string) { o in .string("S_" + World.ivar(o, "name").printDescription) },
-        ])
+        let cls = w.makeClass(
+            "Account",
+            [
+                w.stored("balance", .double),
+                w.stored("count", .int),
+                w.stored("open", .bool),
+                w.stored("name", .string, .string("Checking")),
+                w.stored("owner", .object("Person")),
+                w.computed("summary", .string) { o in .string("S_" + World.ivar(o, "name").printDescription) },
+            ])
         return try w.object(cls, "acct")
     }
 
@@ -41,16 +43,25 @@ import Testing
         let acct = try account(w)
         let error = cocoaException { _ = try w.value(acct, forKey: "nope") }
         #expect(error?.name == "NSUnknownKeyException")
-        #expect(error?.reason == "[<Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.")
+        #expect(
+            error?.reason
+                == "[<Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope."
+        )
         let viaPath = cocoaException { _ = try w.value(acct, forKeyPath: "nope.balance") }
-        #expect(viaPath?.reason == "[<Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.")
+        #expect(
+            viaPath?.reason
+                == "[<Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope."
+        )
     }
 
     @Test func valueForUndefinedKeyHookIsCalledInstead() throws {
         let w = World()
         let acct = try account(w)
         var asked: [String] = []
-        acct.cls.ownHooks.valueForUndefinedKey = { _, key in asked.append(key); return .int(7) }
+        acct.cls.ownHooks.valueForUndefinedKey = { _, key in
+            asked.append(key)
+            return .int(7)
+        }
         #expect(try w.value(acct, forKey: "nope") == .int(7))
         #expect(asked == ["nope"])
     }
@@ -74,7 +85,10 @@ import Testing
         let result = try w.rt.value(of: .array([.object(a), .object(b)]), forKey: "balance")
         #expect(result.collectionDescription == "(1, 2)")
         let error = cocoaException { _ = try w.rt.value(of: .array([.object(a)]), forKey: "nope") }
-        #expect(error?.reason == "[<Account a> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.")
+        #expect(
+            error?.reason
+                == "[<Account a> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope."
+        )
     }
 
     @Test func valueForKeyOnNullIsNull() throws {
@@ -87,7 +101,9 @@ import Testing
         let w = World()
         let error = cocoaException { _ = try w.rt.value(of: .int(3), forKey: "nope") }
         #expect(error?.name == "NSUnknownKeyException")
-        #expect(error?.reason.hasSuffix("valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.") == true)
+        #expect(
+            error?.reason.hasSuffix(
+                "valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.") == true)
         #expect(try w.rt.value(of: .int(3), forKey: "self") == .int(3))
     }
 
@@ -98,7 +114,10 @@ import Testing
         let acct = try account(w)
         let error = cocoaException { try w.setValue(.int(1), acct, forKey: "nope") }
         #expect(error?.name == "NSUnknownKeyException")
-        #expect(error?.reason == "[<Account acct> setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key nope.")
+        #expect(
+            error?.reason
+                == "[<Account acct> setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key nope."
+        )
     }
 
     @Test func setValueOnAReadOnlyComputedPropertyIsAnUndefinedKey() throws {
@@ -106,7 +125,10 @@ import Testing
         let acct = try account(w)
         let error = cocoaException { try w.setValue(.string("x"), acct, forKey: "summary") }
         #expect(error?.name == "NSUnknownKeyException")
-        #expect(error?.reason == "[<Account acct> setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key summary.")
+        #expect(
+            error?.reason
+                == "[<Account acct> setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key summary."
+        )
     }
 
     @Test func setValueForUndefinedKeyHookIsCalledInstead() throws {
@@ -127,7 +149,8 @@ import Testing
         try w.observe(acct, p, "balance", [.prior, .new, .old])
         let error = cocoaException { try w.setValue(.null, acct, forKey: "balance") }
         #expect(error?.name == "NSInvalidArgumentException")
-        #expect(error?.reason == "[<Account acct> setNilValueForKey]: could not set nil as the value for the key balance.")
+        #expect(
+            error?.reason == "[<Account acct> setNilValueForKey]: could not set nil as the value for the key balance.")
         #expect(w.take() == [])
         #expect(try w.get(acct, "balance") == .double(0))
     }
@@ -177,9 +200,10 @@ import Testing
 
     // MARK: Coercion (docs/language.md#properties)
 
-    @Test(arguments: [
-        ("12abc", 12), ("abc", 0), ("", 0), ("  42", 42), ("-7x", -7), ("+5", 5), ("3.9", 3),
-    ] as [(String, Int)])
+    @Test(
+        arguments: [
+            ("12abc", 12), ("abc", 0), ("", 0), ("  42", 42), ("-7x", -7), ("+5", 5), ("3.9", 3),
+        ] as [(String, Int)])
     func aStringGivesTheIntegerItStartsWith(text: String, expected: Int) throws {
         let w = World()
         let acct = try account(w)
@@ -208,9 +232,10 @@ import Testing
         #expect(try w.get(acct, "balance") == .double(0))
     }
 
-    @Test(arguments: [
-        ("2.5kg", 2.5), ("1e3", 1000), ("  -0.25", -0.25), ("x", 0), ("7", 7),
-    ] as [(String, Double)])
+    @Test(
+        arguments: [
+            ("2.5kg", 2.5), ("1e3", 1000), ("  -0.25", -0.25), ("x", 0), ("7", 7),
+        ] as [(String, Double)])
     func aStringGivesTheDoubleItStartsWith(text: String, expected: Double) throws {
         let w = World()
         let acct = try account(w)
@@ -239,10 +264,11 @@ import Testing
         #expect(try w.get(acct, "open") == .bool(false))
     }
 
-    @Test(arguments: [
-        ("YES", true), ("yes", true), ("true", true), ("T", true), ("1", true), ("  9", true),
-        ("-1", true), ("007", true), ("no", false), ("0", false), ("", false), ("false", false), ("000", false),
-    ] as [(String, Bool)])
+    @Test(
+        arguments: [
+            ("YES", true), ("yes", true), ("true", true), ("T", true), ("1", true), ("  9", true),
+            ("-1", true), ("007", true), ("no", false), ("0", false), ("", false), ("false", false), ("000", false),
+        ] as [(String, Bool)])
     func aStringGivesABoolAsNSStringBoolValue(text: String, expected: Bool) throws {
         let w = World()
         let acct = try account(w)

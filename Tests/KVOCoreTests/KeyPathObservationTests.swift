@@ -15,16 +15,19 @@ import Testing
 
     /// conformance c07's objects.
     func bank(_ w: World) throws -> Bank {
-        let account = w.makeClass("Account", [
-            w.stored("balance", .double),
-            w.stored("transactions", .array(.any)),
-        ])
+        let account = w.makeClass(
+            "Account",
+            [
+                w.stored("balance", .double),
+                w.stored("transactions", .array(.any)),
+            ])
         let person = w.makeClass("Person", [w.stored("account", .object("Account"))])
         let checking = try w.object(account, "checking", [("balance", .double(100))])
         let savings = try w.object(account, "savings", [("balance", .double(500))])
         let p = try w.object(person, "person", [("account", .object(checking))])
         let auditor = try w.object(w.observerClass("Auditor"), "auditor")
-        return Bank(account: account, person: person, checking: checking, savings: savings, person1: p, auditor: auditor)
+        return Bank(
+            account: account, person: person, checking: checking, savings: savings, person1: p, auditor: auditor)
     }
 
     /// conformance c07.
@@ -40,14 +43,15 @@ import Testing
         try w.set(b.savings, "balance", .double(600))
         try w.setValue(.object(b.savings), b.person1, forKey: "account")
         try w.setValue(.int(700), b.person1, forKeyPath: "account.balance")
-        #expect(w.take() == [
-            "person.account.balance → auditor {kind = 1; new = 150; old = 100}",
-            "person.account.balance → auditor {kind = 1; new = 500; old = 150}",
-            "person.account.balance → auditor {kind = 1; new = 550; old = 500}",
-            "person.account.balance → auditor {kind = 1; new = <null>; old = 550}",
-            "person.account.balance → auditor {kind = 1; new = 600; old = <null>}",
-            "person.account.balance → auditor {kind = 1; new = 700; old = 600}",
-        ])
+        #expect(
+            w.take() == [
+                "person.account.balance → auditor {kind = 1; new = 150; old = 100}",
+                "person.account.balance → auditor {kind = 1; new = 500; old = 150}",
+                "person.account.balance → auditor {kind = 1; new = 550; old = 500}",
+                "person.account.balance → auditor {kind = 1; new = <null>; old = 550}",
+                "person.account.balance → auditor {kind = 1; new = 600; old = <null>}",
+                "person.account.balance → auditor {kind = 1; new = 700; old = 600}",
+            ])
     }
 
     @Test func theOldIntermediateStopsNotifyingAndLosesItsForwardingObservance() throws {
@@ -86,10 +90,11 @@ import Testing
         let notes = w.take()
         // Each turn: the swap, then the set of the current account's balance.
         #expect(notes.count == 18)
-        #expect(notes.suffix(2) == [
-            "person.account.balance → auditor {kind = 1; new = -1; old = 2}",
-            "person.account.balance → auditor {kind = 1; new = 2; old = -1}",
-        ])
+        #expect(
+            notes.suffix(2) == [
+                "person.account.balance → auditor {kind = 1; new = -1; old = 2}",
+                "person.account.balance → auditor {kind = 1; new = 2; old = -1}",
+            ])
         try w.unobserve(b.person1, b.auditor, "account.balance")
         #expect(b.checking.observationInfo == nil)
         try w.set(b.checking, "balance", .double(5))
@@ -127,10 +132,11 @@ import Testing
         let b = try bank(w)
         try w.observe(b.person1, b.auditor, "account.balance", [.prior, .old, .new])
         try w.set(b.person1, "account", .object(b.savings))
-        #expect(w.take() == [
-            "person.account.balance → auditor {kind = 1; notificationIsPrior = 1; old = 100}",
-            "person.account.balance → auditor {kind = 1; new = 500; old = 100}",
-        ])
+        #expect(
+            w.take() == [
+                "person.account.balance → auditor {kind = 1; notificationIsPrior = 1; old = 100}",
+                "person.account.balance → auditor {kind = 1; new = 500; old = 100}",
+            ])
     }
 
     @Test func removeObserverRemovesTheForwardingObservances() throws {
@@ -151,7 +157,10 @@ import Testing
         try w.observe(b.person1, b.auditor, "account.balance", [.new])
         let error = cocoaException { try w.unobserve(b.checking, b.auditor, "balance") }
         #expect(error?.name == "NSRangeException")
-        #expect(error?.reason == "Cannot remove an observer <Auditor auditor> for the key path \"balance\" from <Account checking> because it is not registered as an observer.")
+        #expect(
+            error?.reason
+                == "Cannot remove an observer <Auditor auditor> for the key path \"balance\" from <Account checking> because it is not registered as an observer."
+        )
     }
 
     @Test func aThreeComponentPathFollowsReplacementAtEveryLevel() throws {
@@ -171,14 +180,15 @@ import Testing
         try w.set(other, "balance", .double(9))
         try w.set(b.savings, "balance", .double(501))
         try w.set(bob, "account", .null)
-        #expect(w.take() == [
-            "acme.ceo.account.balance → auditor {kind = 1; new = 101; old = 100}",
-            "acme.ceo.account.balance → auditor {kind = 1; new = 7; old = 101}",
-            "acme.ceo.account.balance → auditor {kind = 1; new = 8; old = 7}",
-            "acme.ceo.account.balance → auditor {kind = 1; new = 500; old = 8}",
-            "acme.ceo.account.balance → auditor {kind = 1; new = 501; old = 500}",
-            "acme.ceo.account.balance → auditor {kind = 1; new = <null>; old = 501}",
-        ])
+        #expect(
+            w.take() == [
+                "acme.ceo.account.balance → auditor {kind = 1; new = 101; old = 100}",
+                "acme.ceo.account.balance → auditor {kind = 1; new = 7; old = 101}",
+                "acme.ceo.account.balance → auditor {kind = 1; new = 8; old = 7}",
+                "acme.ceo.account.balance → auditor {kind = 1; new = 500; old = 8}",
+                "acme.ceo.account.balance → auditor {kind = 1; new = 501; old = 500}",
+                "acme.ceo.account.balance → auditor {kind = 1; new = <null>; old = 501}",
+            ])
         #expect(b.person1.observationInfo == nil)
         #expect(other.observationInfo == nil)
         #expect(b.savings.observationInfo == nil)
@@ -211,11 +221,12 @@ import Testing
         try w.rt.mutateArray(b.checking, keyPath: "transactions", .insert([.object(t1)], at: [0]))
         try w.rt.mutateArray(b.person1, keyPath: "account.transactions", .remove(at: [0]))
         try w.set(b.checking, "transactions", .array([.object(t1)]))
-        #expect(w.take() == [
-            "person.account.transactions → auditor {indexes = (0); kind = 2; new = (<Transaction: t1>)}",
-            "person.account.transactions → auditor {indexes = (0); kind = 3; old = (<Transaction: t1>)}",
-            "person.account.transactions → auditor {kind = 1; new = (<Transaction: t1>); old = ()}",
-        ])
+        #expect(
+            w.take() == [
+                "person.account.transactions → auditor {indexes = (0); kind = 2; new = (<Transaction: t1>)}",
+                "person.account.transactions → auditor {indexes = (0); kind = 3; old = (<Transaction: t1>)}",
+                "person.account.transactions → auditor {kind = 1; new = (<Transaction: t1>); old = ()}",
+            ])
     }
 
     @Test func aCountThroughAToOneIsASettingForEveryMutation() throws {
@@ -226,12 +237,13 @@ import Testing
         try w.set(b.person1, "account", .object(b.savings))
         try w.rt.mutateArray(b.checking, keyPath: "transactions", .remove(at: [0]))
         try w.rt.mutateArray(b.savings, keyPath: "transactions", .insert([.int(3)], at: [0]))
-        #expect(w.take() == [
-            "person.account.transactions.@count → auditor {kind = 1; new = 0}",
-            "person.account.transactions.@count → auditor {kind = 1; new = 2; old = 0}",
-            "person.account.transactions.@count → auditor {kind = 1; new = 0; old = 2}",
-            "person.account.transactions.@count → auditor {kind = 1; new = 1; old = 0}",
-        ])
+        #expect(
+            w.take() == [
+                "person.account.transactions.@count → auditor {kind = 1; new = 0}",
+                "person.account.transactions.@count → auditor {kind = 1; new = 2; old = 0}",
+                "person.account.transactions.@count → auditor {kind = 1; new = 0; old = 2}",
+                "person.account.transactions.@count → auditor {kind = 1; new = 1; old = 0}",
+            ])
     }
 
     @Test func anUnorderedLastComponentForwardsTheSetMutationDetail() throws {
@@ -248,11 +260,13 @@ import Testing
 
     @Test func aKeyPathWhoseFirstComponentIsADependentKeyFollowsItsDependencies() throws {
         let w = World()
-        let person = w.makeClass("Person", [
-            w.stored("name", .string),
-            w.stored("partner", .object("Person")),
-            w.computed("owner", .object("Person"), affectedBy: ["partner"]) { o in World.ivar(o, "partner") },
-        ])
+        let person = w.makeClass(
+            "Person",
+            [
+                w.stored("name", .string),
+                w.stored("partner", .object("Person")),
+                w.computed("owner", .object("Person"), affectedBy: ["partner"]) { o in World.ivar(o, "partner") },
+            ])
         let x = try w.object(person, "x")
         let y = try w.object(person, "y", [("name", .string("Yan"))])
         let watcher = try w.object(w.observerClass(), "watcher")
@@ -261,11 +275,12 @@ import Testing
         try w.set(y, "name", .string("Yu"))
         try w.set(x, "partner", .null)
         try w.set(y, "name", .string("Ignored"))
-        #expect(w.take() == [
-            "x.owner.name → watcher {kind = 1; new = Yan; old = <null>}",
-            "x.owner.name → watcher {kind = 1; new = Yu; old = Yan}",
-            "x.owner.name → watcher {kind = 1; new = <null>; old = Yu}",
-        ])
+        #expect(
+            w.take() == [
+                "x.owner.name → watcher {kind = 1; new = Yan; old = <null>}",
+                "x.owner.name → watcher {kind = 1; new = Yu; old = Yan}",
+                "x.owner.name → watcher {kind = 1; new = <null>; old = Yu}",
+            ])
     }
 
     @Test func twoIdenticalKeyPathRegistrationsOneRemovedMidChangeBothAreDelivered() throws {
@@ -277,10 +292,11 @@ import Testing
         try w.unobserve(b.person1, b.auditor, "account.balance")
         try w.setIvar(b.checking, "balance", .double(1))
         try w.did(b.checking, "balance")
-        #expect(w.take() == [
-            "person.account.balance → auditor {kind = 1; new = 1}",
-            "person.account.balance → auditor {kind = 1; new = 1}",
-        ])
+        #expect(
+            w.take() == [
+                "person.account.balance → auditor {kind = 1; new = 1}",
+                "person.account.balance → auditor {kind = 1; new = 1}",
+            ])
     }
 
     @Test func aKeyPathObserverRemovedBetweenWillAndDidGetsNothing() throws {
@@ -297,11 +313,13 @@ import Testing
 
     func department(_ w: World) throws -> (dept: KVOObject, report: KVOObject, employee: ClassInfo) {
         let employee = w.makeClass("Employee", [w.stored("salary", .double)])
-        let department = w.makeClass("Department", [
-            w.stored("employees", .array(.object("Employee"))),
-            w.stored("tags", .set(.string)),
-            w.stored("boss", .object("Employee")),
-        ])
+        let department = w.makeClass(
+            "Department",
+            [
+                w.stored("employees", .array(.object("Employee"))),
+                w.stored("tags", .set(.string)),
+                w.stored("boss", .object("Employee")),
+            ])
         let e = try w.object(employee, nil, [("salary", .double(10))])
         let dept = try w.object(department, "dept", [("employees", .array([.object(e)]))])
         let report = try w.object(w.observerClass("Report"), "report")
@@ -314,7 +332,10 @@ import Testing
         let (dept, report, _) = try department(w)
         let error = cocoaException { try w.observe(dept, report, "employees.salary", [.new]) }
         #expect(error?.name == "NSInvalidArgumentException")
-        #expect(error?.reason == "[<__NSArrayM dept.employees> addObserver:forKeyPath:options:context:] is not supported. Key path: salary")
+        #expect(
+            error?.reason
+                == "[<__NSArrayM dept.employees> addObserver:forKeyPath:options:context:] is not supported. Key path: salary"
+        )
         #expect(dept.observationInfo == nil)
         #expect(w.sink.events.isEmpty)
     }
@@ -323,7 +344,10 @@ import Testing
         let w = World()
         let (dept, report, _) = try department(w)
         let error = cocoaException { try w.observe(dept, report, "employees.boss.salary", [.new]) }
-        #expect(error?.reason == "[<__NSArrayM dept.employees> addObserver:forKeyPath:options:context:] is not supported. Key path: boss.salary")
+        #expect(
+            error?.reason
+                == "[<__NSArrayM dept.employees> addObserver:forKeyPath:options:context:] is not supported. Key path: boss.salary"
+        )
     }
 
     @Test func observingThroughASetRaisesToo() throws {
@@ -331,7 +355,9 @@ import Testing
         let (dept, report, _) = try department(w)
         let error = cocoaException { try w.observe(dept, report, "tags.length", [.new]) }
         #expect(error?.name == "NSInvalidArgumentException")
-        #expect(error?.reason == "[<__NSSetM dept.tags> addObserver:forKeyPath:options:context:] is not supported. Key path: length")
+        #expect(
+            error?.reason
+                == "[<__NSSetM dept.tags> addObserver:forKeyPath:options:context:] is not supported. Key path: length")
     }
 
     /// docs/language.md#object-names: an array reached through a property is named after where it
@@ -344,7 +370,10 @@ import Testing
         let manager = try w.object(person, "manager", [("department", .object(sales))])
         let error = cocoaException { try w.observe(manager, report, "department.employees.salary", [.new]) }
         #expect(error?.name == "NSInvalidArgumentException")
-        #expect(error?.reason == "[<__NSArrayM dept.employees> addObserver:forKeyPath:options:context:] is not supported. Key path: salary")
+        #expect(
+            error?.reason
+                == "[<__NSArrayM dept.employees> addObserver:forKeyPath:options:context:] is not supported. Key path: salary"
+        )
         #expect(manager.observationInfo == nil)
         #expect(sales.observationInfo == nil)
     }
@@ -357,7 +386,9 @@ import Testing
         }
         #expect(error?.name == "NSInvalidArgumentException")
         #expect(error?.reason.hasPrefix("[<__NSArrayM ") == true)
-        #expect(error?.reason.hasSuffix("> addObserver:forKeyPath:options:context:] is not supported. Key path: salary") == true)
+        #expect(
+            error?.reason.hasSuffix("> addObserver:forKeyPath:options:context:] is not supported. Key path: salary")
+                == true)
     }
 
     // MARK: Collection operators as the last component
@@ -372,12 +403,13 @@ import Testing
         try w.rt.mutateArray(dept, keyPath: "employees", .remove(at: [0]))
         try w.rt.mutateArray(dept, keyPath: "employees", .replace(at: [0], with: [.object(e2)]))
         try w.set(dept, "employees", .array([]))
-        #expect(w.take() == [
-            "dept.employees.@count → report {kind = 1; new = 2; old = 1}",
-            "dept.employees.@count → report {kind = 1; new = 1; old = 2}",
-            "dept.employees.@count → report {kind = 1; new = 1; old = 1}",
-            "dept.employees.@count → report {kind = 1; new = 0; old = 1}",
-        ])
+        #expect(
+            w.take() == [
+                "dept.employees.@count → report {kind = 1; new = 2; old = 1}",
+                "dept.employees.@count → report {kind = 1; new = 1; old = 2}",
+                "dept.employees.@count → report {kind = 1; new = 1; old = 1}",
+                "dept.employees.@count → report {kind = 1; new = 0; old = 1}",
+            ])
     }
 
     @Test func countAtTheEndWithPriorIsASettingPrior() throws {
@@ -386,10 +418,11 @@ import Testing
         try w.observe(dept, report, "employees.@count", [.prior, .old, .new])
         let e2 = try w.object(employee)
         try w.rt.mutateArray(dept, keyPath: "employees", .insert([.object(e2)], at: [0]))
-        #expect(w.take() == [
-            "dept.employees.@count → report {kind = 1; notificationIsPrior = 1; old = 1}",
-            "dept.employees.@count → report {kind = 1; new = 2; old = 1}",
-        ])
+        #expect(
+            w.take() == [
+                "dept.employees.@count → report {kind = 1; notificationIsPrior = 1; old = 1}",
+                "dept.employees.@count → report {kind = 1; new = 2; old = 1}",
+            ])
     }
 
     /// An operator followed by a path is forwarded to the array like any
@@ -399,7 +432,10 @@ import Testing
         let (dept, report, _) = try department(w)
         let error = cocoaException { try w.observe(dept, report, "employees.@sum.salary", [.old, .new]) }
         #expect(error?.name == "NSInvalidArgumentException")
-        #expect(error?.reason == "[<__NSArrayM dept.employees> addObserver:forKeyPath:options:context:] is not supported. Key path: @sum.salary")
+        #expect(
+            error?.reason
+                == "[<__NSArrayM dept.employees> addObserver:forKeyPath:options:context:] is not supported. Key path: @sum.salary"
+        )
         #expect(dept.observationInfo == nil)
         #expect(w.take() == [])
     }
@@ -424,18 +460,19 @@ import Testing
         try w.set(second, "balance", .double(2))
         try w.set(p, "account", .object(first))
         try w.set(first, "balance", .double(3))
-        #expect(w.take() == [
-            "person.account.balance → w2 {kind = 1; new = 1}",
-            "person.account.balance → w1 {kind = 1; new = 1}",
-            "person.account.balance → w2 {kind = 1; new = 0}",
-            "person.account.balance → w1 {kind = 1; new = 0}",
-            "person.account.balance → w1 {kind = 1; new = 2}",
-            "person.account.balance → w2 {kind = 1; new = 2}",
-            "person.account.balance → w2 {kind = 1; new = 1}",
-            "person.account.balance → w1 {kind = 1; new = 1}",
-            "person.account.balance → w1 {kind = 1; new = 3}",
-            "person.account.balance → w2 {kind = 1; new = 3}",
-        ])
+        #expect(
+            w.take() == [
+                "person.account.balance → w2 {kind = 1; new = 1}",
+                "person.account.balance → w1 {kind = 1; new = 1}",
+                "person.account.balance → w2 {kind = 1; new = 0}",
+                "person.account.balance → w1 {kind = 1; new = 0}",
+                "person.account.balance → w1 {kind = 1; new = 2}",
+                "person.account.balance → w2 {kind = 1; new = 2}",
+                "person.account.balance → w2 {kind = 1; new = 1}",
+                "person.account.balance → w1 {kind = 1; new = 1}",
+                "person.account.balance → w1 {kind = 1; new = 3}",
+                "person.account.balance → w2 {kind = 1; new = 3}",
+            ])
         #expect(second.observanceSnapshots.map(\.observer) == [])
         #expect(first.observanceSnapshots.map(\.observer) == ["person[1]", "person[0]"])
     }
@@ -446,18 +483,26 @@ import Testing
         let (dept, report, _) = try department(w)
         let employees = try w.get(dept, "employees")
         let owner = CollectionOwner(object: dept, key: "employees")
-        let plain = cocoaException { try w.rt.removeObserver(report, from: employees, keyPath: "count", context: .any, owner: owner) }
+        let plain = cocoaException {
+            try w.rt.removeObserver(report, from: employees, keyPath: "count", context: .any, owner: owner)
+        }
         #expect(plain?.name == "NSInvalidArgumentException")
-        #expect(plain?.reason == "[<__NSArrayM dept.employees> removeObserver:forKeyPath:] is not supported. Key path: count")
+        #expect(
+            plain?.reason
+                == "[<__NSArrayM dept.employees> removeObserver:forKeyPath:] is not supported. Key path: count")
         let withContext = cocoaException {
             try w.rt.removeObserver(report, from: employees, keyPath: "count", context: .exactly(nil), owner: owner)
         }
-        #expect(withContext?.reason == "[<__NSArrayM dept.employees> removeObserver:forKeyPath:context:] is not supported. Key path: count")
+        #expect(
+            withContext?.reason
+                == "[<__NSArrayM dept.employees> removeObserver:forKeyPath:context:] is not supported. Key path: count")
         let tags = try w.get(dept, "tags")
         let fromSet = cocoaException {
-            try w.rt.removeObserver(report, from: tags, keyPath: "count", context: .any, owner: CollectionOwner(object: dept, key: "tags"))
+            try w.rt.removeObserver(
+                report, from: tags, keyPath: "count", context: .any, owner: CollectionOwner(object: dept, key: "tags"))
         }
-        #expect(fromSet?.reason == "[<__NSSetM dept.tags> removeObserver:forKeyPath:] is not supported. Key path: count")
+        #expect(
+            fromSet?.reason == "[<__NSSetM dept.tags> removeObserver:forKeyPath:] is not supported. Key path: count")
     }
 
     @Test func countOfASetAtTheEnd() throws {

@@ -60,7 +60,10 @@ import Testing
         try w.observe(acct, alice, "balance", [.new])
         try w.rt.release(alice)
         let failure = runtimeFailure { try w.set(acct, "balance", .double(1)) }
-        #expect(failure?.message == "*** -[Person observeValueForKeyPath:ofObject:change:context:]: message sent to deallocated instance <Person: alice>")
+        #expect(
+            failure?.message
+                == "*** -[Person observeValueForKeyPath:ofObject:change:context:]: message sent to deallocated instance <Person: alice>"
+        )
         #expect(w.take() == [])
         #expect(w.rt.notificationCount == 0)
     }
@@ -87,7 +90,10 @@ import Testing
         try w.set(acct, "balance", .double(1))
         #expect(w.take() == ["acct.balance → m {kind = 1; new = 1}"])
         let failure = runtimeFailure { try w.set(acct, "balance", .double(2)) }
-        #expect(failure?.message == "*** -[Mayfly observeValueForKeyPath:ofObject:change:context:]: message sent to deallocated instance <Mayfly: m>")
+        #expect(
+            failure?.message
+                == "*** -[Mayfly observeValueForKeyPath:ofObject:change:context:]: message sent to deallocated instance <Mayfly: m>"
+        )
         #expect(w.take() == [])
     }
 

@@ -5,11 +5,13 @@ import Testing
 /// (docs/language.md#mid-change).
 @Suite struct ManualNotificationTests {
     func manualAccount(_ w: World) throws -> (KVOObject, KVOObject) {
-        let account = w.makeClass("Account", [
-            w.stored("balance", .double, manual: true),
-            w.stored("itemChanged", .int, manual: true),
-            w.stored("interestRate", .double),
-        ])
+        let account = w.makeClass(
+            "Account",
+            [
+                w.stored("balance", .double, manual: true),
+                w.stored("itemChanged", .int, manual: true),
+                w.stored("interestRate", .double),
+            ])
         let acct = try w.object(account, "acct")
         let p = try w.object(w.personClass(), "p")
         return (acct, p)
@@ -58,10 +60,11 @@ import Testing
         try w.will(acct, "balance")
         try w.set(acct, "balance", .double(5))
         try w.did(acct, "balance")
-        #expect(w.take() == [
-            "acct.balance → alice {kind = 1; new = 5; old = 100}",
-            "acct.balance → alice {kind = 1; new = 5; old = 100}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → alice {kind = 1; new = 5; old = 100}",
+                "acct.balance → alice {kind = 1; new = 5; old = 100}",
+            ])
     }
 
     /// conformance c05: nested will/did pairs for two keys.
@@ -166,10 +169,11 @@ import Testing
         try w.set(acct, "balance", .int(10))
         try w.setValue(.int(20), acct, forKey: "balance")
         try w.setIvar(acct, "balance", .double(40))
-        #expect(w.take() == [
-            "acct.balance → p {kind = 1; new = 10; old = 0}",
-            "acct.balance → p {kind = 1; new = 20; old = 10}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → p {kind = 1; new = 10; old = 0}",
+                "acct.balance → p {kind = 1; new = 20; old = 10}",
+            ])
         #expect(try w.get(acct, "balance") == .double(40))
     }
 
@@ -203,18 +207,20 @@ import Testing
         try w.rt.willChange(l, key: "items", .ordered(.insertion, [0]))
         try w.setIvar(l, "items", strings("z", "a", "d"))
         try w.did(l, "items")
-        #expect(w.take() == [
-            "l.items → p {indexes = (0); kind = 2; notificationIsPrior = 1}",
-            "l.items → p {indexes = (0); kind = 2; new = (z)}",
-        ])
+        #expect(
+            w.take() == [
+                "l.items → p {indexes = (0); kind = 2; notificationIsPrior = 1}",
+                "l.items → p {indexes = (0); kind = 2; new = (z)}",
+            ])
 
         try w.rt.willChange(l, key: "items", .ordered(.replacement, [2]))
         try w.setIvar(l, "items", strings("z", "a", "q"))
         try w.did(l, "items")
-        #expect(w.take() == [
-            "l.items → p {indexes = (2); kind = 4; notificationIsPrior = 1; old = (d)}",
-            "l.items → p {indexes = (2); kind = 4; new = (q); old = (d)}",
-        ])
+        #expect(
+            w.take() == [
+                "l.items → p {indexes = (2); kind = 4; notificationIsPrior = 1; old = (d)}",
+                "l.items → p {indexes = (2); kind = 4; new = (q); old = (d)}",
+            ])
     }
 
     @Test func manualSetMutationWorksOutAddedAndRemovedAtWillTime() throws {
@@ -232,10 +238,11 @@ import Testing
         try w.rt.willChangeSet(b, key: "tags", .set, ValueSet([.string("c"), .string("d")]))
         try w.setIvar(b, "tags", stringSet("c", "d"))
         try w.did(b, "tags")
-        #expect(w.take() == [
-            "b.tags → p {kind = 2; new = {(c)}}",
-            "b.tags → p {kind = 3; old = {(a)}}",
-            "b.tags → p {kind = 4; new = {(d)}; old = {(b)}}",
-        ])
+        #expect(
+            w.take() == [
+                "b.tags → p {kind = 2; new = {(c)}}",
+                "b.tags → p {kind = 3; old = {(a)}}",
+                "b.tags → p {kind = 4; new = {(d)}; old = {(b)}}",
+            ])
     }
 }

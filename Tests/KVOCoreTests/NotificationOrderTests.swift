@@ -16,11 +16,12 @@ import Testing
         try w.set(acct, "interestRate", .double(0.5))
         try w.unobserve(acct, alice, "balance", context: ctx)
         try w.set(acct, "balance", .double(300))
-        #expect(w.take() == [
-            "acct.balance → alice {kind = 1; new = 200; old = 100} context: BalanceContext",
-            "acct.balance → alice {kind = 1; new = 250; old = 200} context: BalanceContext",
-            "acct.balance → alice {kind = 1; new = 250; old = 250} context: BalanceContext",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → alice {kind = 1; new = 200; old = 100} context: BalanceContext",
+                "acct.balance → alice {kind = 1; new = 250; old = 200} context: BalanceContext",
+                "acct.balance → alice {kind = 1; new = 250; old = 250} context: BalanceContext",
+            ])
         #expect(try w.get(acct, "balance") == .double(300))
     }
 
@@ -58,13 +59,14 @@ import Testing
         try w.observe(counter, second, "value", [.new, .prior])
         try w.observe(counter, third, "value", [.new])
         try w.set(counter, "value", .int(1))
-        #expect(w.take() == [
-            "counter.value → first {kind = 1; notificationIsPrior = 1}",
-            "counter.value → second {kind = 1; notificationIsPrior = 1}",
-            "counter.value → third {kind = 1; new = 1}",
-            "counter.value → second {kind = 1; new = 1}",
-            "counter.value → first {kind = 1; new = 1}",
-        ])
+        #expect(
+            w.take() == [
+                "counter.value → first {kind = 1; notificationIsPrior = 1}",
+                "counter.value → second {kind = 1; notificationIsPrior = 1}",
+                "counter.value → third {kind = 1; new = 1}",
+                "counter.value → second {kind = 1; new = 1}",
+                "counter.value → first {kind = 1; new = 1}",
+            ])
     }
 
     @Test func reverseOrderHoldsAcrossDifferentObserversAndOptions() throws {
@@ -76,11 +78,12 @@ import Testing
         try w.observe(acct, bob, "balance", [])
         try w.observe(acct, carol, "balance", [.new])
         try w.set(acct, "balance", .double(1))
-        #expect(w.take() == [
-            "acct.balance → carol {kind = 1; new = 1}",
-            "acct.balance → bob {kind = 1}",
-            "acct.balance → alice {kind = 1; old = 100}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → carol {kind = 1; new = 1}",
+                "acct.balance → bob {kind = 1}",
+                "acct.balance → alice {kind = 1; old = 100}",
+            ])
     }
 
     // MARK: Mid-change rules (§6.5)
@@ -119,10 +122,11 @@ import Testing
         try w.did(acct, "balance")
         #expect(w.take() == ["acct.balance → alice {kind = 1; new = 5}"])
         try w.set(acct, "balance", .double(6))
-        #expect(w.take() == [
-            "acct.balance → bob {kind = 1; new = 6}",
-            "acct.balance → alice {kind = 1; new = 6}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → bob {kind = 1; new = 6}",
+                "acct.balance → alice {kind = 1; new = 6}",
+            ])
     }
 
     @Test func anObserverAddedToAnUnobservedObjectBetweenWillAndDidGetsNothing() throws {
@@ -143,10 +147,11 @@ import Testing
         try w.unobserve(acct, alice, "balance")
         try w.setIvar(acct, "balance", .double(5))
         try w.did(acct, "balance")
-        #expect(w.take() == [
-            "acct.balance → alice {kind = 1; new = 5}",
-            "acct.balance → alice {kind = 1; new = 5}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → alice {kind = 1; new = 5}",
+                "acct.balance → alice {kind = 1; new = 5}",
+            ])
     }
 
     @Test func removedAndReAddedIdenticallyMidChangeIsDelivered() throws {
@@ -222,9 +227,10 @@ import Testing
         try w.observe(acct, early, "balance", [.new])
         try w.observe(acct, meddler, "balance", [.new])
         try w.set(acct, "balance", .double(1))
-        #expect(w.take() == [
-            "acct.balance → meddler {kind = 1; new = 1}",
-            "acct.balance → early {kind = 1; new = 999}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → meddler {kind = 1; new = 1}",
+                "acct.balance → early {kind = 1; new = 999}",
+            ])
     }
 }

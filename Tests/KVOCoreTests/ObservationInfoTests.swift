@@ -19,11 +19,12 @@ import Testing
         let w = World()
         let (acct, alice) = try w.acctAndAlice()
         try w.observe(acct, alice, "balance", [.new, .old], context: Context(name: "PersonAccountBalanceContext"))
-        #expect(acct.observationInfoDescription == """
-            <NSKeyValueObservationInfo acct> (
-            <NSKeyValueObservance acct[0]: Observer: alice, Key path: balance, Options: <New: YES, Old: YES, Prior: NO> Context: PersonAccountBalanceContext, Property: Account.balance>
-            )
-            """)
+        #expect(
+            acct.observationInfoDescription == """
+                <NSKeyValueObservationInfo acct> (
+                <NSKeyValueObservance acct[0]: Observer: alice, Key path: balance, Options: <New: YES, Old: YES, Prior: NO> Context: PersonAccountBalanceContext, Property: Account.balance>
+                )
+                """)
         #expect(Value.observationInfo(acct).printDescription == acct.observationInfoDescription)
         #expect(!Value.observationInfo(acct).isNull)
     }
@@ -36,12 +37,13 @@ import Testing
         try w.observe(acct, alice, "balance", [.new, .old], context: Context(name: "BalanceContext"))
         try w.observe(acct, bob, "interestRate", [.prior, .initial])
         #expect(w.take() == ["acct.interestRate → bob {kind = 1}"])
-        #expect(acct.observationInfoDescription == """
-            <NSKeyValueObservationInfo acct> (
-            <NSKeyValueObservance acct[0]: Observer: alice, Key path: balance, Options: <New: YES, Old: YES, Prior: NO> Context: BalanceContext, Property: Account.balance>
-            <NSKeyValueObservance acct[1]: Observer: bob, Key path: interestRate, Options: <New: NO, Old: NO, Prior: YES> Context: 0x0, Property: Account.interestRate>
-            )
-            """)
+        #expect(
+            acct.observationInfoDescription == """
+                <NSKeyValueObservationInfo acct> (
+                <NSKeyValueObservance acct[0]: Observer: alice, Key path: balance, Options: <New: YES, Old: YES, Prior: NO> Context: BalanceContext, Property: Account.balance>
+                <NSKeyValueObservance acct[1]: Observer: bob, Key path: interestRate, Options: <New: NO, Old: NO, Prior: YES> Context: 0x0, Property: Account.interestRate>
+                )
+                """)
         let snapshots = acct.observanceSnapshots
         #expect(snapshots.map(\.index) == [0, 1])
         #expect(snapshots.map(\.observer) == ["alice", "bob"])
@@ -59,12 +61,13 @@ import Testing
         let (acct, alice) = try w.acctAndAlice()
         try w.observe(acct, alice, "balance")
         try w.observe(acct, alice, "balance")
-        #expect(acct.observationInfoDescription == """
-            <NSKeyValueObservationInfo acct> (
-            <NSKeyValueObservance acct[0]: Observer: alice, Key path: balance, Options: <New: NO, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
-            <NSKeyValueObservance acct[1]: Observer: alice, Key path: balance, Options: <New: NO, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
-            )
-            """)
+        #expect(
+            acct.observationInfoDescription == """
+                <NSKeyValueObservationInfo acct> (
+                <NSKeyValueObservance acct[0]: Observer: alice, Key path: balance, Options: <New: NO, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
+                <NSKeyValueObservance acct[1]: Observer: alice, Key path: balance, Options: <New: NO, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
+                )
+                """)
     }
 
     @Test func indexesFollowRemovals() throws {
@@ -74,11 +77,12 @@ import Testing
         try w.observe(acct, alice, "balance")
         try w.observe(acct, bob, "balance")
         try w.unobserve(acct, alice, "balance")
-        #expect(acct.observationInfoDescription == """
-            <NSKeyValueObservationInfo acct> (
-            <NSKeyValueObservance acct[0]: Observer: bob, Key path: balance, Options: <New: NO, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
-            )
-            """)
+        #expect(
+            acct.observationInfoDescription == """
+                <NSKeyValueObservationInfo acct> (
+                <NSKeyValueObservance acct[0]: Observer: bob, Key path: balance, Options: <New: NO, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
+                )
+                """)
     }
 
     @Test func keyPathObservationListsTheWholePathOnTheRootAndTheRootOnIntermediates() throws {
@@ -95,11 +99,12 @@ import Testing
         #expect(root[1].observer == "auditor")
         #expect(root[1].keyPath == "account.balance")
         #expect(root[1].context?.name == "Audit")
-        #expect(acct.observationInfoDescription == """
-            <NSKeyValueObservationInfo acct> (
-            <NSKeyValueObservance acct[0]: Observer: person[1], Key path: balance, Options: <New: YES, Old: NO, Prior: NO> Context: Audit, Property: Account.balance>
-            )
-            """)
+        #expect(
+            acct.observationInfoDescription == """
+                <NSKeyValueObservationInfo acct> (
+                <NSKeyValueObservance acct[0]: Observer: person[1], Key path: balance, Options: <New: YES, Old: NO, Prior: NO> Context: Audit, Property: Account.balance>
+                )
+                """)
     }
 
     @Test func snapshotsCompareByValueAndContextIdentity() throws {
@@ -108,9 +113,15 @@ import Testing
         let ctx = Context(name: "C")
         try w.observe(acct, alice, "balance", [.new], context: ctx)
         let snapshot = try #require(acct.observanceSnapshots.first)
-        #expect(snapshot == ObservanceSnapshot(index: 0, observer: "alice", keyPath: "balance", options: [.new],
-                                               context: ctx, property: "Account.balance"))
-        #expect(snapshot != ObservanceSnapshot(index: 0, observer: "alice", keyPath: "balance", options: [.new],
-                                               context: Context(name: "C"), property: "Account.balance"))
+        #expect(
+            snapshot
+                == ObservanceSnapshot(
+                    index: 0, observer: "alice", keyPath: "balance", options: [.new],
+                    context: ctx, property: "Account.balance"))
+        #expect(
+            snapshot
+                != ObservanceSnapshot(
+                    index: 0, observer: "alice", keyPath: "balance", options: [.new],
+                    context: Context(name: "C"), property: "Account.balance"))
     }
 }

@@ -3,7 +3,8 @@ import Testing
 
 /// docs/language.md#registration: registration, duplicates, removal of the most recent match, NSRangeException.
 @Suite struct RegistrationTests {
-    let removeReason = "Cannot remove an observer <Person alice> for the key path \"balance\" from <Account acct> because it is not registered as an observer."
+    let removeReason =
+        "Cannot remove an observer <Person alice> for the key path \"balance\" from <Account acct> because it is not registered as an observer."
 
     @Test func eachAddObserverCreatesOneObservanceAndDuplicatesEachGetANotification() throws {
         let w = World()
@@ -12,10 +13,11 @@ import Testing
         try w.observe(acct, alice, "balance", [.new])
         #expect(acct.observationInfo?.observances.count == 2)
         try w.set(acct, "balance", .double(5))
-        #expect(w.take() == [
-            "acct.balance → alice {kind = 1; new = 5}",
-            "acct.balance → alice {kind = 1; new = 5}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → alice {kind = 1; new = 5}",
+                "acct.balance → alice {kind = 1; new = 5}",
+            ])
     }
 
     @Test func duplicatesWithDifferentContextsAreDeliveredMostRecentFirst() throws {
@@ -25,10 +27,11 @@ import Testing
         try w.observe(acct, alice, "balance", [.new], context: one)
         try w.observe(acct, alice, "balance", [.new], context: two)
         try w.set(acct, "balance", .double(1))
-        #expect(w.take() == [
-            "acct.balance → alice {kind = 1; new = 1} context: Two",
-            "acct.balance → alice {kind = 1; new = 1} context: One",
-        ])
+        #expect(
+            w.take() == [
+                "acct.balance → alice {kind = 1; new = 1} context: Two",
+                "acct.balance → alice {kind = 1; new = 1} context: One",
+            ])
     }
 
     @Test func notifyEventCarriesObjectObserverKeyPathAndContextIdentity() throws {
@@ -38,7 +41,10 @@ import Testing
         try w.observe(acct, alice, "balance", [.new, .old], context: ctx)
         try w.set(acct, "balance", .double(200))
         #expect(w.sink.events.count == 1)
-        guard case .notify(let object, let keyPath, let observer, let change, let context, let depth)? = w.sink.events.first else {
+        guard
+            case .notify(let object, let keyPath, let observer, let change, let context, let depth)? = w.sink.events
+                .first
+        else {
             Issue.record("expected a notify event")
             return
         }
@@ -154,7 +160,10 @@ import Testing
         let wrongObserver = cocoaException { try w.unobserve(acct, alice, "balance") }
         #expect(wrongObserver?.reason == removeReason)
         let wrongPath = cocoaException { try w.unobserve(acct, bob, "interestRate") }
-        #expect(wrongPath?.reason == "Cannot remove an observer <Person bob> for the key path \"interestRate\" from <Account acct> because it is not registered as an observer.")
+        #expect(
+            wrongPath?.reason
+                == "Cannot remove an observer <Person bob> for the key path \"interestRate\" from <Account acct> because it is not registered as an observer."
+        )
         #expect(acct.observationInfo?.observances.count == 1)
         try w.set(acct, "balance", .double(3))
         #expect(w.take() == ["acct.balance → bob {kind = 1; new = 3}"])

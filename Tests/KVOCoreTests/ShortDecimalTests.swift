@@ -33,7 +33,8 @@ import Testing
                 answered += 1
                 #expect(fast == value.description, "\(value)")
             }
-            let raw = Double(bitPattern: UInt64.random(in: 0x3F50_0000_0000_0000...0x4160_0000_0000_0000, using: &generator))
+            let raw = Double(
+                bitPattern: UInt64.random(in: 0x3F50_0000_0000_0000...0x4160_0000_0000_0000, using: &generator))
             if let fast = ShortDecimal.describe(raw) { #expect(fast == raw.description, "\(raw)") }
         }
         #expect(answered > 100_000)

@@ -29,15 +29,20 @@ final class World {
     }
 
     /// A stored property (its slot is assigned by `addProperty`).
-    func stored(_ name: String, _ type: ValueType, _ defaultValue: Value? = nil,
-                manual: Bool = false, affectedBy: [String] = []) -> PropertyInfo {
-        PropertyInfo(name: name, type: type, storage: .stored(slot: 0), isManual: manual,
-                     affectedBy: affectedBy, defaultValue: defaultValue)
+    func stored(
+        _ name: String, _ type: ValueType, _ defaultValue: Value? = nil,
+        manual: Bool = false, affectedBy: [String] = []
+    ) -> PropertyInfo {
+        PropertyInfo(
+            name: name, type: type, storage: .stored(slot: 0), isManual: manual,
+            affectedBy: affectedBy, defaultValue: defaultValue)
     }
 
     /// A computed, read-only property.
-    func computed(_ name: String, _ type: ValueType, affectedBy: [String] = [],
-                  _ getter: @escaping (KVOObject) throws -> Value) -> PropertyInfo {
+    func computed(
+        _ name: String, _ type: ValueType, affectedBy: [String] = [],
+        _ getter: @escaping (KVOObject) throws -> Value
+    ) -> PropertyInfo {
         let property = PropertyInfo(name: name, type: type, storage: .computed, affectedBy: affectedBy)
         property.getter = getter
         return property
@@ -96,8 +101,10 @@ final class World {
         try rt.value(of: .object(object), forKeyPath: keyPath)
     }
 
-    func observe(_ object: KVOObject, _ observer: KVOObject, _ keyPath: String,
-                 _ options: ObservingOptions = [], context: Context? = nil) throws {
+    func observe(
+        _ object: KVOObject, _ observer: KVOObject, _ keyPath: String,
+        _ options: ObservingOptions = [], context: Context? = nil
+    ) throws {
         try rt.addObserver(observer, to: .object(object), keyPath: keyPath, options: options, context: context)
     }
 
@@ -154,7 +161,8 @@ final class World {
 func render(_ event: Event) -> String {
     switch event {
     case .notify(let object, let keyPath, let observer, let change, let context, let depth):
-        var line = String(repeating: "  ", count: depth)
+        var line =
+            String(repeating: "  ", count: depth)
             + "\(object.name).\(keyPath) → \(observer.name) \(change.description)"
         if let context { line += " context: \(context.name)" }
         return line

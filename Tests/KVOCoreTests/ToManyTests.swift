@@ -38,15 +38,16 @@ import Testing
         try w.rt.mutateArray(acct, keyPath: "transactions", .remove(at: [try count() - 1]))  // removeLastObject
         #expect(try count() == 1)
         try w.set(acct, "transactions", .array([.object(t1), .object(t2)]))
-        #expect(w.take() == [
-            "acct.transactions → ledger {indexes = (0); kind = 2; new = (<Transaction: t1>)}",
-            "acct.transactions → ledger {indexes = (1); kind = 2; new = (<Transaction: t2>)}",
-            "acct.transactions → ledger {indexes = (0); kind = 2; new = (<Transaction: t3>)}",
-            "acct.transactions → ledger {indexes = (1); kind = 4; new = (<Transaction: t2>); old = (<Transaction: t1>)}",
-            "acct.transactions → ledger {indexes = (0); kind = 3; old = (<Transaction: t3>)}",
-            "acct.transactions → ledger {indexes = (1); kind = 3; old = (<Transaction: t2>)}",
-            "acct.transactions → ledger {kind = 1; new = (<Transaction: t1>, <Transaction: t2>); old = (<Transaction: t2>)}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.transactions → ledger {indexes = (0); kind = 2; new = (<Transaction: t1>)}",
+                "acct.transactions → ledger {indexes = (1); kind = 2; new = (<Transaction: t2>)}",
+                "acct.transactions → ledger {indexes = (0); kind = 2; new = (<Transaction: t3>)}",
+                "acct.transactions → ledger {indexes = (1); kind = 4; new = (<Transaction: t2>); old = (<Transaction: t1>)}",
+                "acct.transactions → ledger {indexes = (0); kind = 3; old = (<Transaction: t3>)}",
+                "acct.transactions → ledger {indexes = (1); kind = 3; old = (<Transaction: t2>)}",
+                "acct.transactions → ledger {kind = 1; new = (<Transaction: t1>, <Transaction: t2>); old = (<Transaction: t2>)}",
+            ])
     }
 
     @Test func insertionAtSeveralIndexesUsesFinalPositions() throws {
@@ -100,11 +101,12 @@ import Testing
         try insert(w, l, ["b"], at: [1])
         try w.rt.mutateArray(l, keyPath: "items", .remove(at: [0]))
         try w.rt.mutateArray(l, keyPath: "items", .replace(at: [0], with: [.string("c")]))
-        #expect(w.take() == [
-            "l.items → p {indexes = (1); kind = 2}",
-            "l.items → p {indexes = (0); kind = 3}",
-            "l.items → p {indexes = (0); kind = 4}",
-        ])
+        #expect(
+            w.take() == [
+                "l.items → p {indexes = (1); kind = 2}",
+                "l.items → p {indexes = (0); kind = 3}",
+                "l.items → p {indexes = (0); kind = 4}",
+            ])
     }
 
     @Test func priorNotificationsOfToManyChangesCarryIndexesAndOld() throws {
@@ -114,14 +116,15 @@ import Testing
         try insert(w, l, ["b"], at: [1])
         try w.rt.mutateArray(l, keyPath: "items", .replace(at: [0], with: [.string("c")]))
         try w.rt.mutateArray(l, keyPath: "items", .remove(at: [0]))
-        #expect(w.take() == [
-            "l.items → p {indexes = (1); kind = 2; notificationIsPrior = 1}",
-            "l.items → p {indexes = (1); kind = 2; new = (b)}",
-            "l.items → p {indexes = (0); kind = 4; notificationIsPrior = 1; old = (a)}",
-            "l.items → p {indexes = (0); kind = 4; new = (c); old = (a)}",
-            "l.items → p {indexes = (0); kind = 3; notificationIsPrior = 1; old = (c)}",
-            "l.items → p {indexes = (0); kind = 3; old = (c)}",
-        ])
+        #expect(
+            w.take() == [
+                "l.items → p {indexes = (1); kind = 2; notificationIsPrior = 1}",
+                "l.items → p {indexes = (1); kind = 2; new = (b)}",
+                "l.items → p {indexes = (0); kind = 4; notificationIsPrior = 1; old = (a)}",
+                "l.items → p {indexes = (0); kind = 4; new = (c); old = (a)}",
+                "l.items → p {indexes = (0); kind = 3; notificationIsPrior = 1; old = (c)}",
+                "l.items → p {indexes = (0); kind = 3; old = (c)}",
+            ])
     }
 
     @Test func toManyNotificationsAlsoGoInReverseRegistrationOrder() throws {
@@ -131,10 +134,11 @@ import Testing
         try w.observe(l, p, "items", [.new])
         try w.observe(l, q, "items", [.new])
         try insert(w, l, ["a"], at: [0])
-        #expect(w.take() == [
-            "l.items → q {indexes = (0); kind = 2; new = (a)}",
-            "l.items → p {indexes = (0); kind = 2; new = (a)}",
-        ])
+        #expect(
+            w.take() == [
+                "l.items → q {indexes = (0); kind = 2; new = (a)}",
+                "l.items → p {indexes = (0); kind = 2; new = (a)}",
+            ])
     }
 
     @Test func proxyMutationsOfAnUnobservedObjectStoreWithoutEvents() throws {
@@ -188,7 +192,9 @@ import Testing
         let (l, _) = try list(w)
         let error = cocoaException { try w.rt.mutateArray(l, keyPath: "nope", .insert([.int(1)], at: [0])) }
         #expect(error?.name == "NSUnknownKeyException")
-        #expect(error?.reason == "[<List l> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.")
+        #expect(
+            error?.reason
+                == "[<List l> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.")
     }
 
     // MARK: Sets
@@ -215,14 +221,15 @@ import Testing
         try mutate(w, acct, .union, "e")  // add("e")
         try mutate(w, acct, .intersect, "b", "c", "e")
         try mutate(w, acct, .set, "c", "f")
-        #expect(w.take() == [
-            "acct.tags → p {kind = 2; new = {(a, b, c)}}",
-            "acct.tags → p {kind = 2; new = {(d)}}",
-            "acct.tags → p {kind = 3; old = {(a)}}",
-            "acct.tags → p {kind = 2; new = {(e)}}",
-            "acct.tags → p {kind = 3; old = {(d)}}",
-            "acct.tags → p {kind = 4; new = {(f)}; old = {(b, e)}}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.tags → p {kind = 2; new = {(a, b, c)}}",
+                "acct.tags → p {kind = 2; new = {(d)}}",
+                "acct.tags → p {kind = 3; old = {(a)}}",
+                "acct.tags → p {kind = 2; new = {(e)}}",
+                "acct.tags → p {kind = 3; old = {(d)}}",
+                "acct.tags → p {kind = 4; new = {(f)}; old = {(b, e)}}",
+            ])
         #expect(try w.get(acct, "tags").collectionDescription == "{(c, f)}")
         #expect(try w.get(acct, "tags") == stringSet("f", "c"))
     }
@@ -234,10 +241,11 @@ import Testing
         try w.observe(acct, p, "tags", [.old, .new])
         try mutate(w, acct, .union, "a")
         try mutate(w, acct, .minus, "z")
-        #expect(w.take() == [
-            "acct.tags → p {kind = 2; new = {()}}",
-            "acct.tags → p {kind = 3; old = {()}}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.tags → p {kind = 2; new = {()}}",
+                "acct.tags → p {kind = 3; old = {()}}",
+            ])
     }
 
     @Test func setPriorNotificationsCarryOldWithoutIndexes() throws {
@@ -247,12 +255,13 @@ import Testing
         try w.observe(acct, p, "tags", [.prior, .old, .new])
         try mutate(w, acct, .minus, "a")
         try mutate(w, acct, .union, "c")
-        #expect(w.take() == [
-            "acct.tags → p {kind = 3; notificationIsPrior = 1; old = {(a)}}",
-            "acct.tags → p {kind = 3; old = {(a)}}",
-            "acct.tags → p {kind = 2; notificationIsPrior = 1}",
-            "acct.tags → p {kind = 2; new = {(c)}}",
-        ])
+        #expect(
+            w.take() == [
+                "acct.tags → p {kind = 3; notificationIsPrior = 1; old = {(a)}}",
+                "acct.tags → p {kind = 3; old = {(a)}}",
+                "acct.tags → p {kind = 2; notificationIsPrior = 1}",
+                "acct.tags → p {kind = 2; new = {(c)}}",
+            ])
     }
 
     @Test func wholeSetAssignmentIsASetting() throws {
@@ -282,9 +291,11 @@ import Testing
         let beyond = Exceptions.beyondBounds("objectAtIndex:", index: 5, count: 3)
         #expect(beyond.0 == "NSRangeException")
         #expect(beyond.1 == "*** -[NSMutableArray objectAtIndex:]: index 5 beyond bounds [0 .. 2]")
-        #expect(Exceptions.beyondBounds("removeObjectAtIndex:", index: 0, count: 0).1
+        #expect(
+            Exceptions.beyondBounds("removeObjectAtIndex:", index: 0, count: 0).1
                 == "*** -[NSMutableArray removeObjectAtIndex:]: index 0 beyond bounds for empty array")
-        #expect(Exceptions.beyondBounds("objectAtIndex:", index: -1, count: 2).1
+        #expect(
+            Exceptions.beyondBounds("objectAtIndex:", index: -1, count: 2).1
                 == "*** -[NSMutableArray objectAtIndex:]: index 18446744073709551615 beyond bounds [0 .. 1]")
     }
 }

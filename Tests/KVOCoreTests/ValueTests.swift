@@ -20,11 +20,12 @@ import Testing
         #expect(Value.array([.null]).collectionDescription == "(<null>)")
     }
 
-    @Test(arguments: [
-        ("Savings", "Savings"), ("a_b.c$1", "a_b.c$1"), ("", "\"\""), ("John Appleseed", "\"John Appleseed\""),
-        ("say \"hi\"", "\"say \\\"hi\\\"\""), ("a\\b", "\"a\\\\b\""), ("line\nnext", "\"line\\nnext\""),
-        ("tab\there", "\"tab\\there\""), ("p/q", "\"p/q\""),
-    ] as [(String, String)])
+    @Test(
+        arguments: [
+            ("Savings", "Savings"), ("a_b.c$1", "a_b.c$1"), ("", "\"\""), ("John Appleseed", "\"John Appleseed\""),
+            ("say \"hi\"", "\"say \\\"hi\\\"\""), ("a\\b", "\"a\\\\b\""), ("line\nnext", "\"line\\nnext\""),
+            ("tab\there", "\"tab\\there\""), ("p/q", "\"p/q\""),
+        ] as [(String, String)])
     func stringsAreBareOnlyWhenMadeOfSafeCharacters(text: String, described: String) {
         #expect(Value.string(text).collectionDescription == described)
         #expect(Value.string(text).printDescription == text)

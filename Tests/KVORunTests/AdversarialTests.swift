@@ -69,8 +69,10 @@ enum Adversarial {
     /// stopped and the test waits forever. This one kills with SIGKILL, stops a
     /// run whose output passes `outputLimit`, and reads back at most
     /// `readLimit` bytes of each stream.
-    static func run(_ bytes: [UInt8], file: String = "adv.kvo", arguments: [String] = [],
-                    timeout: TimeInterval = timeout, memoryLimitKB: Int? = nil) throws -> CLI.Result {
+    static func run(
+        _ bytes: [UInt8], file: String = "adv.kvo", arguments: [String] = [],
+        timeout: TimeInterval = timeout, memoryLimitKB: Int? = nil
+    ) throws -> CLI.Result {
         guard let binary = CLI.binary else { throw Failure(description: "kvo-run not found (see CLI.binary)") }
         let folder = try Folder()
         try Data(bytes).write(to: folder.url.appendingPathComponent(file))
@@ -89,7 +91,8 @@ enum Adversarial {
             // Through the shell, for its `ulimit -v`: the child may then fail to
             // allocate, but never takes the machine's memory.
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -v \(memoryLimitKB) && exec \"$0\" \"$@\"", binary.path] + arguments + [file]
+            process.arguments =
+                ["-c", "ulimit -v \(memoryLimitKB) && exec \"$0\" \"$@\"", binary.path] + arguments + [file]
         } else {
             process.executableURL = binary
             process.arguments = arguments + [file]
@@ -110,7 +113,8 @@ enum Adversarial {
             if Date() > deadline {
                 problem = "did not finish in \(Int(timeout)) s"
             } else if size(of: outURL) > outputLimit || size(of: errURL) > outputLimit {
-                problem = "wrote more than \(outputLimit >> 20) MB (stdout \(size(of: outURL)) bytes, stderr \(size(of: errURL)) bytes)"
+                problem =
+                    "wrote more than \(outputLimit >> 20) MB (stdout \(size(of: outURL)) bytes, stderr \(size(of: errURL)) bytes)"
             }
             if problem != nil {
                 kill(process.processIdentifier, SIGKILL)
@@ -121,11 +125,15 @@ enum Adversarial {
         process.waitUntilExit()
         let out = read(outURL), err = read(errURL)
         if let problem {
-            throw Failure(description: "kvo-run \((arguments + [file]).joined(separator: " ")) \(problem) on a \(bytes.count)-byte input \(preview(bytes))\n--- stdout\n\(out.prefix(2000))\n--- stderr\n\(err.prefix(2000))")
+            throw Failure(
+                description:
+                    "kvo-run \((arguments + [file]).joined(separator: " ")) \(problem) on a \(bytes.count)-byte input \(preview(bytes))\n--- stdout\n\(out.prefix(2000))\n--- stderr\n\(err.prefix(2000))"
+            )
         }
         // Through the shell, a signal shows as status 128 + N; under `make
         // test-asan`, AddressSanitizer reports a crash and exits with status 1.
-        let signalled = process.terminationReason == .uncaughtSignal || (memoryLimitKB != nil && process.terminationStatus > 128)
+        let signalled =
+            process.terminationReason == .uncaughtSignal || (memoryLimitKB != nil && process.terminationStatus > 128)
             || err.contains("ERROR: AddressSanitizer")
         return CLI.Result(status: process.terminationStatus, crashed: signalled, out: out, err: err)
     }
@@ -145,11 +153,14 @@ enum Adversarial {
     /// result for further checks. `message`, when given, must appear in the
     /// error (stderr) or the exception (stdout).
     @discardableResult
-    static func check(_ source: String, _ expected: Expected, message: String? = nil,
-                      arguments: [String] = [], timeout: TimeInterval = timeout, memoryLimitKB: Int? = nil,
-                      _ label: String = "", sourceLocation: SourceLocation = #_sourceLocation) throws -> CLI.Result {
-        try check(bytes: Array(source.utf8), expected, message: message, arguments: arguments,
-                  timeout: timeout, memoryLimitKB: memoryLimitKB, label, sourceLocation: sourceLocation)
+    static func check(
+        _ source: String, _ expected: Expected, message: String? = nil,
+        arguments: [String] = [], timeout: TimeInterval = timeout, memoryLimitKB: Int? = nil,
+        _ label: String = "", sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> CLI.Result {
+        try check(
+            bytes: Array(source.utf8), expected, message: message, arguments: arguments,
+            timeout: timeout, memoryLimitKB: memoryLimitKB, label, sourceLocation: sourceLocation)
     }
 
     /// AddressSanitizer reserves terabytes of shadow memory, so `ulimit -v`
@@ -157,12 +168,15 @@ enum Adversarial {
     static var underAddressSanitizer: Bool { ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil }
 
     @discardableResult
-    static func check(bytes: [UInt8], _ expected: Expected, message: String? = nil,
-                      arguments: [String] = [], timeout: TimeInterval = timeout, memoryLimitKB: Int? = nil,
-                      _ label: String = "", sourceLocation: SourceLocation = #_sourceLocation) throws -> CLI.Result {
+    static func check(
+        bytes: [UInt8], _ expected: Expected, message: String? = nil,
+        arguments: [String] = [], timeout: TimeInterval = timeout, memoryLimitKB: Int? = nil,
+        _ label: String = "", sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> CLI.Result {
         let file = "adv.kvo"
         let result = try run(bytes, file: file, arguments: arguments, timeout: timeout, memoryLimitKB: memoryLimitKB)
-        let context = "\(label.isEmpty ? "" : label + ": ")expected \(expected), \(bytes.count)-byte input \(preview(bytes))\n\(result)"
+        let context =
+            "\(label.isEmpty ? "" : label + ": ")expected \(expected), \(bytes.count)-byte input \(preview(bytes))\n\(result)"
         #expect(!result.crashed, "killed by signal \(result.status): \(context)", sourceLocation: sourceLocation)
         guard !result.crashed else { return result }
         #expect(expected.statuses.contains(result.status), "\(context)", sourceLocation: sourceLocation)
@@ -171,10 +185,14 @@ enum Adversarial {
         let terminated = result.out.contains("*** Terminating app due to uncaught exception '")
         switch result.status {
         case 2:
-            #expect(!diagnostics.isEmpty, "status 2 without '\(file):LINE:COL: error:' on stderr: \(context)", sourceLocation: sourceLocation)
+            #expect(
+                !diagnostics.isEmpty, "status 2 without '\(file):LINE:COL: error:' on stderr: \(context)",
+                sourceLocation: sourceLocation)
         case 1:
             if expected == .runtimeError || (expected != .exception && !terminated) {
-                #expect(!diagnostics.isEmpty, "status 1 without '\(file):LINE:COL: error:' on stderr: \(context)", sourceLocation: sourceLocation)
+                #expect(
+                    !diagnostics.isEmpty, "status 1 without '\(file):LINE:COL: error:' on stderr: \(context)",
+                    sourceLocation: sourceLocation)
             }
             if expected == .exception {
                 #expect(terminated, "no 'Terminating app' line: \(context)", sourceLocation: sourceLocation)
@@ -183,12 +201,15 @@ enum Adversarial {
             break
         }
         for (line, column) in diagnostics {
-            #expect(line >= 1 && line <= lineCount && column >= 1,
-                    "diagnostic at \(line):\(column) outside a \(lineCount)-line file: \(context)", sourceLocation: sourceLocation)
+            #expect(
+                line >= 1 && line <= lineCount && column >= 1,
+                "diagnostic at \(line):\(column) outside a \(lineCount)-line file: \(context)",
+                sourceLocation: sourceLocation)
         }
         if let message {
-            #expect(result.err.contains(message) || result.out.contains(message),
-                    "'\(message)' not reported: \(context)", sourceLocation: sourceLocation)
+            #expect(
+                result.err.contains(message) || result.out.contains(message),
+                "'\(message)' not reported: \(context)", sourceLocation: sourceLocation)
         }
         return result
     }
@@ -197,9 +218,11 @@ enum Adversarial {
     static func errorLocations(in err: String, file: String) -> [(Int, Int)] {
         err.split(separator: "\n").compactMap { line in
             guard line.hasPrefix(file + ":") else { return nil }
-            let fields = line.dropFirst(file.count + 1).split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            let fields = line.dropFirst(file.count + 1).split(
+                separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard fields.count == 3, let row = Int(fields[0]), let column = Int(fields[1]),
-                  fields[2].hasPrefix(" error: ") else { return nil }
+                fields[2].hasPrefix(" error: ")
+            else { return nil }
             return (row, column)
         }
     }
@@ -248,10 +271,13 @@ enum Adversarial {
         let bytes = Array(try Data(contentsOf: A.conformanceDirectory.appendingPathComponent(name)))
         try #require(bytes.count > 20)
         let n = bytes.count
-        var offsets: Set<Int> = [1, 2, 5, 10, 17, n / 8, n / 4, n / 3, n / 2, 2 * n / 3, 3 * n / 4, 7 * n / 8, n - 2, n - 1]
+        var offsets: Set<Int> = [
+            1, 2, 5, 10, 17, n / 8, n / 4, n / 3, n / 2, 2 * n / 3, 3 * n / 4, 7 * n / 8, n - 2, n - 1,
+        ]
         for marker in ["(", "{", "\"", "\\(", "/*", "[", "."] {
             let pattern = Array(marker.utf8)
-            if let start = (0...(n - pattern.count)).first(where: { Array(bytes[$0..<$0 + pattern.count]) == pattern }) {
+            if let start = (0...(n - pattern.count)).first(where: { Array(bytes[$0..<$0 + pattern.count]) == pattern })
+            {
                 offsets.insert(start + pattern.count)
             }
         }
@@ -259,8 +285,9 @@ enum Adversarial {
             let prefix = Array(bytes[..<offset])
             try A.check(bytes: prefix, .anyStatus, "\(name) cut at byte \(offset)")
             if offset % 2 == 0 {
-                try A.check(bytes: prefix, .anyStatus, arguments: ["--keep-going", "--max-steps", "100000"],
-                            "\(name) cut at byte \(offset), --keep-going")
+                try A.check(
+                    bytes: prefix, .anyStatus, arguments: ["--keep-going", "--max-steps", "100000"],
+                    "\(name) cut at byte \(offset), --keep-going")
             }
         }
     }
@@ -279,18 +306,21 @@ enum Adversarial {
     /// the checker and the interpreter than random bytes do.
     @Test(arguments: 1...6)
     func pseudoRandomTokenSoup(_ seed: Int) throws {
-        let tokens = ["class ", "A", "B", " {", "}", "(", ")", "[", "]", "\"", "\\(", "var ", "let ", "x", "y", " = ",
-                      "\n", ".", "/*", "*/", "//", "func ", "f", "if ", "else ", "for ", " in ", "while ", "do ",
-                      "catch ", "return ", "release(", "@affectedBy(", "@manual ", ".addObserver(", "forKeyPath: ",
-                      "\"x\"", "0", "1", "1e", ":", ", ", ";", " + ", " - ", " * ", " / ", " % ", "..<", "...", "\\.",
-                      "?", "!", " && ", " == ", "self", "super", "nil", "true", ".setValue(", ".value(forKeyPath: ",
-                      ".mutableArrayValue(forKey: ", "observeValue(keyPath, object, change, context)", "Int", "[Int]",
-                      "Set<Int>", "Any", "context ", "print(", "options: [.new, .old, .prior, .initial]", "static "]
+        let tokens = [
+            "class ", "A", "B", " {", "}", "(", ")", "[", "]", "\"", "\\(", "var ", "let ", "x", "y", " = ",
+            "\n", ".", "/*", "*/", "//", "func ", "f", "if ", "else ", "for ", " in ", "while ", "do ",
+            "catch ", "return ", "release(", "@affectedBy(", "@manual ", ".addObserver(", "forKeyPath: ",
+            "\"x\"", "0", "1", "1e", ":", ", ", ";", " + ", " - ", " * ", " / ", " % ", "..<", "...", "\\.",
+            "?", "!", " && ", " == ", "self", "super", "nil", "true", ".setValue(", ".value(forKeyPath: ",
+            ".mutableArrayValue(forKey: ", "observeValue(keyPath, object, change, context)", "Int", "[Int]",
+            "Set<Int>", "Any", "context ", "print(", "options: [.new, .old, .prior, .initial]", "static ",
+        ]
         var random = A.SplitMix64(state: UInt64(seed) &* 0x9E37_79B9)
         for round in 0..<25 {
             let count = 1 + random.below(200)
             let source = (0..<count).map { _ in tokens[random.below(tokens.count)] }.joined()
-            try A.check(source, .anyStatus, arguments: ["--keep-going", "--max-steps", "20000"], "seed \(seed) round \(round)")
+            try A.check(
+                source, .anyStatus, arguments: ["--keep-going", "--max-steps", "20000"], "seed \(seed) round \(round)")
         }
     }
 
@@ -306,31 +336,37 @@ enum Adversarial {
     ])
     func invalidUTF8(_ name: String, _ sequence: [UInt8]) throws {
         let places: [(String, String)] = [
-            ("", "print(1)\n"),                                  // at the very start
-            ("let x", " = 1\nprint(x)\n"),                       // inside an identifier
-            ("print(\"a", "b\")\n"),                             // inside a string
-            ("// c", "\nprint(1)\n"),                            // inside a comment
-            ("/* c", " */\nprint(1)\n"),                         // inside a block comment
-            ("print(\"\\(1", ")\")\n"),                          // inside an interpolation
-            ("class A { var ", "x: Int = 0 }\n"),                // in a declaration
-            ("print(1)\n", ""),                                  // at the very end
+            ("", "print(1)\n"),  // at the very start
+            ("let x", " = 1\nprint(x)\n"),  // inside an identifier
+            ("print(\"a", "b\")\n"),  // inside a string
+            ("// c", "\nprint(1)\n"),  // inside a comment
+            ("/* c", " */\nprint(1)\n"),  // inside a block comment
+            ("print(\"\\(1", ")\")\n"),  // inside an interpolation
+            ("class A { var ", "x: Int = 0 }\n"),  // in a declaration
+            ("print(1)\n", ""),  // at the very end
         ]
         for (before, after) in places {
-            try A.check(bytes: Array(before.utf8) + sequence + Array(after.utf8), .anyStatus, "\(name) in «\(before)…\(after)»")
+            try A.check(
+                bytes: Array(before.utf8) + sequence + Array(after.utf8), .anyStatus, "\(name) in «\(before)…\(after)»")
         }
         // Not thousands on one line: see hundredThousandInvalidCharactersOnOneLine.
         try A.check(bytes: Array(repeating: sequence, count: 200).flatMap { $0 }, .anyStatus, "\(name) × 200")
-        try A.check(bytes: Array(repeating: sequence + [UInt8(ascii: "\n")], count: 5000).flatMap { $0 }, .anyStatus, "\(name) on 5000 lines")
+        try A.check(
+            bytes: Array(repeating: sequence + [UInt8(ascii: "\n")], count: 5000).flatMap { $0 }, .anyStatus,
+            "\(name) on 5000 lines")
     }
 
     @Test func nulBytes() throws {
         let nul: [UInt8] = [0]
-        for (before, after) in [("", "print(1)\n"), ("print(\"a", "b\")\n"), ("// a", "b\nprint(1)\n"),
-                                ("/* a", "b */\nprint(1)\n"), ("print(1)", "\nprint(2)\n"), ("let x", "y = 1\n"),
-                                ("print(1)\n", "")] {
+        for (before, after) in [
+            ("", "print(1)\n"), ("print(\"a", "b\")\n"), ("// a", "b\nprint(1)\n"),
+            ("/* a", "b */\nprint(1)\n"), ("print(1)", "\nprint(2)\n"), ("let x", "y = 1\n"),
+            ("print(1)\n", ""),
+        ] {
             try A.check(bytes: Array(before.utf8) + nul + Array(after.utf8), .anyStatus, "NUL in «\(before)…\(after)»")
         }
-        let result = try A.check(bytes: Array("print(\"a".utf8) + nul + Array("b\".count)\n".utf8), .anyStatus, "NUL in a counted string")
+        let result = try A.check(
+            bytes: Array("print(\"a".utf8) + nul + Array("b\".count)\n".utf8), .anyStatus, "NUL in a counted string")
         if result.status == 0 { #expect(result.out == "3\n", "\(result)") }
     }
 
@@ -338,7 +374,9 @@ enum Adversarial {
     /// makes stderr quadratic in the line's length: 100,000 NULs on one line
     /// wrote over 12 GB before being killed. Errors on a line should be
     /// coalesced or capped.
-    @Test(arguments: [("NUL", [0] as [UInt8]), ("0xFF", [0xFF]), ("'@'", [UInt8(ascii: "@")]), ("'$'", [UInt8(ascii: "$")])])
+    @Test(arguments: [
+        ("NUL", [0] as [UInt8]), ("0xFF", [0xFF]), ("'@'", [UInt8(ascii: "@")]), ("'$'", [UInt8(ascii: "$")]),
+    ])
     func hundredThousandInvalidCharactersOnOneLine(_ name: String, _ byte: [UInt8]) throws {
         let result = try A.check(bytes: Array(repeating: byte[0], count: 100_000), .scriptError, "100,000 × \(name)")
         #expect(result.err.utf8.count < 10 << 20, "stderr is \(result.err.utf8.count) bytes or more")
@@ -382,7 +420,9 @@ enum Adversarial {
     }
 
     /// docs/language.md#lexical: a first line starting with `#!` is ignored, even unterminated.
-    @Test(arguments: ["#!", "#!/usr/bin/env kvo-run", "#!\"\\(/*", "#!" + String(repeating: "(", count: 100_000) + "\nprint(1)\n"])
+    @Test(arguments: [
+        "#!", "#!/usr/bin/env kvo-run", "#!\"\\(/*", "#!" + String(repeating: "(", count: 100_000) + "\nprint(1)\n",
+    ])
     func shebangLineIsIgnored(_ source: String) throws {
         try A.check(source, .success)
     }
@@ -390,23 +430,44 @@ enum Adversarial {
     // MARK: 10,000-deep nesting
 
     @Test(arguments: [
-        ("parentheses", "let x = " + String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000) + "\nprint(x)\n"),
-        ("brackets", "let x = " + String(repeating: "[", count: 10_000) + "1" + String(repeating: "]", count: 10_000) + "\nprint(x)\n"),
+        (
+            "parentheses",
+            "let x = " + String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)
+                + "\nprint(x)\n"
+        ),
+        (
+            "brackets",
+            "let x = " + String(repeating: "[", count: 10_000) + "1" + String(repeating: "]", count: 10_000)
+                + "\nprint(x)\n"
+        ),
         ("braces", String(repeating: "{", count: 10_000) + String(repeating: "}", count: 10_000) + "\n"),
-        ("if blocks", String(repeating: "if true {\n", count: 10_000) + "print(1)\n" + String(repeating: "}\n", count: 10_000)),
+        (
+            "if blocks",
+            String(repeating: "if true {\n", count: 10_000) + "print(1)\n" + String(repeating: "}\n", count: 10_000)
+        ),
         ("while blocks", String(repeating: "while false {\n", count: 10_000) + String(repeating: "}\n", count: 10_000)),
         ("for blocks", String(repeating: "for i in [1] {\n", count: 10_000) + String(repeating: "}\n", count: 10_000)),
         ("do blocks", String(repeating: "do {\n", count: 10_000) + String(repeating: "} catch { }\n", count: 10_000)),
         ("functions", String(repeating: "func f() {\n", count: 10_000) + String(repeating: "}\n", count: 10_000)),
         // A flat else-if chain or operator chain is not nesting (issue 15):
         // HostileIOTests.longChainsCompileAndRunWithoutRecursion runs them.
-        ("interpolations", "print(" + String(repeating: "\"\\(", count: 10_000) + "1" + String(repeating: ")\"", count: 10_000) + ")\n"),
+        (
+            "interpolations",
+            "print(" + String(repeating: "\"\\(", count: 10_000) + "1" + String(repeating: ")\"", count: 10_000) + ")\n"
+        ),
         ("unterminated interpolations", "print(" + String(repeating: "\"\\(", count: 10_000) + "\n"),
         ("unary minus", "print(" + String(repeating: "-", count: 10_000) + "1)\n"),
         ("logical not", "print(" + String(repeating: "!", count: 10_000) + "true)\n"),
         ("calls", String(repeating: "print(", count: 10_000) + "1" + String(repeating: ")", count: 10_000) + "\n"),
-        ("subscripts", "let a = [1]\nprint(a" + String(repeating: "[0", count: 10_000) + String(repeating: "]", count: 10_000) + ")\n"),
-        ("array literal in argument", "print(" + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + ")\n"),
+        (
+            "subscripts",
+            "let a = [1]\nprint(a" + String(repeating: "[0", count: 10_000) + String(repeating: "]", count: 10_000)
+                + ")\n"
+        ),
+        (
+            "array literal in argument",
+            "print(" + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + ")\n"
+        ),
         ("member chain", "let x = 1" + String(repeating: ".a", count: 10_000) + "\n"),
         ("class bodies", String(repeating: "class A {\n", count: 10_000) + String(repeating: "}\n", count: 10_000)),
         ("setter blocks", "class A {\n" + String(repeating: "var x: Int = 0 { set {\n", count: 10_000) + "\n}\n"),
@@ -418,14 +479,17 @@ enum Adversarial {
 
     /// Nested block comments are not parser nesting: 10,000 of them are fine.
     @Test func tenThousandNestedComments() throws {
-        let result = try A.check(String(repeating: "/*", count: 10_000) + String(repeating: "*/", count: 10_000) + "\nprint(1)\n", .success)
+        let result = try A.check(
+            String(repeating: "/*", count: 10_000) + String(repeating: "*/", count: 10_000) + "\nprint(1)\n", .success)
         #expect(result.out == "1\n")
     }
 
     // MARK: Recursion at run time (checked by --max-depth)
 
     static let recursions: [(String, String)] = [
-        ("notification recursion", """
+        (
+            "notification recursion",
+            """
             class Counter {
                 var value: Int = 0
                 func observeValue(keyPath, object, change, context) {
@@ -437,17 +501,23 @@ enum Adversarial {
             c.value = 1
             print("not reached")
 
-            """),
-        ("method recursion", """
+            """
+        ),
+        (
+            "method recursion",
+            """
             class A {
                 func f(n) { return f(n + 1) }
             }
             let a = A()
             print(a.f(0))
 
-            """),
+            """
+        ),
         ("function recursion", "func f(n) { return f(n + 1) + 1 }\nprint(f(0))\n"),
-        ("mutual recursion between two objects' handlers", """
+        (
+            "mutual recursion between two objects' handlers",
+            """
             class Node {
                 var value: Int = 0
                 var other: Node?
@@ -464,8 +534,11 @@ enum Adversarial {
             a.value = 1
             print("not reached")
 
-            """),
-        ("mutual recursion between two methods", """
+            """
+        ),
+        (
+            "mutual recursion between two methods",
+            """
             class A { var b: B?
                 func ping(n) { return b.pong(n + 1) } }
             class B { var a: A?
@@ -476,40 +549,58 @@ enum Adversarial {
             b.a = a
             print(a.ping(0))
 
-            """),
+            """
+        ),
         ("computed property reading itself", "class A { var z: Int { z + 1 } }\nlet a = A()\nprint(a.z)\n"),
         // Found by the fuzzer: it overflowed the stack (SIGSEGV) before the
         // initial values of a new object counted as a level.
-        ("initial value creating its own class", "class Account {\n    var next = Account()\n}\nlet a = Account()\nprint(\"not reached\")\n"),
+        (
+            "initial value creating its own class",
+            "class Account {\n    var next = Account()\n}\nlet a = Account()\nprint(\"not reached\")\n"
+        ),
         ("computed property through KVC", "class A { var z: Int { value(forKey: \"z\") } }\nlet a = A()\nprint(a.z)\n"),
-        ("valueForUndefinedKey recursion", """
+        (
+            "valueForUndefinedKey recursion",
+            """
             class A { func valueForUndefinedKey(key) { return value(forKey: key) } }
             let a = A()
             print(a.value(forKey: "nope"))
 
-            """),
-        ("setValueForUndefinedKey recursion", """
+            """
+        ),
+        (
+            "setValueForUndefinedKey recursion",
+            """
             class A { func setValueForUndefinedKey(value, key) { setValue(value, forKey: key) } }
             let a = A()
             a.setValue(1, forKey: "nope")
 
-            """),
-        ("setNilValueForKey recursion", """
+            """
+        ),
+        (
+            "setNilValueForKey recursion",
+            """
             class A { var x: Int = 0
                 func setNilValueForKey(key) { setValue(nil, forKey: key) } }
             let a = A()
             a.setValue(nil, forKey: "x")
 
-            """),
-        ("custom setter recursion", """
+            """
+        ),
+        (
+            "custom setter recursion",
+            """
             class A {
                 var x: Int = 0 { set { x = newValue + 1 } }
             }
             let a = A()
             a.x = 1
 
-            """),
-        ("handler recursion through a key path with a cycle", """
+            """
+        ),
+        (
+            "handler recursion through a key path with a cycle",
+            """
             class Node {
                 var x: Int = 0
                 var next: Node?
@@ -522,8 +613,11 @@ enum Adversarial {
             n.addObserver(n, forKeyPath: "next.x", options: [.new, .old, .prior])
             n.x = 1
 
-            """),
-        ("handler recursion through a dependent key", """
+            """
+        ),
+        (
+            "handler recursion through a dependent key",
+            """
             class Node {
                 var x: Int = 0
                 @affectedBy(x)
@@ -537,8 +631,11 @@ enum Adversarial {
             n.addObserver(n, forKeyPath: "x", options: [.new, .old, .prior])
             n.x = 1
 
-            """),
-        ("handler calling a method whose computed property notifies", """
+            """
+        ),
+        (
+            "handler calling a method whose computed property notifies",
+            """
             class Node {
                 var x: Int = 0
                 var y: Int { bump() }
@@ -552,7 +649,8 @@ enum Adversarial {
             n.addObserver(n, forKeyPath: "x", options: [.new, .old, .prior])
             n.x = 1
 
-            """),
+            """
+        ),
     ]
 
     @Test(arguments: recursions)
@@ -564,19 +662,27 @@ enum Adversarial {
     /// still end with the depth error, not overflow the interpreter's stack.
     @Test(arguments: recursions)
     func recursionStopsAtTheLargestAllowedDepth(_ name: String, _ source: String) throws {
-        try A.check(source, .runtimeError, message: A.depthExceeded, arguments: ["--quiet", "--max-depth", "100000"],
-                    timeout: A.largeInputTimeout, name)
+        try A.check(
+            source, .runtimeError, message: A.depthExceeded, arguments: ["--quiet", "--max-depth", "100000"],
+            timeout: A.largeInputTimeout, name)
     }
 
     /// Each level of the recursion evaluates a 250-deep expression or block (the
     /// parser allows 256): stack use per level is far larger than for a plain
     /// call, and the depth limit must still be reached before the stack runs out.
     @Test(arguments: [
-        ("method whose return nests 250 unary minuses",
-         "func f(n) { return " + String(repeating: "-", count: 250) + "f(n + 1) }\nprint(f(0))\n"),
-        ("method whose call sits in 120 nested ifs",
-         "func f(n) {\n" + String(repeating: "if true {\n", count: 120) + "return f(n + 1)\n" + String(repeating: "}\n", count: 120) + "}\nprint(f(0))\n"),
-        ("handler whose set sits in 120 nested ifs", """
+        (
+            "method whose return nests 250 unary minuses",
+            "func f(n) { return " + String(repeating: "-", count: 250) + "f(n + 1) }\nprint(f(0))\n"
+        ),
+        (
+            "method whose call sits in 120 nested ifs",
+            "func f(n) {\n" + String(repeating: "if true {\n", count: 120) + "return f(n + 1)\n"
+                + String(repeating: "}\n", count: 120) + "}\nprint(f(0))\n"
+        ),
+        (
+            "handler whose set sits in 120 nested ifs",
+            """
             class Node {
                 var x: Int = 0
                 func observeValue(keyPath, object, change, context) {
@@ -587,19 +693,22 @@ enum Adversarial {
             n.addObserver(n, forKeyPath: "x")
             n.x = 1
 
-            """),
+            """
+        ),
     ])
     func recursionThroughDeepBodies(_ name: String, _ source: String) throws {
         try A.check(source, .runtimeError, message: A.depthExceeded, arguments: ["--quiet"], name)
-        try A.check(source, .runtimeError, message: A.depthExceeded, arguments: ["--quiet", "--max-depth", "100000"],
-                    timeout: A.largeInputTimeout, name + ", --max-depth 100000")
+        try A.check(
+            source, .runtimeError, message: A.depthExceeded, arguments: ["--quiet", "--max-depth", "100000"],
+            timeout: A.largeInputTimeout, name + ", --max-depth 100000")
     }
 
     // MARK: Cycles
 
     @Test func observedKeyPathThroughAnObjectCycle() throws {
         let path = String(repeating: "next.", count: 8) + "value"
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class Node {
                 var next: Node?
                 var value: Int = 0
@@ -629,7 +738,8 @@ enum Adversarial {
     /// should not copy the rest of the path).
     @Test func longObservedKeyPathAroundACycle() throws {
         let path = String(repeating: "next.", count: 20_000) + "value"
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class Node {
                 var next: Node?
                 var value: Int = 0
@@ -648,7 +758,8 @@ enum Adversarial {
     }
 
     @Test func affectingKeyPathsWithCycles() throws {
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class Node {
                 var next: Node?
                 var x: Int = 0
@@ -687,7 +798,8 @@ enum Adversarial {
     }
 
     @Test func keyPathsForValuesAffectingReturningACycle() throws {
-        try A.check("""
+        try A.check(
+            """
             class A {
                 var x: Int = 0
                 var y: Int = 0
@@ -727,7 +839,8 @@ enum Adversarial {
         ("0 % 0", "division by zero"),
     ])
     func intOverflowAndDivisionByZero(_ expression: String, _ message: String) throws {
-        let result = try A.check("""
+        let result = try A.check(
+            """
             let big = 9223372036854775807
             let small = -9223372036854775807 - 1
             print("before")
@@ -772,14 +885,18 @@ enum Adversarial {
     }
 
     @Test func tinyAndLongDoubleLiterals() throws {
-        let result = try A.check("print(1e-400)\nprint(1." + String(repeating: "1", count: 100_000) + ")\nprint(1.7976931348623157e308)\n", .success)
+        let result = try A.check(
+            "print(1e-400)\nprint(1." + String(repeating: "1", count: 100_000) + ")\nprint(1.7976931348623157e308)\n",
+            .success)
         #expect(result.outLines.count == 3, "\(result)")
     }
 
     // MARK: Indexes
 
-    @Test(arguments: ["[1, 2, 3][3]", "[1, 2, 3][-1]", "[1, 2, 3][9223372036854775807]", "[1, 2, 3][-9223372036854775807 - 1]",
-                      "[][0]", "[[1]][0][1]"])
+    @Test(arguments: [
+        "[1, 2, 3][3]", "[1, 2, 3][-1]", "[1, 2, 3][9223372036854775807]", "[1, 2, 3][-9223372036854775807 - 1]",
+        "[][0]", "[[1]][0][1]",
+    ])
     func outOfRangeArrayIndex(_ expression: String) throws {
         try A.check("print(\(expression))\n", .runtimeError, message: "out of range")
     }
@@ -799,7 +916,8 @@ enum Adversarial {
         "m.removeAllObjects()\nm.removeLastObject()", "m.removeAllObjects()\nprint(m[0])",
     ])
     func outOfRangeProxyIndex(_ statement: String) throws {
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class Team { var members: [String] }
             class W { }
             let team = Team(members: ["Ann", "Bob", "Cy"])
@@ -810,7 +928,9 @@ enum Adversarial {
             print("not reached")
 
             """, .exception)
-        #expect(result.out.contains("'NSRangeException'") || result.out.contains("'NSInvalidArgumentException'"), "\(result)")
+        #expect(
+            result.out.contains("'NSRangeException'") || result.out.contains("'NSInvalidArgumentException'"),
+            "\(result)")
         #expect(!result.out.contains("not reached"))
     }
 
@@ -824,7 +944,8 @@ enum Adversarial {
         "team.willChange(.replacement, valuesAt: [9223372036854775807], forKey: \"members\")\nteam.didChange(.replacement, valuesAt: [9223372036854775807], forKey: \"members\")",
     ])
     func manualToManyChangeWithAnOutOfRangeIndex(_ statements: String) throws {
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class Team { var members: [String] }
             class W { }
             let team = Team(members: ["Ann", "Bob", "Cy"])
@@ -849,7 +970,8 @@ enum Adversarial {
         "a.setValue(0.0 / 0.0, forKey: \"x\")",
     ])
     func unknownMembersAndTypeErrorsAtRunTime(_ statement: String) throws {
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class A { var x: Int = 0
                 var arr: [Int] }
             let a = A()
@@ -866,7 +988,8 @@ enum Adversarial {
     // MARK: Exceptions in handlers, release during delivery
 
     @Test func exceptionInAHandlerWithKeepGoingLaterSetsStillNotify() throws {
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class A { var x: Int = 0 }
             class P {
                 func observeValue(keyPath, object, change, context) {
@@ -883,7 +1006,9 @@ enum Adversarial {
             print("end")
 
             """, .exception, arguments: ["--keep-going"])
-        #expect(result.out.components(separatedBy: "*** Terminating app due to uncaught exception 'NSRangeException'").count == 4, "\(result)")
+        #expect(
+            result.out.components(separatedBy: "*** Terminating app due to uncaught exception 'NSRangeException'").count
+                == 4, "\(result)")
         for n in 1...3 {
             #expect(result.out.contains("a.x → p {kind = 1; new = \(n)}"), "\(result)")
             #expect(result.out.contains("handling \(n)"), "\(result)")
@@ -892,7 +1017,8 @@ enum Adversarial {
     }
 
     @Test func runtimeErrorInAHandlerWithKeepGoing() throws {
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class A { var x: Int = 0 }
             class P { func observeValue(keyPath, object, change, context) { print(10 / (change.new - 1)) } }
             let a = A()
@@ -908,7 +1034,8 @@ enum Adversarial {
     }
 
     @Test func caughtExceptionsInNestedHandlersUnwindCleanly() throws {
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class A {
                 var x: Int = 0
                 func observeValue(keyPath, object, change, context) {
@@ -928,7 +1055,8 @@ enum Adversarial {
     }
 
     @Test func observerReleasesItselfDuringDelivery() throws {
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class A { var x: Int = 0 }
             class P { func observeValue(keyPath, object, change, context) { release(self) } }
             let a = A()
@@ -942,7 +1070,8 @@ enum Adversarial {
     }
 
     @Test func observerReleasesTheObservedObjectAndAnotherObserverDuringDelivery() throws {
-        try A.check("""
+        try A.check(
+            """
             class A { var x: Int = 0 }
             class P { var other: P?
                 func observeValue(keyPath, object, change, context) {
@@ -967,7 +1096,8 @@ enum Adversarial {
     }
 
     @Test func releaseInsideAPriorNotificationOfANestedChange() throws {
-        try A.check("""
+        try A.check(
+            """
             class A {
                 var x: Int = 0
                 var y: Int = 0
@@ -991,38 +1121,49 @@ enum Adversarial {
         let name = String(repeating: "a", count: 1 << 20)
         let result = try A.check("let \(name) = 1\nprint(\(name))\n", .success, timeout: A.largeInputTimeout)
         #expect(result.out == "1\n")
-        try A.check("print(" + String(repeating: "b", count: 1 << 20) + ")\n", .scriptError, message: "cannot find", timeout: A.largeInputTimeout)
+        try A.check(
+            "print(" + String(repeating: "b", count: 1 << 20) + ")\n", .scriptError, message: "cannot find",
+            timeout: A.largeInputTimeout)
     }
 
     @Test func oneMegabyteString() throws {
-        let result = try A.check("let s = \"" + String(repeating: "x", count: 1 << 20) + "\"\nprint(s.count)\n", .success, timeout: A.largeInputTimeout)
+        let result = try A.check(
+            "let s = \"" + String(repeating: "x", count: 1 << 20) + "\"\nprint(s.count)\n", .success,
+            timeout: A.largeInputTimeout)
         #expect(result.out == "1048576\n")
-        try A.check("let s = \"" + String(repeating: "x", count: 1 << 20) + "\n", .scriptError, message: "unterminated string", timeout: A.largeInputTimeout)
+        try A.check(
+            "let s = \"" + String(repeating: "x", count: 1 << 20) + "\n", .scriptError, message: "unterminated string",
+            timeout: A.largeInputTimeout)
     }
 
     @Test func oneMegabyteLines() throws {
-        try A.check("// " + String(repeating: "c", count: 1 << 20) + "\nprint(1)\n", .success, timeout: A.largeInputTimeout)
+        try A.check(
+            "// " + String(repeating: "c", count: 1 << 20) + "\nprint(1)\n", .success, timeout: A.largeInputTimeout)
         try A.check(String(repeating: " ", count: 1 << 20) + "print(1)\n", .success, timeout: A.largeInputTimeout)
         try A.check(String(repeating: ";", count: 1 << 20) + "\nprint(1)\n", .success, timeout: A.largeInputTimeout)
-        let errorAtTheEnd = try A.check(String(repeating: "print(1); ", count: 100_000) + "print(nope)\n", .scriptError,
-                                        message: "cannot find 'nope' in scope", timeout: A.largeInputTimeout)
+        let errorAtTheEnd = try A.check(
+            String(repeating: "print(1); ", count: 100_000) + "print(nope)\n", .scriptError,
+            message: "cannot find 'nope' in scope", timeout: A.largeInputTimeout)
         #expect(errorAtTheEnd.err.hasPrefix("adv.kvo:1:1000007: error:"), "\(errorAtTheEnd.err.prefix(200))")
     }
 
     @Test func hundredThousandStatements() throws {
-        let result = try A.check("var x = 0\n" + String(repeating: "x = x + 1\n", count: 100_000) + "print(x)\n", .success,
-                                 timeout: A.largeInputTimeout)
+        let result = try A.check(
+            "var x = 0\n" + String(repeating: "x = x + 1\n", count: 100_000) + "print(x)\n", .success,
+            timeout: A.largeInputTimeout)
         #expect(result.out == "100000\n")
-        let limited = try A.check("var x = 0\n" + String(repeating: "x = x + 1\n", count: 100_000) + "print(x)\n", .runtimeError,
-                                  message: "more than 5000 statements executed", arguments: ["--max-steps", "5000"],
-                                  timeout: A.largeInputTimeout)
+        let limited = try A.check(
+            "var x = 0\n" + String(repeating: "x = x + 1\n", count: 100_000) + "print(x)\n", .runtimeError,
+            message: "more than 5000 statements executed", arguments: ["--max-steps", "5000"],
+            timeout: A.largeInputTimeout)
         #expect(limited.err.hasPrefix("adv.kvo:5001:"), "\(limited.err.prefix(200))")
     }
 
     /// Every error, or the first ones and a note that there are more: either
     /// way in order, starting with the first line, and not megabytes of them.
     @Test func hundredThousandErrors() throws {
-        let result = try A.check(String(repeating: "print(nope)\n", count: 100_000), .scriptError, timeout: A.largeInputTimeout)
+        let result = try A.check(
+            String(repeating: "print(nope)\n", count: 100_000), .scriptError, timeout: A.largeInputTimeout)
         let locations = A.errorLocations(in: result.err, file: "adv.kvo")
         #expect(locations.first.map { $0 == (1, 7) } == true, "\(result.err.prefix(300))")
         #expect(zip(locations, locations.dropFirst()).allSatisfy { $0.0 <= $1.0 }, "errors out of order")
@@ -1032,9 +1173,12 @@ enum Adversarial {
     @Test func hundredThousandParametersAndArguments() throws {
         let parameters = (0..<100_000).map { "p\($0)" }.joined(separator: ", ")
         try A.check("func f(\(parameters)) { return p99999 }\nprint(1)\n", .success, timeout: A.largeInputTimeout)
-        try A.check("func f(x) { }\nf(" + String(repeating: "1, ", count: 100_000) + "1)\n", .scriptError, timeout: A.largeInputTimeout)
-        let result = try A.check("let a = [" + String(repeating: "1, ", count: 100_000) + "1]\nprint(a.count)\n", .success,
-                                 timeout: A.largeInputTimeout)
+        try A.check(
+            "func f(x) { }\nf(" + String(repeating: "1, ", count: 100_000) + "1)\n", .scriptError,
+            timeout: A.largeInputTimeout)
+        let result = try A.check(
+            "let a = [" + String(repeating: "1, ", count: 100_000) + "1]\nprint(a.count)\n", .success,
+            timeout: A.largeInputTimeout)
         #expect(result.out == "100001\n")
     }
 
@@ -1048,7 +1192,9 @@ enum Adversarial {
         ("compare", "var b = []\nfor i in 0..<100000 { b = [b] }\nprint(a == b)\n"),
         ("contains", "print([a].contains(a))\n"),
         ("interpolate", "let s = \"\\(a)\"\nprint(s.count)\n"),
-        ("store in an observed property", """
+        (
+            "store in an observed property",
+            """
             class H { var items: [Any] }
             class W { }
             let h = H()
@@ -1058,17 +1204,20 @@ enum Adversarial {
             h.items = []
             print("done")
 
-            """),
+            """
+        ),
         ("collection operator", "print(a.value(forKeyPath: \"@count\"))\n"),
     ])
     func hundredThousandDeepArray(_ name: String, _ tail: String) throws {
-        let result = try A.check("var a = []\nfor i in 0..<100000 { a = [a] }\n" + tail, .success, timeout: A.largeInputTimeout, name)
+        let result = try A.check(
+            "var a = []\nfor i in 0..<100000 { a = [a] }\n" + tail, .success, timeout: A.largeInputTimeout, name)
         #expect(!result.out.isEmpty)
     }
 
     @Test func hundredThousandDeepArrayAsJSON() throws {
-        let result = try A.check("var a = []\nfor i in 0..<100000 { a = [a] }\nprint(a)\n", .success,
-                                 arguments: ["--format", "json"], timeout: A.largeInputTimeout)
+        let result = try A.check(
+            "var a = []\nfor i in 0..<100000 { a = [a] }\nprint(a)\n", .success,
+            arguments: ["--format", "json"], timeout: A.largeInputTimeout)
         #expect(result.out.hasPrefix("{\"event\":\"print\""))
     }
 
@@ -1076,16 +1225,18 @@ enum Adversarial {
     /// the end of the run) recurses once per level in Swift's array
     /// destructor, which overflows even the interpreter's 1 GB stack.
     @Test func tenMillionDeepArrayIsReleasedWithoutACrash() throws {
-        let result = try A.check("var a = []\nfor i in 0..<10000000 { a = [a] }\nprint(\"built\")\na = []\nprint(\"freed\")\n",
-                                 .anyStatus, timeout: 120)
+        let result = try A.check(
+            "var a = []\nfor i in 0..<10000000 { a = [a] }\nprint(\"built\")\na = []\nprint(\"freed\")\n",
+            .anyStatus, timeout: 120)
         if result.status == 0 { #expect(result.out == "built\nfreed\n") }
     }
 
     /// Describing a 1,000,000-deep array should take time linear in its
     /// length (2 MB of parentheses), not rebuild every inner string per level.
     @Test func millionDeepArrayPrintsInLinearTime() throws {
-        let result = try A.check("var a = []\nfor i in 0..<1000000 { a = [a] }\nlet s = \"\\(a)\"\nprint(s.count)\n",
-                                 .success, timeout: A.largeInputTimeout)
+        let result = try A.check(
+            "var a = []\nfor i in 0..<1000000 { a = [a] }\nlet s = \"\\(a)\"\nprint(s.count)\n",
+            .success, timeout: A.largeInputTimeout)
         #expect(result.out == "2000002\n", "\(result)")
     }
 
@@ -1134,14 +1285,17 @@ enum Adversarial {
     /// --max-steps cannot stop. Under a 4 GB address-space limit kvo-run
     /// should end with a runtime error, not abort in the allocator ("Fatal
     /// error: failed to allocate … bytes", signal 6) or be OOM-killed.
-    @Test(.enabled(if: !Adversarial.underAddressSanitizer, "ulimit -v does not work with ASan"), arguments: [
-        ("string doubling", "var s = \"x\"\nfor i in 0..<40 { s = s + s }\nprint(s.count)\n"),
-        ("array doubling", "var a = [1]\nfor i in 0..<40 { a = a + a }\nprint(a.count)\n"),
-        ("interpolation doubling", "var s = \"x\"\nfor i in 0..<40 { s = \"\\(s)\\(s)\" }\nprint(s.count)\n"),
-    ])
+    @Test(
+        .enabled(if: !Adversarial.underAddressSanitizer, "ulimit -v does not work with ASan"),
+        arguments: [
+            ("string doubling", "var s = \"x\"\nfor i in 0..<40 { s = s + s }\nprint(s.count)\n"),
+            ("array doubling", "var a = [1]\nfor i in 0..<40 { a = a + a }\nprint(a.count)\n"),
+            ("interpolation doubling", "var s = \"x\"\nfor i in 0..<40 { s = \"\\(s)\\(s)\" }\nprint(s.count)\n"),
+        ])
     func exponentialGrowthIsARuntimeErrorNotAnAbort(_ name: String, _ source: String) throws {
-        try A.check(source, .runtimeError, arguments: ["--max-steps", "1000"], timeout: A.largeInputTimeout,
-                    memoryLimitKB: 4_000_000, name)
+        try A.check(
+            source, .runtimeError, arguments: ["--max-steps", "1000"], timeout: A.largeInputTimeout,
+            memoryLimitKB: 4_000_000, name)
     }
 
     // MARK: --max-steps on infinite loops
@@ -1159,9 +1313,10 @@ enum Adversarial {
     ])
     func maxStepsStopsInfiniteLoops(_ source: String) throws {
         for keepGoing in [false, true] {
-            let result = try A.check(source + "\nprint(\"not reached\")\n", .runtimeError,
-                                     message: "more than 1000 statements executed; raise the limit with --max-steps",
-                                     arguments: ["--max-steps", "1000", "--quiet"] + (keepGoing ? ["--keep-going"] : []))
+            let result = try A.check(
+                source + "\nprint(\"not reached\")\n", .runtimeError,
+                message: "more than 1000 statements executed; raise the limit with --max-steps",
+                arguments: ["--max-steps", "1000", "--quiet"] + (keepGoing ? ["--keep-going"] : []))
             #expect(!result.out.contains("not reached") || keepGoing, "\(result)")
         }
     }
@@ -1175,7 +1330,9 @@ enum Adversarial {
             .filter { $0.hasSuffix(".kvo") }.sorted()
         for name in names {
             let bytes = Array(try Data(contentsOf: A.regressionsDirectory.appendingPathComponent(name)))
-            for arguments in [[], ["--keep-going", "--max-steps", "5000", "--max-depth", "50"], ["--format", "json", "--keep-going"]] {
+            for arguments in [
+                [], ["--keep-going", "--max-steps", "5000", "--max-depth", "50"], ["--format", "json", "--keep-going"],
+            ] {
                 let result = try A.run(bytes, arguments: arguments)
                 #expect(!result.crashed, "\(name) \(arguments): \(result)")
                 #expect([0, 1, 2].contains(result.status), "\(name) \(arguments): \(result)")

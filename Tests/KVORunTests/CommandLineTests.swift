@@ -77,12 +77,16 @@ import Testing
 
     @Test func countsPluralise() throws {
         let folder = try Folder()
-        try folder.write("one.kvo", """
+        try folder.write(
+            "one.kvo",
+            """
             class A { var n: Int = 0 }
             let a = A()
             a.addObserver(a, forKeyPath: "n")
             """ + "\n")
-        try folder.write("one-notification.kvo", """
+        try folder.write(
+            "one-notification.kvo",
+            """
             class A { var n: Int = 0 }
             let a = A()
             a.addObserver(a, forKeyPath: "n")
@@ -175,7 +179,9 @@ import Testing
         let result = try folder.run(["bad.kvo"])
         #expect(result.status == 2)
         #expect(result.out == "")
-        #expect(result.err == "bad.kvo:2:9: error: invalid UTF-8 (byte 0xFF); scenarios are UTF-8: save the file as UTF-8\n")
+        #expect(
+            result.err == "bad.kvo:2:9: error: invalid UTF-8 (byte 0xFF); scenarios are UTF-8: save the file as UTF-8\n"
+        )
     }
 
     @Test func crlfFilesShowTheRightLineAndCaret() throws {

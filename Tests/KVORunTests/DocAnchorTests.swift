@@ -23,7 +23,8 @@ import Testing
     /// `(file, "page.md#anchor")` for each citation in the sources, tests and docs.
     static func citations() -> [(file: String, target: String)] {
         let root = packageRoot().path
-        let files = ["Sources", "Tests", "Fuzz"].flatMap { Files.find(under: root + "/" + $0, suffix: ".swift") }
+        let files =
+            ["Sources", "Tests", "Fuzz"].flatMap { Files.find(under: root + "/" + $0, suffix: ".swift") }
             + Files.find(under: root + "/docs", suffix: ".md") + [root + "/README.md"]
         var found: [(String, String)] = []
         for path in files {

@@ -54,8 +54,10 @@ struct DocExample: CustomTestStringConvertible, Sendable {
             if var block = open {
                 if trimmed.hasPrefix("```") && trimmed.allSatisfy({ $0 == "`" || $0 == " " }) {
                     let body = block.body.map { $0 + "\n" }.joined()
-                    fences.append(Fence(line: block.line + 1, info: block.info, body: body,
-                                        adjacentToPrevious: lastFenceEnd >= 0 && blankSinceLastFence))
+                    fences.append(
+                        Fence(
+                            line: block.line + 1, info: block.info, body: body,
+                            adjacentToPrevious: lastFenceEnd >= 0 && blankSinceLastFence))
                     open = nil
                     lastFenceEnd = index
                     blankSinceLastFence = true
@@ -113,7 +115,8 @@ struct DocExample: CustomTestStringConvertible, Sendable {
             }
             var expected: String?
             if index + 1 < fences.count, fences[index + 1].info.first == "output",
-               fences[index + 1].adjacentToPrevious {
+                fences[index + 1].adjacentToPrevious
+            {
                 expected = fences[index + 1].body
             }
             if !norun && expected == nil && problem == nil {
@@ -122,9 +125,11 @@ struct DocExample: CustomTestStringConvertible, Sendable {
             if norun && expected != nil && problem == nil {
                 problem = "a ```kvo norun block is followed by an ```output block that is never checked"
             }
-            examples.append(DocExample(location: "\(path):\(fence.line)", source: fence.body, expected: expected,
-                                       norun: norun, file: file, format: format, options: options,
-                                       problem: problem))
+            examples.append(
+                DocExample(
+                    location: "\(path):\(fence.line)", source: fence.body, expected: expected,
+                    norun: norun, file: file, format: format, options: options,
+                    problem: problem))
         }
         return examples
     }

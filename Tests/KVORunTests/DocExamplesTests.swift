@@ -10,8 +10,9 @@ import Testing
 @Suite struct DocExamplesTests {
     @Test func theDocumentationHasExamples() {
         #expect(DocExample.documents.contains("docs/language.md"), "docs/language.md is missing")
-        #expect(DocExample.all.filter { !$0.norun }.count >= 20,
-                "expected the documentation to show at least 20 checked examples")
+        #expect(
+            DocExample.all.filter { !$0.norun }.count >= 20,
+            "expected the documentation to show at least 20 checked examples")
     }
 
     @Test(arguments: DocExample.all.filter { !$0.norun })
@@ -21,7 +22,9 @@ import Testing
             return
         }
         let actual = example.actualOutput()
-        #expect(actual == expected, """
+        #expect(
+            actual == expected,
+            """
             \(example.location): the output differs from the ```output block
             \(UnifiedDiff.render(expected: expected, actual: actual, expectedName: "documented", actualName: "actual"))
             """)

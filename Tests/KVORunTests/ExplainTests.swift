@@ -33,11 +33,12 @@ import Testing
 
     @Test func withoutExplainNothingIsAdded() {
         let plain = run(twoObservers)
-        #expect(plain.out == """
-            acct.balance → bob {kind = 1; new = 5; old = 0}
-            acct.balance → alice {kind = 1; new = 5; old = 0}
+        #expect(
+            plain.out == """
+                acct.balance → bob {kind = 1; new = 5; old = 0}
+                acct.balance → alice {kind = 1; new = 5; old = 0}
 
-            """)
+                """)
     }
 
     @Test func theEngineEmitsNoExplanationUnlessAsked() throws {
@@ -61,12 +62,16 @@ import Testing
     @Test func thePendingStackAndTheReverseOrderAreExplained() {
         let lines = explainLines(twoObservers)
         #expect(lines.contains("# pending stack (top last): [acct.balance]"))
-        #expect(lines.contains("# did: acct.balance popped from the pending stack; 2 pending notifications, newest "
-                               + "registration first (the did phase pops them from the most recent back): "
-                               + "acct[1], acct[0]"))
+        #expect(
+            lines.contains(
+                "# did: acct.balance popped from the pending stack; 2 pending notifications, newest "
+                    + "registration first (the did phase pops them from the most recent back): "
+                    + "acct[1], acct[0]"))
         #expect(lines.contains("# will: acct[0] (alice observes balance) is pending; old = 0 read now"))
-        #expect(lines.contains("# did: acct[1] (bob observes balance) is still registered: delivered; "
-                               + "new = 5 read now"))
+        #expect(
+            lines.contains(
+                "# did: acct[1] (bob observes balance) is still registered: delivered; "
+                    + "new = 5 read now"))
     }
 
     @Test func nestedStepsFollowTheTraceIndentation() {
@@ -105,10 +110,14 @@ import Testing
             """
         let lines = explainLines(source)
         #expect(lines.contains("# change of acct.balance (kind 1, setting), manual: the scenario called willChange"))
-        #expect(lines.contains("# did: acct[-] (alice observes balance) was removed, but an identical registration "
-                               + "is registered: delivered; new = 0 read now"))
-        #expect(lines.contains("# did: acct[0] (alice observes balance) is still registered: delivered; "
-                               + "new = 0 read now"))
+        #expect(
+            lines.contains(
+                "# did: acct[-] (alice observes balance) was removed, but an identical registration "
+                    + "is registered: delivered; new = 0 read now"))
+        #expect(
+            lines.contains(
+                "# did: acct[0] (alice observes balance) is still registered: delivered; "
+                    + "new = 0 read now"))
     }
 
     @Test func aManualChangeBetweenWillAndDidSkipsAnAddedObserver() {
@@ -125,8 +134,10 @@ import Testing
 
             """
         let lines = explainLines(source)
-        #expect(lines.contains("# did: acct[1] (bob observes balance) not told: registered after this change's "
-                               + "will phase"))
+        #expect(
+            lines.contains(
+                "# did: acct[1] (bob observes balance) not told: registered after this change's "
+                    + "will phase"))
     }
 
     @Test func aPriorNotificationAndASecondDependencyAreExplained() {
@@ -145,10 +156,14 @@ import Testing
 
             """
         let lines = explainLines(source)
-        #expect(lines.contains("# will: acct[0] (alice observes summary) is pending, through dependent keys "
-                               + "balance → summary; no old asked"))
-        #expect(lines.contains("# will: acct[0] (alice observes summary) asked for .prior: told now, "
-                               + "before the change"))
+        #expect(
+            lines.contains(
+                "# will: acct[0] (alice observes summary) is pending, through dependent keys "
+                    + "balance → summary; no old asked"))
+        #expect(
+            lines.contains(
+                "# will: acct[0] (alice observes summary) asked for .prior: told now, "
+                    + "before the change"))
     }
 
     @Test func jsonExplainEventsAreStructured() throws {
@@ -168,8 +183,11 @@ import Testing
             if step == "stack" { #expect(object["stack"] as? [String] == ["acct.balance"]) }
         }
         // The first registration swizzles acct's class (object_getClass shows NSKVONotifying_Account).
-        #expect(steps == ["registered", "swizzled", "registered", "change", "pending", "pending", "stack", "did",
-                          "deliver", "deliver"])
+        #expect(
+            steps == [
+                "registered", "swizzled", "registered", "change", "pending", "pending", "stack", "did",
+                "deliver", "deliver",
+            ])
     }
 
     @Test func aThousandNotificationsExplainedRunWellUnderASecond() {
@@ -220,25 +238,32 @@ import Testing
         try folder.write("two.kvo", twoObservers)
         let result = try folder.run(["--explain", "two.kvo"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.outLines.first
+        #expect(
+            result.outLines.first
                 == "# addObserver: acct[0] registered: alice observes acct.balance, options [new, old], no context")
-        #expect(result.outLines.filter { !$0.hasPrefix("#") } == [
-            "acct.balance → bob {kind = 1; new = 5; old = 0}",
-            "acct.balance → alice {kind = 1; new = 5; old = 0}",
-        ])
+        #expect(
+            result.outLines.filter { !$0.hasPrefix("#") } == [
+                "acct.balance → bob {kind = 1; new = 5; old = 0}",
+                "acct.balance → alice {kind = 1; new = 5; old = 0}",
+            ])
     }
 
     @Test func theIsaSwizzleStepReadsInTextAndJSON() {
-        let swizzled = Explanation.classChanged(object: "acct", from: "Account", to: "NSKVONotifying_Account",
-                                                swizzled: true)
-        #expect(ExplainFormat.render(swizzled, depth: 1)
+        let swizzled = Explanation.classChanged(
+            object: "acct", from: "Account", to: "NSKVONotifying_Account",
+            swizzled: true)
+        #expect(
+            ExplainFormat.render(swizzled, depth: 1)
                 == "  # isa-swizzle: acct's class Account is replaced by the generated subclass "
-                    + "NSKVONotifying_Account\n")
-        let undone = Explanation.classChanged(object: "acct", from: "NSKVONotifying_Account", to: "Account",
-                                              swizzled: false)
-        #expect(ExplainFormat.render(undone, depth: 0)
+                + "NSKVONotifying_Account\n")
+        let undone = Explanation.classChanged(
+            object: "acct", from: "NSKVONotifying_Account", to: "Account",
+            swizzled: false)
+        #expect(
+            ExplainFormat.render(undone, depth: 0)
                 == "# isa-swizzle undone: acct's class is Account again (its last observance is gone)\n")
-        #expect(JSONFormat.render(.explain(undone, depth: 0)) == "{\"event\":\"explain\",\"step\":\"unswizzled\","
+        #expect(
+            JSONFormat.render(.explain(undone, depth: 0)) == "{\"event\":\"explain\",\"step\":\"unswizzled\","
                 + "\"object\":\"acct\",\"from\":\"NSKVONotifying_Account\",\"to\":\"Account\",\"depth\":0}")
     }
 
@@ -256,7 +281,8 @@ import Testing
 
     @Test func controlCharactersInNamesAreEscaped() {
         let lines = ExplainFormat.lines(.silent(object: "acct", key: "a\u{1B}b", reason: .noObservers))
-        #expect(ExplainFormat.render(.silent(object: "acct", key: "a\u{1B}b", reason: .noObservers), depth: 0)
+        #expect(
+            ExplainFormat.render(.silent(object: "acct", key: "a\u{1B}b", reason: .noObservers), depth: 0)
                 .contains("\\u{1B}"))
         #expect(lines == ["acct.a\u{1B}b set: nobody is told, nobody observes acct"])
     }

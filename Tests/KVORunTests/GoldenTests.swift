@@ -64,13 +64,13 @@ struct Scenario: CustomTestStringConvertible, Sendable {
             let scenario = folder.appendingPathComponent("fails.kvo").path
             try "print(\"hi\")\nprint(1 / 0)\n".write(toFile: scenario, atomically: true, encoding: .utf8)
             try """
-                hi
-                fails.kvo:2:9: error: division by zero
-                print(1 / 0)
-                        ^
-                # exit status: 1
+            hi
+            fails.kvo:2:9: error: division by zero
+            print(1 / 0)
+                    ^
+            # exit status: 1
 
-                """.write(toFile: folder.appendingPathComponent("fails.out").path, atomically: true, encoding: .utf8)
+            """.write(toFile: folder.appendingPathComponent("fails.out").path, atomically: true, encoding: .utf8)
             let outcome = onLargeStack { Golden.check(scenario, update: false) }
             #expect(outcome.passed, "\(outcome.report)")
         }
@@ -80,7 +80,8 @@ struct Scenario: CustomTestStringConvertible, Sendable {
         try withTemporaryFolder { folder in
             let scenario = folder.appendingPathComponent("differs.kvo").path
             try "print(\"b\")\nprint(\"c\")\n".write(toFile: scenario, atomically: true, encoding: .utf8)
-            try "b\nx\n".write(toFile: folder.appendingPathComponent("differs.out").path, atomically: true, encoding: .utf8)
+            try "b\nx\n".write(
+                toFile: folder.appendingPathComponent("differs.out").path, atomically: true, encoding: .utf8)
             let outcome = onLargeStack { Golden.check(scenario, update: false) }
             #expect(!outcome.passed)
             #expect(outcome.report.contains("-x\n"))
@@ -96,21 +97,24 @@ struct Scenario: CustomTestStringConvertible, Sendable {
             let outcome = onLargeStack { Golden.check(scenario, update: true) }
             #expect(outcome.passed)
             let written = try String(contentsOfFile: folder.appendingPathComponent("new.out").path, encoding: .utf8)
-            #expect(written == """
-                fresh
-                new.kvo:2:7: error: assertion failed
-                assert(false)
-                      ^
-                # exit status: 1
+            #expect(
+                written == """
+                    fresh
+                    new.kvo:2:7: error: assertion failed
+                    assert(false)
+                          ^
+                    # exit status: 1
 
-                """)
+                    """)
             #expect(onLargeStack { Golden.check(scenario, update: false) }.passed)
         }
     }
 
     /// The golden diff reads as `diff -u` prints it (expected texts from GNU diffutils).
     @Test(arguments: [
-        ("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\n", "a\nB\nc\nd\ne\nf\ng\nh\nI\nj\nk\nl\nm\nn\n", """
+        (
+            "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\n", "a\nB\nc\nd\ne\nf\ng\nh\nI\nj\nk\nl\nm\nn\n",
+            """
             @@ -1,13 +1,14 @@
              a
             -b
@@ -129,8 +133,12 @@ struct Scenario: CustomTestStringConvertible, Sendable {
              m
             +n
 
-            """),
-        ((1...30).map { "\($0)\n" }.joined(), "0\n" + (2...14).map { "\($0)\n" }.joined() + "x\n" + (15...28).map { "\($0)\n" }.joined(), """
+            """
+        ),
+        (
+            (1...30).map { "\($0)\n" }.joined(),
+            "0\n" + (2...14).map { "\($0)\n" }.joined() + "x\n" + (15...28).map { "\($0)\n" }.joined(),
+            """
             @@ -1,4 +1,4 @@
             -1
             +0
@@ -152,7 +160,8 @@ struct Scenario: CustomTestStringConvertible, Sendable {
             -29
             -30
 
-            """),
+            """
+        ),
         ("", "only\n", "@@ -0,0 +1 @@\n+only\n"),
     ])
     func unifiedDiffMatchesDiffU(expected: String, actual: String, hunks: String) {

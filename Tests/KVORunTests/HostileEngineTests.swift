@@ -30,12 +30,14 @@ import Testing
     /// 9.25e18 passed the old guard (< 9.3e18) and Int(9.25e18) trapped.
     @Test(arguments: ["9.25e18", "9223372036854775808.0", "-9.25e18", "1e300", "0.0 / 0.0"])
     func doubleOutsideIntIsARuntimeErrorInKVC(_ literal: String) throws {
-        try A.check("class A { var x: Int = 0 }\nlet a = A()\na.setValue(\(literal), forKey: \"x\")\nprint(a.x)\n",
-                    .runtimeError, message: "does not fit the Int property 'x' of A")
+        try A.check(
+            "class A { var x: Int = 0 }\nlet a = A()\na.setValue(\(literal), forKey: \"x\")\nprint(a.x)\n",
+            .runtimeError, message: "does not fit the Int property 'x' of A")
     }
 
     @Test func doublesAtTheEdgesOfIntConvert() throws {
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class A { var x: Int = 0 }
             let a = A()
             a.setValue(-9223372036854775808.0, forKey: "x")
@@ -54,20 +56,24 @@ import Testing
     static let sixMillionDeep = "var a = []\nvar b = []\nfor i in 0..<6000000 { a = [a]\n    b = [b] }\n"
 
     @Test func equalityOfSixMillionDeepArrays() throws {
-        let result = try A.check(Self.sixMillionDeep + "print(a == b)\nprint(a != b)\nb = [b]\nprint(a == b)\n",
-                                 .success, timeout: A.largeInputTimeout)
+        let result = try A.check(
+            Self.sixMillionDeep + "print(a == b)\nprint(a != b)\nb = [b]\nprint(a == b)\n",
+            .success, timeout: A.largeInputTimeout)
         #expect(result.out == "true\nfalse\nfalse\n", "\(result)")
     }
 
     @Test func valueForKeyOverSixMillionDeepArraysIsBounded() throws {
-        try A.check(Self.sixMillionDeep + "print(a.value(forKey: \"count\"))\n", .runtimeError,
-                    message: "nested more than 100000 levels deep", timeout: A.largeInputTimeout)
-        try A.check(Self.sixMillionDeep + "print(a.value(forKeyPath: \"@count\"))\n", .success, timeout: A.largeInputTimeout)
+        try A.check(
+            Self.sixMillionDeep + "print(a.value(forKey: \"count\"))\n", .runtimeError,
+            message: "nested more than 100000 levels deep", timeout: A.largeInputTimeout)
+        try A.check(
+            Self.sixMillionDeep + "print(a.value(forKeyPath: \"@count\"))\n", .success, timeout: A.largeInputTimeout)
     }
 
     @Test func setValueOverSixMillionDeepArrays() throws {
-        let result = try A.check(Self.sixMillionDeep + "a.setValue(1, forKey: \"x\")\nprint(\"done\")\n",
-                                 .success, timeout: A.largeInputTimeout)
+        let result = try A.check(
+            Self.sixMillionDeep + "a.setValue(1, forKey: \"x\")\nprint(\"done\")\n",
+            .success, timeout: A.largeInputTimeout)
         #expect(result.out == "done\n", "\(result)")
     }
 
@@ -77,11 +83,18 @@ import Testing
         ("property overwritten", "h.items = a\na = []\nh.items = []\n"),
         ("ivar overwritten", "h.items = a\na = []\nh.setValue([], forKey: \"items\")\n"),
         ("object dies", "var g = H()\ng.items = a\na = []\ng = H()\n"),
-        ("observed with .old", "h.addObserver(w, forKeyPath: \"items\", options: [.old])\nh.items = a\na = []\nh.items = []\n"),
-        ("removed through the proxy", "h.items = [a, 1]\na = []\nh.mutableArrayValue(forKey: \"items\").removeObjects(at: [0])\n"),
+        (
+            "observed with .old",
+            "h.addObserver(w, forKeyPath: \"items\", options: [.old])\nh.items = a\na = []\nh.items = []\n"
+        ),
+        (
+            "removed through the proxy",
+            "h.items = [a, 1]\na = []\nh.mutableArrayValue(forKey: \"items\").removeObjects(at: [0])\n"
+        ),
     ])
     func twelveMillionDeepArrayReleasedFromAProperty(_ name: String, _ tail: String) throws {
-        let source = "class H { var items: [Any] = [] }\nclass W { }\nlet h = H()\nlet w = W()\nvar a = []\n"
+        let source =
+            "class H { var items: [Any] = [] }\nclass W { }\nlet h = H()\nlet w = W()\nvar a = []\n"
             + "for i in 0..<12000000 { a = [a] }\n" + tail + "print(\"done\")\n"
         let result = try A.check(source, .success, arguments: ["--quiet"], timeout: 120, name)
         #expect(result.out.hasSuffix("done\n"), "\(name): \(result)")
@@ -91,40 +104,49 @@ import Testing
 
     @Test(.enabled(if: !Adversarial.underAddressSanitizer, "ulimit -v does not work with ASan"))
     func unionOfArraysOfAMillionLargeArraysIsARuntimeError() throws {
-        try A.check(try Self.stress("self_doubling_union_of_arrays"), .runtimeError,
-                    message: "@unionOfArrays would hold more than 16777216 elements", timeout: A.largeInputTimeout,
-                    memoryLimitKB: 4_000_000)
+        try A.check(
+            try Self.stress("self_doubling_union_of_arrays"), .runtimeError,
+            message: "@unionOfArrays would hold more than 16777216 elements", timeout: A.largeInputTimeout,
+            memoryLimitKB: 4_000_000)
     }
 
-    @Test(.enabled(if: !Adversarial.underAddressSanitizer, "ulimit -v does not work with ASan"), arguments: [
-        "a.value(forKey: \"count\")", "a.value(forKeyPath: \"self.count\")", "a.value(forKeyPath: \"@unionOfObjects.count\")",
-        "[a, a, a].value(forKeyPath: \"@unionOfObjects.count\")", "a.value(forKeyPath: \"@distinctUnionOfArrays.count\")",
-    ])
+    @Test(
+        .enabled(if: !Adversarial.underAddressSanitizer, "ulimit -v does not work with ASan"),
+        arguments: [
+            "a.value(forKey: \"count\")", "a.value(forKeyPath: \"self.count\")",
+            "a.value(forKeyPath: \"@unionOfObjects.count\")",
+            "[a, a, a].value(forKeyPath: \"@unionOfObjects.count\")",
+            "a.value(forKeyPath: \"@distinctUnionOfArrays.count\")",
+        ])
     func kvcOverSelfDoublingArraysIsARuntimeError(_ expression: String) throws {
-        try A.check("var a = []\nfor i in 0..<40 { a = [a, a] }\nprint(\(expression))\n", .runtimeError,
-                    message: "would hold more than 16777216 elements", timeout: Self.quick, memoryLimitKB: 4_000_000)
+        try A.check(
+            "var a = []\nfor i in 0..<40 { a = [a, a] }\nprint(\(expression))\n", .runtimeError,
+            message: "would hold more than 16777216 elements", timeout: Self.quick, memoryLimitKB: 4_000_000)
     }
 
     @Test(.enabled(if: !Adversarial.underAddressSanitizer, "ulimit -v does not work with ASan"))
     func printOfManyHugeArgumentsIsARuntimeError() throws {
-        try A.check(try Self.stress("print_many_huge_arguments"), .runtimeError,
-                    message: "print would write more than 67108864 bytes", timeout: A.largeInputTimeout,
-                    memoryLimitKB: 4_000_000)
+        try A.check(
+            try Self.stress("print_many_huge_arguments"), .runtimeError,
+            message: "print would write more than 67108864 bytes", timeout: A.largeInputTimeout,
+            memoryLimitKB: 4_000_000)
     }
 
     // MARK: 4. Linear memory from declarations
 
     @Test(.enabled(if: !Adversarial.underAddressSanitizer, "ulimit -v does not work with ASan"))
     func longAffectingPathAroundASelfCycle() throws {
-        let result = try A.check(try Self.stress("long_affected_by_path_self_cycle"), .success,
-                                 timeout: Self.quick, memoryLimitKB: 2_000_000)
+        let result = try A.check(
+            try Self.stress("long_affected_by_path_self_cycle"), .success,
+            timeout: Self.quick, memoryLimitKB: 2_000_000)
         #expect(result.out.hasSuffix("done\n"), "\(result)")
     }
 
     @Test(.enabled(if: !Adversarial.underAddressSanitizer, "ulimit -v does not work with ASan"))
     func twentyThousandClassInheritanceChain() throws {
-        let result = try A.check(try Self.stress("inheritance_chain_20000"), .success,
-                                 timeout: Self.quick, memoryLimitKB: 2_000_000)
+        let result = try A.check(
+            try Self.stress("inheritance_chain_20000"), .success,
+            timeout: Self.quick, memoryLimitKB: 2_000_000)
         #expect(result.out == "5 0 0\n", "\(result)")
     }
 
@@ -132,14 +154,18 @@ import Testing
 
     /// Two separately built 8M-element arrays: comparing, describing or
     /// mapping them is one statement, millions of units of work.
-    static let twoLargeArrays = "var a = [1]\nfor i in 0..<23 { a = a + a }\nvar b = [1]\nfor i in 0..<23 { b = b + b }\n"
+    static let twoLargeArrays =
+        "var a = [1]\nfor i in 0..<23 { a = a + a }\nvar b = [1]\nfor i in 0..<23 { b = b + b }\n"
 
-    @Test(arguments: ["print(a == b)", "print(a != b)", "print(a)", "let s = \"\\(a)\"",
-                      "print(a.value(forKey: \"self\").count)", "print([a, b].value(forKeyPath: \"@unionOfArrays.self\").count)",
-                      "a.setValue(1, forKey: \"x\")"])
+    @Test(arguments: [
+        "print(a == b)", "print(a != b)", "print(a)", "let s = \"\\(a)\"",
+        "print(a.value(forKey: \"self\").count)", "print([a, b].value(forKeyPath: \"@unionOfArrays.self\").count)",
+        "a.setValue(1, forKey: \"x\")",
+    ])
     func longOperationsStopAtTheStepLimit(_ statement: String) throws {
-        let result = try A.check(Self.twoLargeArrays + statement + "\nprint(\"not reached\")\n", .runtimeError,
-                                 message: "steps executed", arguments: ["--max-steps", "1000"], timeout: A.largeInputTimeout)
+        let result = try A.check(
+            Self.twoLargeArrays + statement + "\nprint(\"not reached\")\n", .runtimeError,
+            message: "steps executed", arguments: ["--max-steps", "1000"], timeout: A.largeInputTimeout)
         #expect(!result.out.contains("not reached"), "\(result)")
     }
 
@@ -174,7 +200,8 @@ import Testing
     }
 
     @Test func longDigitStringCoercesAsNSStringDoubleValue() throws {
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class A { var d: Double = 0 }
             let a = A()
             for s in ["12.5e2x", " -3.25", ".5", "1.", "1e", "1e+", "--5", "5-3", "abc", "+7e-1"] {
@@ -195,7 +222,8 @@ import Testing
 
     /// NSSet keeps one NaN: -[NSNumber isEqual:] treats NaN as equal to NaN.
     @Test func setsKeepOneNaN() throws {
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class H { var s: Set<Double> = [] }
             let h = H()
             let n = 0.0 / 0.0
@@ -212,7 +240,8 @@ import Testing
     }
 
     @Test func setsStillTellNumbersApartAndTogether() throws {
-        let result = try A.check("""
+        let result = try A.check(
+            """
             class H { var s: Set<Any> = [] }
             let h = H()
             h.s = [1, 1.0, true, 9223372036854775807, 9223372036854775806, "1", [1], [1.0]]
@@ -228,8 +257,9 @@ import Testing
     /// Every hostile input of Fuzz/stress ends by itself within 20 s under a
     /// 4 GB address-space limit, with status 0, 1 or 2 (`make stress` runs
     /// the same).
-    @Test(.enabled(if: !Adversarial.underAddressSanitizer, "ulimit -v does not work with ASan"),
-          arguments: HostileEngineTests.stressInputs)
+    @Test(
+        .enabled(if: !Adversarial.underAddressSanitizer, "ulimit -v does not work with ASan"),
+        arguments: HostileEngineTests.stressInputs)
     func stressInputEndsCleanly(_ name: String) throws {
         let bytes = Array(try Self.stress(name).utf8)
         let result = try A.run(bytes, arguments: ["--quiet"], timeout: 20, memoryLimitKB: 4_000_000)

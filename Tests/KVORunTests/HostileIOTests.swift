@@ -96,13 +96,15 @@ enum Hostile {
         try folder.write("good.kvo", "print(1)\n")
         try folder.write("good.out", "stale\n")
         try folder.write("gone.out", "keep me\n")
-        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("gone.kvo").path,
-                                                   withDestinationPath: "nowhere.kvo")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("gone.kvo").path,
+            withDestinationPath: "nowhere.kvo")
         let result = try H.bash("$KVO test --update .", in: folder)
         #expect(result.status == 1, "\(result)")
         #expect(H.contents(folder, "gone.out") == "keep me\n")
         #expect(H.contents(folder, "good.out") == "1\n")
-        #expect(result.out.contains("FAIL ./gone.kvo\ncannot read './gone.kvo': No such file or directory"), "\(result)")
+        #expect(
+            result.out.contains("FAIL ./gone.kvo\ncannot read './gone.kvo': No such file or directory"), "\(result)")
         #expect(result.out.hasSuffix("1 updated, 1 failed\n"), "\(result)")
     }
 
@@ -149,7 +151,9 @@ enum Hostile {
         #expect(H.contents(folder, "other-link") == "old\n")
         var info = stat()
         #expect(stat(golden, &info) == 0 && info.st_mode & 0o777 == 0o640)
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { !$0.hasPrefix(".hostile") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
+            !$0.hasPrefix(".hostile")
+        }
         #expect(names.sorted() == ["other-link", "s.kvo", "s.out"])
     }
 
@@ -244,7 +248,9 @@ enum Hostile {
         try folder.write("loop.out", "keep me\n")
         let result = try H.bash("$KVO test --update loop.kvo", in: folder, seconds: 120)
         #expect(result.status == 1, "\(result)")
-        #expect(result.out.contains("loop.kvo: the scenario printed more than 16 MiB; its output was cut there"), "\(result)")
+        #expect(
+            result.out.contains("loop.kvo: the scenario printed more than 16 MiB; its output was cut there"),
+            "\(result)")
         #expect(H.contents(folder, "loop.out") == "keep me\n")
     }
 
@@ -252,12 +258,16 @@ enum Hostile {
 
     @Test func devZeroAsASourceStopsWithAnError() throws {
         let folder = try Folder()
-        for (command, name) in [("$KVO /dev/zero", "/dev/zero"), ("$KVO - < /dev/zero", "<stdin>"),
-                                ("$KVO < /dev/zero", "<stdin>"), ("$KVO check /dev/zero", "/dev/zero")] {
+        for (command, name) in [
+            ("$KVO /dev/zero", "/dev/zero"), ("$KVO - < /dev/zero", "<stdin>"),
+            ("$KVO < /dev/zero", "<stdin>"), ("$KVO check /dev/zero", "/dev/zero"),
+        ] {
             let result = try H.bash(command, in: folder)
             #expect(result.status == 2, "\(command): \(result)")
-            #expect(result.err == "kvo-run: cannot read '\(name)': it is larger than 8 MiB, the most kvo-run reads; split it into smaller files\n",
-                    "\(command): \(result)")
+            #expect(
+                result.err
+                    == "kvo-run: cannot read '\(name)': it is larger than 8 MiB, the most kvo-run reads; split it into smaller files\n",
+                "\(command): \(result)")
         }
     }
 
@@ -271,8 +281,11 @@ enum Hostile {
         #expect(at.status == 0 && at.out == "1\n", "\(at)")
         let over = try H.bash("$KVO over.kvo; cat over.kvo | $KVO -", in: folder)
         #expect(over.out.isEmpty, "\(over)")
-        #expect(over.err == "kvo-run: cannot read 'over.kvo': it is larger than 8 MiB, the most kvo-run reads; split it into smaller files\n"
-                + "kvo-run: cannot read '<stdin>': it is larger than 8 MiB, the most kvo-run reads; split it into smaller files\n", "\(over)")
+        #expect(
+            over.err
+                == "kvo-run: cannot read 'over.kvo': it is larger than 8 MiB, the most kvo-run reads; split it into smaller files\n"
+                + "kvo-run: cannot read '<stdin>': it is larger than 8 MiB, the most kvo-run reads; split it into smaller files\n",
+            "\(over)")
     }
 
     // MARK: 8. Diagnostics escape control characters
@@ -283,8 +296,11 @@ enum Hostile {
         #expect(!result.err.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E }, "\(result)")
         #expect(result.err.contains("let y = \\u{1B}[2J\\u{202E}@\n"), "\(result)")
         // The caret still points at the ESC, and its message names it escaped.
-        #expect(result.err.contains("adv.kvo:2:9: error: unexpected character U+1B in the scenario\nlet y = \\u{1B}[2J\\u{202E}@\n        ^~~~~~\n"),
-                "\(result)")
+        #expect(
+            result.err.contains(
+                "adv.kvo:2:9: error: unexpected character U+1B in the scenario\nlet y = \\u{1B}[2J\\u{202E}@\n        ^~~~~~\n"
+            ),
+            "\(result)")
     }
 
     @Test func runtimeErrorsQuotingStringsEscapeThem() throws {
@@ -316,15 +332,21 @@ enum Hostile {
     /// lines, which kvo-run composes, show control and bidi characters escaped.
     @Test func changeDictionariesEscapeControlCharactersAndPrintStaysRaw() throws {
         let result = try Adversarial.check(Self.controlScenario, .exception)
-        let expected = #"a.s → o {kind = 1; new = "a\rb\0c\u{1B}[31md\u{202E}e\u{7F}f\u{85}g\u{2067}h\ti\nj"; old = ""}"#
+        let expected =
+            #"a.s → o {kind = 1; new = "a\rb\0c\u{1B}[31md\u{202E}e\u{7F}f\u{85}g\u{2067}h\ti\nj"; old = ""}"#
         #expect(result.outLines.first == expected, "\(result)")
         #expect(result.outLines.dropFirst().first == "raw:\u{1B}[0m", "\(result)")
-        #expect(result.outLines.dropFirst(2).first == #"("a\rb\0c\u{1B}[31md\u{202E}e\u{7F}f\u{85}g\u{2067}h\ti\nj")"#, "\(result)")
+        #expect(
+            result.outLines.dropFirst(2).first == #"("a\rb\0c\u{1B}[31md\u{202E}e\u{7F}f\u{85}g\u{2067}h\ti\nj")"#,
+            "\(result)")
         #expect(result.outLines.dropFirst(3).first == #"a.k\u{1B} → o {kind = 1}"#, "\(result)")
         // Raw ESC appears exactly once in the whole output: the print.
         #expect(result.out.unicodeScalars.filter { $0.value == 0x1B }.count == 1, "\(result)")
-        #expect(result.out.contains("*** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: '[<A a> valueForUndefinedKey:]: this class is not key value coding-compliant for the key \\u{1B}x.'"),
-                "\(result)")
+        #expect(
+            result.out.contains(
+                "*** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: '[<A a> valueForUndefinedKey:]: this class is not key value coding-compliant for the key \\u{1B}x.'"
+            ),
+            "\(result)")
     }
 
     @Test func jsonEscapesControlAndBidiCharacters() throws {
@@ -333,14 +355,16 @@ enum Hostile {
         #expect(!result.crashed && result.status == 1, "\(result)")
         let first = try #require(result.outLines.first)
         #expect(first.contains(#""new":"a\rb\u0000c\u001b[31md\u202ee\u007ff\u0085g\u2067h\ti\nj""#), "\(result)")
-        #expect(result.outLines.dropFirst().first == #"{"event":"print","text":"raw:\u001b[0m","depth":0}"#, "\(result)")
+        #expect(
+            result.outLines.dropFirst().first == #"{"event":"print","text":"raw:\u001b[0m","depth":0}"#, "\(result)")
         #expect(!result.out.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E }, "\(result)")
     }
 
     // MARK: 10. Flat chains are not nesting
 
     @Test func aFlat300TermSumRuns() throws {
-        let result = try Adversarial.check("let x = " + Array(repeating: "1", count: 300).joined(separator: " + ") + "\nprint(x)\n", .success)
+        let result = try Adversarial.check(
+            "let x = " + Array(repeating: "1", count: 300).joined(separator: " + ") + "\nprint(x)\n", .success)
         #expect(result.out == "300\n")
     }
 
@@ -350,7 +374,8 @@ enum Hostile {
         source += " else { print(-1) }\n"
         let result = try Adversarial.check(source, .success)
         #expect(result.out == "299\n")
-        let fallThrough = try Adversarial.check(source.replacingOccurrences(of: "let v = 299", with: "let v = 1000"), .success)
+        let fallThrough = try Adversarial.check(
+            source.replacingOccurrences(of: "let v = 299", with: "let v = 1000"), .success)
         #expect(fallThrough.out == "-1\n")
     }
 
@@ -361,10 +386,15 @@ enum Hostile {
         #expect(try Adversarial.check(sum, .success, timeout: Adversarial.largeInputTimeout).out == "100000\n")
         let mixed = "let x = 1" + String(repeating: " + 2 * 3 - 1", count: 40) + "\nprint(x)\n"
         #expect(try Adversarial.check(mixed, .success).out == "201\n")
-        let or = "func boom() -> Bool { assert(false, \"evaluated\"); return true }\nlet t = false" + String(repeating: " || false", count: 30)
-            + " || true || boom()\nprint(t)\nlet f = true" + String(repeating: " && true", count: 30) + " && false && boom()\nprint(f)\n"
+        let or =
+            "func boom() -> Bool { assert(false, \"evaluated\"); return true }\nlet t = false"
+            + String(repeating: " || false", count: 30)
+            + " || true || boom()\nprint(t)\nlet f = true" + String(repeating: " && true", count: 30)
+            + " && false && boom()\nprint(f)\n"
         #expect(try Adversarial.check(or, .success).out == "true\nfalse\n")
-        let overflow = "let x = 9223372036854775807" + String(repeating: " - 1", count: 20) + String(repeating: " + 1", count: 30) + "\n"
+        let overflow =
+            "let x = 9223372036854775807" + String(repeating: " - 1", count: 20) + String(repeating: " + 1", count: 30)
+            + "\n"
         try Adversarial.check(overflow, .runtimeError, message: "overflow")
         var chain = "let v = 1\nif v == 0 { }"
         for _ in 0..<10_000 { chain += " else if v == 0 { }" }
@@ -374,7 +404,9 @@ enum Hostile {
 
     /// Real nesting keeps its limit, also inside a long flat chain.
     @Test func realNestingKeepsItsLimit() throws {
-        let deep = "let x = 1 + " + String(repeating: "(", count: 300) + "1" + String(repeating: ")", count: 300) + String(repeating: " + 1", count: 300) + "\n"
+        let deep =
+            "let x = 1 + " + String(repeating: "(", count: 300) + "1" + String(repeating: ")", count: 300)
+            + String(repeating: " + 1", count: 300) + "\n"
         try Adversarial.check(deep, .scriptError, message: Adversarial.nestingLimit)
         let blocks = String(repeating: "if true {\n", count: 300) + String(repeating: "}\n", count: 300)
         try Adversarial.check(blocks, .scriptError, message: Adversarial.nestingLimit)
@@ -388,17 +420,24 @@ enum Hostile {
         #expect(lines.count == 1000, "\(lines.count) lines")
         #expect(lines.allSatisfy { $0.utf8.count < 260 }, "longest line \(lines.map(\.utf8.count).max() ?? 0) bytes")
         #expect(lines.dropFirst(100).first == String(repeating: "  ", count: 100) + "c.value → c {kind = 1; new = 101}")
-        #expect(lines.dropFirst(101).first == String(repeating: "  ", count: 100) + "[depth 101] c.value → c {kind = 1; new = 102}")
+        #expect(
+            lines.dropFirst(101).first == String(repeating: "  ", count: 100)
+                + "[depth 101] c.value → c {kind = 1; new = 102}")
         #expect(lines.last == String(repeating: "  ", count: 100) + "[depth 999] c.value → c {kind = 1; new = 1000}")
-        let json = try Adversarial.check(H.recursion(depth: 1000), .success, arguments: ["--max-depth", "100000", "--format", "json"])
-        #expect(json.outLines.last == #"{"event":"notify","object":"c","keyPath":"value","observer":"c","change":{"kind":1,"new":1000},"context":null,"depth":999}"#)
+        let json = try Adversarial.check(
+            H.recursion(depth: 1000), .success, arguments: ["--max-depth", "100000", "--format", "json"])
+        #expect(
+            json.outLines.last
+                == #"{"event":"notify","object":"c","keyPath":"value","observer":"c","change":{"kind":1,"new":1000},"context":null,"depth":999}"#
+        )
     }
 
     @Test func recursionToTheLargestMaxDepthEndsPromptly() throws {
         // Before: two spaces per level made 100,000 levels about 10 GB of output.
         let source = AdversarialTests.recursions[0].1
-        let result = try Adversarial.check(source, .runtimeError, message: Adversarial.depthExceeded,
-                                           arguments: ["--max-depth", "100000"], timeout: 60)
+        let result = try Adversarial.check(
+            source, .runtimeError, message: Adversarial.depthExceeded,
+            arguments: ["--max-depth", "100000"], timeout: 60)
         let longest = result.outLines.map(\.utf8.count).max() ?? 0
         #expect(longest < 300, "longest line \(longest) bytes")
     }
@@ -447,12 +486,13 @@ enum Hostile {
 
             """
         let json = try Adversarial.check(source, .success, arguments: ["--format", "json"])
-        #expect(json.outLines == [
-            #"{"event":"notify","object":"a","keyPath":"d","observer":"o","change":{"kind":1,"new":"nan","old":0},"context":null,"depth":0}"#,
-            #"{"event":"notify","object":"a","keyPath":"d","observer":"o","change":{"kind":1,"new":"inf","old":"nan"},"context":null,"depth":0}"#,
-            #"{"event":"notify","object":"a","keyPath":"d","observer":"o","change":{"kind":1,"new":"-inf","old":"inf"},"context":null,"depth":0}"#,
-            #"{"event":"print","text":"(nan)","depth":0}"#,
-        ])
+        #expect(
+            json.outLines == [
+                #"{"event":"notify","object":"a","keyPath":"d","observer":"o","change":{"kind":1,"new":"nan","old":0},"context":null,"depth":0}"#,
+                #"{"event":"notify","object":"a","keyPath":"d","observer":"o","change":{"kind":1,"new":"inf","old":"nan"},"context":null,"depth":0}"#,
+                #"{"event":"notify","object":"a","keyPath":"d","observer":"o","change":{"kind":1,"new":"-inf","old":"inf"},"context":null,"depth":0}"#,
+                #"{"event":"print","text":"(nan)","depth":0}"#,
+            ])
         let text = try Adversarial.check(source, .success)
         #expect(text.outLines.first == "a.d → o {kind = 1; new = nan; old = 0}")
     }

@@ -18,8 +18,9 @@ enum CLI {
             let runner = URL(fileURLWithPath: first).resolvingSymlinksInPath()
             candidates.append(runner.deletingLastPathComponent().appendingPathComponent("kvo-run"))
             // On macOS the runner lives inside Foo.xctest/Contents/MacOS.
-            candidates.append(runner.deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("kvo-run"))
+            candidates.append(
+                runner.deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("kvo-run"))
         }
         if let executable = Bundle.main.executableURL {
             candidates.append(executable.deletingLastPathComponent().appendingPathComponent("kvo-run"))
@@ -39,7 +40,9 @@ enum CLI {
             "\(crashed ? "signal" : "status") \(status)\n--- stdout\n\(out.prefix(4000))\n--- stderr\n\(err.prefix(4000))"
         }
         var outLines: [String] {
-            Array(out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(out.hasSuffix("\n") ? 1 : 0))
+            Array(
+                out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(
+                    out.hasSuffix("\n") ? 1 : 0))
         }
     }
 
@@ -52,10 +55,13 @@ enum CLI {
 
     /// Runs kvo-run with `arguments` in `directory`; stdout and stderr go to
     /// files so a large output can never block the child.
-    static func run(_ arguments: [String], stdin: Input = .none, in directory: URL? = nil,
-                    timeout: TimeInterval = 300) throws -> Result {
+    static func run(
+        _ arguments: [String], stdin: Input = .none, in directory: URL? = nil,
+        timeout: TimeInterval = 300
+    ) throws -> Result {
         guard let binary else {
-            throw Failure("kvo-run not found next to the test runner (\(CommandLine.arguments.first ?? "?")) nor in .build/debug")
+            throw Failure(
+                "kvo-run not found next to the test runner (\(CommandLine.arguments.first ?? "?")) nor in .build/debug")
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -101,9 +107,10 @@ enum CLI {
         process.waitUntilExit()
         try outHandle.close()
         try errHandle.close()
-        return Result(status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
-                      out: try String(contentsOf: outURL, encoding: .utf8),
-                      err: try String(contentsOf: errURL, encoding: .utf8))
+        return Result(
+            status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
+            out: try String(contentsOf: outURL, encoding: .utf8),
+            err: try String(contentsOf: errURL, encoding: .utf8))
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -169,12 +176,13 @@ let observedScenario = """
         let result = try folder.run(["ok.kvo"])
         #expect(result.status == 0, "\(result)")
         #expect(!result.crashed)
-        #expect(result.out == """
-            acct.balance → alice {kind = 1; new = 1; old = 0}
-            acct.balance → alice {kind = 1; new = 2; old = 1}
-            done
+        #expect(
+            result.out == """
+                acct.balance → alice {kind = 1; new = 1; old = 0}
+                acct.balance → alice {kind = 1; new = 2; old = 1}
+                done
 
-            """)
+                """)
         #expect(result.err == "")
     }
 
@@ -189,16 +197,22 @@ let observedScenario = """
     }
 
     static let failing = [
-        Failing(name: "a runtime error is status 1",
-                source: "print(\"before\")\nprint(1 / 0)\nprint(\"after\")\n", status: 1,
-                out: "before\n", err: "t.kvo:2:9: error: division by zero\nprint(1 / 0)\n        ^\n"),
-        Failing(name: "an uncaught exception is status 1",
-                source: "class A { }\nlet a = A()\nprint(a.value(forKey: \"nope\"))\nprint(\"after\")\n", status: 1,
-                out: "*** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: '[<A a> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.'\n",
-                err: ""),
-        Failing(name: "script errors are status 2, and nothing runs",
-                source: "print(\"never\")\nlet a = Acount()\nclass Account { }\n", status: 2,
-                out: "", err: "t.kvo:2:9: error: unknown class 'Acount'; did you mean 'Account'?\nlet a = Acount()\n        ^~~~~~\n"),
+        Failing(
+            name: "a runtime error is status 1",
+            source: "print(\"before\")\nprint(1 / 0)\nprint(\"after\")\n", status: 1,
+            out: "before\n", err: "t.kvo:2:9: error: division by zero\nprint(1 / 0)\n        ^\n"),
+        Failing(
+            name: "an uncaught exception is status 1",
+            source: "class A { }\nlet a = A()\nprint(a.value(forKey: \"nope\"))\nprint(\"after\")\n", status: 1,
+            out:
+                "*** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: '[<A a> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.'\n",
+            err: ""),
+        Failing(
+            name: "script errors are status 2, and nothing runs",
+            source: "print(\"never\")\nlet a = Acount()\nclass Account { }\n", status: 2,
+            out: "",
+            err: "t.kvo:2:9: error: unknown class 'Acount'; did you mean 'Account'?\nlet a = Acount()\n        ^~~~~~\n"
+        ),
     ]
 
     @Test(arguments: failing)
@@ -242,12 +256,13 @@ let observedScenario = """
     @Test func dashReadsTheScenarioFromStandardInput() throws {
         let result = try CLI.run(["-"], stdin: .pipe(observedScenario))
         #expect(result.status == 0, "\(result)")
-        #expect(result.out == """
-            acct.balance → alice {kind = 1; new = 1; old = 0}
-            acct.balance → alice {kind = 1; new = 2; old = 1}
-            done
+        #expect(
+            result.out == """
+                acct.balance → alice {kind = 1; new = 1; old = 0}
+                acct.balance → alice {kind = 1; new = 2; old = 1}
+                done
 
-            """)
+                """)
         #expect(result.err == "")
     }
 
@@ -288,15 +303,16 @@ let observedScenario = """
         let result = try folder.run(["check", "s.kvo"])
         #expect(result.status == 2, "\(result)")
         #expect(result.out == "")
-        #expect(result.err == """
-            s.kvo:2:1: error: cannot assign to 'k': it is a 'let' constant; declare it with 'var' to change it
-            k = 2
-            ^
-            s.kvo:3:1: error: 'return' outside of a function
-            return 3
-            ^~~~~~
+        #expect(
+            result.err == """
+                s.kvo:2:1: error: cannot assign to 'k': it is a 'let' constant; declare it with 'var' to change it
+                k = 2
+                ^
+                s.kvo:3:1: error: 'return' outside of a function
+                return 3
+                ^~~~~~
 
-            """)
+                """)
     }
 
     @Test func checkReadsStandardInput() throws {
@@ -307,7 +323,9 @@ let observedScenario = """
 
     @Test func checkPrintsWarningsButSucceeds() throws {
         let folder = try Folder()
-        try folder.write("w.kvo", """
+        try folder.write(
+            "w.kvo",
+            """
             class Employee { var salary: Double = 0 }
             class Department {
                 var employees: [Employee]
@@ -318,7 +336,10 @@ let observedScenario = """
             """)
         let result = try folder.run(["check", "w.kvo"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.err.hasPrefix("w.kvo:4:17: warning: the affecting key path 'employees.salary' goes through the to-many relationship 'employees'"))
+        #expect(
+            result.err.hasPrefix(
+                "w.kvo:4:17: warning: the affecting key path 'employees.salary' goes through the to-many relationship 'employees'"
+            ))
     }
 
     // MARK: test (golden files)
@@ -354,7 +375,9 @@ let observedScenario = """
         let hunks = result.outLines.filter { $0.hasPrefix("@@") }
         #expect(!hunks.isEmpty, "\(result)")
         for hunk in hunks {
-            #expect(hunk.range(of: #"^@@ -\d+(,\d+)? \+\d+(,\d+)? @@"#, options: .regularExpression) != nil, "hunk header: \(hunk)")
+            #expect(
+                hunk.range(of: #"^@@ -\d+(,\d+)? \+\d+(,\d+)? @@"#, options: .regularExpression) != nil,
+                "hunk header: \(hunk)")
         }
     }
 
@@ -370,7 +393,8 @@ let observedScenario = """
         let folder = try goldenFolder()
         let update = try folder.run(["test", "--update", "goldens"])
         #expect(update.status == 0, "\(update)")
-        let rewritten = try String(contentsOfFile: folder.url.appendingPathComponent("goldens/fail.out").path, encoding: .utf8)
+        let rewritten = try String(
+            contentsOfFile: folder.url.appendingPathComponent("goldens/fail.out").path, encoding: .utf8)
         #expect(rewritten == "b\nc\n")
         let again = try folder.run(["test", "goldens"])
         #expect(again.status == 0, "\(again)")
@@ -390,7 +414,9 @@ let observedScenario = """
 
     @Test func jsonOutputLinesAreValidJSON() throws {
         let folder = try Folder()
-        try folder.write("j.kvo", """
+        try folder.write(
+            "j.kvo",
+            """
             context Ctx
             class Account { var balance: Double = 0
                             var tags: Set<String> }
@@ -447,8 +473,10 @@ let observedScenario = """
         #expect(result.out == "done\n")
         let lines = result.err.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 2 && lines.last == "", "exactly one line on stderr: \(result.err)")
-        #expect(result.err.range(of: #"^kvo-run: 2 notifications, 2 objects, \d+ statements, [0-9.]+ ms\n$"#,
-                                 options: .regularExpression) != nil, "\(result.err)")
+        #expect(
+            result.err.range(
+                of: #"^kvo-run: 2 notifications, 2 objects, \d+ statements, [0-9.]+ ms\n$"#,
+                options: .regularExpression) != nil, "\(result.err)")
     }
 
     @Test func statsAlsoCountsPrintedNotifications() throws {
@@ -465,7 +493,10 @@ let observedScenario = """
         try folder.write("q.kvo", observedScenario + "acct.removeObserver(alice, forKeyPath: \"nope\")\n")
         let result = try folder.run(["--quiet", "q.kvo"])
         #expect(result.status == 1)
-        #expect(result.out == "done\n*** Terminating app due to uncaught exception 'NSRangeException', reason: 'Cannot remove an observer <Person alice> for the key path \"nope\" from <Account acct> because it is not registered as an observer.'\n")
+        #expect(
+            result.out
+                == "done\n*** Terminating app due to uncaught exception 'NSRangeException', reason: 'Cannot remove an observer <Person alice> for the key path \"nope\" from <Account acct> because it is not registered as an observer.'\n"
+        )
     }
 
     // MARK: Options
@@ -476,10 +507,15 @@ let observedScenario = """
         try folder.write("deep.kvo", "func f(n) { return f(n + 1) }\nf(0)\n")
         let loop = try folder.run(["--max-steps", "50", "loop.kvo"])
         #expect(loop.status == 1, "\(loop)")
-        #expect(loop.err.hasPrefix("loop.kvo:2:1: error: more than 50 statements executed; raise the limit with --max-steps\n"))
+        #expect(
+            loop.err.hasPrefix(
+                "loop.kvo:2:1: error: more than 50 statements executed; raise the limit with --max-steps\n"))
         let deep = try folder.run(["--max-depth", "30", "deep.kvo"])
         #expect(deep.status == 1, "\(deep)")
-        #expect(deep.err.hasPrefix("deep.kvo:1:13: error: method calls nested deeper than the maximum depth (30); raise it with --max-depth\n"))
+        #expect(
+            deep.err.hasPrefix(
+                "deep.kvo:1:13: error: method calls nested deeper than the maximum depth (30); raise it with --max-depth\n"
+            ))
         let deepDefault = try folder.run(["deep.kvo"])
         #expect(deepDefault.status == 1, "\(deepDefault)")
         #expect(!deepDefault.crashed)
@@ -502,7 +538,10 @@ let observedScenario = """
     // MARK: Never a crash (docs/language.md#diagnostics: nothing a script does crashes kvo-run)
 
     @Test(arguments: [
-        ("nested parentheses", "let x = " + String(repeating: "(", count: 100_000) + "1" + String(repeating: ")", count: 100_000) + "\n"),
+        (
+            "nested parentheses",
+            "let x = " + String(repeating: "(", count: 100_000) + "1" + String(repeating: ")", count: 100_000) + "\n"
+        ),
         ("nested blocks", String(repeating: "if true {\n", count: 100_000) + String(repeating: "}\n", count: 100_000)),
         ("long member chain", "let x = a" + String(repeating: ".b", count: 100_000) + "\n"),
     ])

@@ -133,8 +133,10 @@ import Testing
         let svg = TraceDiagram.svg(recorder.events, title: "t <1>")
         #expect(parsesAsXML(svg))
         // The nested notification: blue, and stepped in.
-        #expect(svg.contains("fill=\"#1f6fb2\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">"
-                             + "fee {kind = 1; new = 1}"))
+        #expect(
+            svg.contains(
+                "fill=\"#1f6fb2\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">"
+                    + "fee {kind = 1; new = 1}"))
         #expect(svg.contains("NSRangeException (caught): Cannot remove an observer"))
         #expect(svg.contains("fill=\"#fff3c4\""), "the handler's activation bar")
     }
@@ -160,8 +162,10 @@ import Testing
         let out = run(source).out
         #expect(out.hasPrefix("digraph kvo {\n"))
         #expect(out.contains("n0:k0 -> n2 [label=\"account.balance\\n[old]\"];"))
-        #expect(out.contains("[style=dotted, color=\"#1f6fb2\", fontcolor=\"#1f6fb2\", "
-                             + "label=\"balance, forwarded for person[0] (w)\"];"))
+        #expect(
+            out.contains(
+                "[style=dotted, color=\"#1f6fb2\", fontcolor=\"#1f6fb2\", "
+                    + "label=\"balance, forwarded for person[0] (w)\"];"))
         #expect(out.contains(":w [style=dashed, color=\"#8a5a00\", fontcolor=\"#8a5a00\"];"))
         #expect(out.contains("<B>gone</B>: Account (released)"))
     }

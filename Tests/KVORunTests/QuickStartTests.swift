@@ -12,15 +12,21 @@ import Testing
     @Test func fillsEveryOptionAsTheParserWould() throws {
         let quick = try #require(QuickStart.parse(["bank.kvo"], subcommands: Self.subcommands)).options
         let parsed = try ScenarioOptions.parse([])
-        let quickFields = Mirror(reflecting: quick).children.map { "\($0.label ?? "?")=\(String(describing: $0.value))" }
-        let parsedFields = Mirror(reflecting: parsed).children.map { "\($0.label ?? "?")=\(String(describing: $0.value))" }
+        let quickFields = Mirror(reflecting: quick).children.map {
+            "\($0.label ?? "?")=\(String(describing: $0.value))"
+        }
+        let parsedFields = Mirror(reflecting: parsed).children.map {
+            "\($0.label ?? "?")=\(String(describing: $0.value))"
+        }
         #expect(quickFields == parsedFields)
     }
     @Test func takesAFileWithTheSimpleFlags() throws {
         let plain = try #require(QuickStart.parse(["bank.kvo"], subcommands: Self.subcommands))
         #expect(plain.file == "bank.kvo")
-        let flagged = try #require(QuickStart.parse(["run", "--quiet", "bank.kvo", "--stats", "--keep-going", "--no-color"],
-                                                     subcommands: Self.subcommands))
+        let flagged = try #require(
+            QuickStart.parse(
+                ["run", "--quiet", "bank.kvo", "--stats", "--keep-going", "--no-color"],
+                subcommands: Self.subcommands))
         #expect(flagged.file == "bank.kvo")
     }
 

@@ -47,8 +47,9 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
         var text = said.text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().joined()
         // Ctrl-D (the end of the lines) ends the prompt's line.
         if text.hasSuffix("\n") { text.removeLast() }
-        return REPLRun(said: text, out: out.capturedText, err: err.capturedText, input: repl.input,
-                       transcript: repl.transcript)
+        return REPLRun(
+            said: text, out: out.capturedText, err: err.capturedText, input: repl.input,
+            transcript: repl.transcript)
     }
 }
 
@@ -76,16 +77,22 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
     }
 
     @Test func statementsBeforeAFailureKeepTheirEffects() {
-        let run = runREPL([classes, "let a = Account()", "a.balance = 3; let x = 1 / 0; a.balance = 9", "print(a.balance)",
-                           "print(x)"])
+        let run = runREPL([
+            classes, "let a = Account()", "a.balance = 3; let x = 1 / 0; a.balance = 9", "print(a.balance)",
+            "print(x)",
+        ])
         #expect(run.out == "3\n")
         #expect(run.err.contains("cannot find 'x' in scope"))
     }
 
     @Test func anExceptionStopsTheEntryButKeepsWhatCameBefore() {
-        let run = runREPL([classes, "let a = Account()",
-                           "let v = 1; a.setValue(1, forKey: \"nope\"); let w = 2", "print(v)", "print(w)"])
-        #expect(run.out.hasPrefix("*** Entry stopped by uncaught exception 'NSUnknownKeyException', reason: '[<Account a> "))
+        let run = runREPL([
+            classes, "let a = Account()",
+            "let v = 1; a.setValue(1, forKey: \"nope\"); let w = 2", "print(v)", "print(w)",
+        ])
+        #expect(
+            run.out.hasPrefix("*** Entry stopped by uncaught exception 'NSUnknownKeyException', reason: '[<Account a> ")
+        )
         #expect(!run.out.contains("Terminating"))
         #expect(run.out.hasSuffix("1\n"))
         #expect(run.err.contains("cannot find 'w' in scope"))
@@ -111,7 +118,8 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
     }
 
     @Test func aRunawayNotificationLoopNamesItsKeysAndItsStatement() {
-        let run = runREPL(["""
+        let run = runREPL([
+            """
             class A {
                 var n: Int = 0
                 var m: Int = 0
@@ -120,9 +128,12 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
                 }
             }
             """, "let a = A()", "a.addObserver(a, forKeyPath: \"n\"); a.addObserver(a, forKeyPath: \"m\")",
-            ":set max-depth 40", "print(0); a.n = 1", "print(a.n > 0)"])
-        #expect(run.err.hasPrefix("<repl>:1:11: error: notifications nested deeper than the maximum depth (40); "
-            + "a notification loop: "), "\(run.err)")
+            ":set max-depth 40", "print(0); a.n = 1", "print(a.n > 0)",
+        ])
+        #expect(
+            run.err.hasPrefix(
+                "<repl>:1:11: error: notifications nested deeper than the maximum depth (40); "
+                    + "a notification loop: "), "\(run.err)")
         #expect(run.err.contains("a.m → a.n repeats") || run.err.contains("a.n → a.m repeats"), "\(run.err)")
         #expect(run.err.contains("raise it with :set max-depth N"))
         #expect(run.out.hasSuffix("true\n"))
@@ -133,8 +144,10 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
     // MARK: Echo
 
     @Test func expressionValuesEcho() {
-        let run = runREPL([classes, "let acct = Account()", "1 + 2", "acct", "\"hi\"", "print(4)",
-                           "func f() { }", "f()", "acct.balance"])
+        let run = runREPL([
+            classes, "let acct = Account()", "1 + 2", "acct", "\"hi\"", "print(4)",
+            "func f() { }", "f()", "acct.balance",
+        ])
         #expect(run.said == "3\n<Account: acct>\nhi\n0\n")
         #expect(run.out == "4\n")
     }
@@ -160,8 +173,10 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
     }
 
     @Test func catchOnTheNextLineContinuesADo() {
-        let run = runREPL([classes, "let a = Account()", "do { a.setValue(1, forKey: \"q\") }",
-                           "catch { print(\"caught\") }", ""])
+        let run = runREPL([
+            classes, "let a = Account()", "do { a.setValue(1, forKey: \"q\") }",
+            "catch { print(\"caught\") }", "",
+        ])
         #expect(run.out.hasSuffix("caught\n"))
         #expect(run.err == "")
     }
@@ -187,8 +202,9 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
 
     @Test func bareExitQuitAndHelpSayWhatToType() {
         let run = runREPL(["exit", "quit", "help"])
-        #expect(run.said == "type :quit (or press Ctrl-D) to leave\ntype :quit (or press Ctrl-D) to leave\n"
-            + "type :help for the list of commands\n")
+        #expect(
+            run.said == "type :quit (or press Ctrl-D) to leave\ntype :quit (or press Ctrl-D) to leave\n"
+                + "type :help for the list of commands\n")
         #expect(run.err == "")
     }
 
@@ -224,8 +240,10 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
     @Test func saveWritesTheAcceptedEntries() throws {
         let folder = try Folder()
         let path = folder.url.appendingPathComponent("s.kvo").path
-        let run = runREPL([classes, "let a = Account()", "let b = Acount()", "a.balance = 2; let x = 1 / 0", "1 + 1",
-                           ":save \(path)"])
+        let run = runREPL([
+            classes, "let a = Account()", "let b = Acount()", "a.balance = 2; let x = 1 / 0", "1 + 1",
+            ":save \(path)",
+        ])
         #expect(run.said.contains("saved 4 entries to \(path)"))
         let saved = try String(contentsOfFile: path, encoding: .utf8)
         #expect(!saved.contains("Acount"))
@@ -240,8 +258,9 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
         let (session, _, _) = capturingSession()
         _ = session.run("class Account { var balance: Int = 0 }\nlet acct = Account()", file: "t.kvo")
         let values = Completion.complete(before: "", word: "acct.val", session: session).candidates
-        #expect(values == ["acct.validateValue(", "acct.value(forKey: ", "acct.value(forKeyPath: "]
-            || values == ["acct.value(forKey: ", "acct.value(forKeyPath: "])
+        #expect(
+            values == ["acct.validateValue(", "acct.value(forKey: ", "acct.value(forKeyPath: "]
+                || values == ["acct.value(forKey: ", "acct.value(forKeyPath: "])
         let add = Completion.complete(before: "", word: "acct.addO", session: session).candidates
         #expect(add == ["acct.addObserver("])
         let properties = Completion.complete(before: "", word: "acct.b", session: session).candidates
@@ -250,11 +269,13 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
 
     @Test func completionOffersOptionsAfterADot() {
         let (session, _, _) = capturingSession()
-        let result = Completion.complete(before: "acct.addObserver(p, forKeyPath: \"b\", options: [", word: ".ne",
-                                         session: session)
+        let result = Completion.complete(
+            before: "acct.addObserver(p, forKeyPath: \"b\", options: [", word: ".ne",
+            session: session)
         #expect(result.candidates == [".new"])
-        #expect(Completion.complete(before: "x = ", word: ".in", session: session).candidates
-            == [".initial", ".insertion", ".intersect"])
+        #expect(
+            Completion.complete(before: "x = ", word: ".in", session: session).candidates
+                == [".initial", ".insertion", ".intersect"])
     }
 
     @Test func completionOffersFilesAfterLoadAndSave() {

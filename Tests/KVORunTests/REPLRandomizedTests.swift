@@ -77,7 +77,9 @@ import Testing
     /// Reports of uncaught exceptions, in the session's and the saved file's words, alike.
     static func normalizingExceptions(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            let uncaught = line.hasPrefix("*** Entry stopped") ? "*** Entry stopped by uncaught exception '"
+            let uncaught =
+                line.hasPrefix("*** Entry stopped")
+                ? "*** Entry stopped by uncaught exception '"
                 : "*** Terminating app due to uncaught exception '"
             if line.hasPrefix(uncaught) {
                 let rest = line.dropFirst(uncaught.count)
@@ -122,7 +124,8 @@ import Testing
         let fromFile = _KVOTestSupport.run(file)
         #expect(fromFile.err == "", Comment(rawValue: context + "\n--- saved\n" + file))
         #expect(fromFile.status == 0, Comment(rawValue: context + "\n--- saved\n" + file))
-        #expect(Self.normalizingExceptions(fromFile.out) == Self.normalizingExceptions(whole.out),
-                Comment(rawValue: context + "\n--- saved\n" + file))
+        #expect(
+            Self.normalizingExceptions(fromFile.out) == Self.normalizingExceptions(whole.out),
+            Comment(rawValue: context + "\n--- saved\n" + file))
     }
 }

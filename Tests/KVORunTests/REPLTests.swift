@@ -53,7 +53,8 @@ final class Terminal {
             }
         }
         if transcript.contains(text) { return true }
-        Issue.record("timed out waiting for \(text.debugDescription); got:\n\(transcript)", sourceLocation: sourceLocation)
+        Issue.record(
+            "timed out waiting for \(text.debugDescription); got:\n\(transcript)", sourceLocation: sourceLocation)
         return false
     }
 
@@ -239,10 +240,11 @@ final class Terminal {
         terminal.expect(" to \(file)")
         let replay = try CLI.run([file])
         let notifications = replay.outLines.filter { $0.contains("→") }
-        #expect(notifications == [
-            "acct.balance → alice {kind = 1; new = 1; old = 0}",
-            "acct.balance → alice {kind = 1; new = 2; old = 1}",
-        ])
+        #expect(
+            notifications == [
+                "acct.balance → alice {kind = 1; new = 1; old = 0}",
+                "acct.balance → alice {kind = 1; new = 2; old = 1}",
+            ])
     }
 
     @Test func metaCommandsAcceptPrefixesAndPointToHelp() throws {

@@ -12,7 +12,9 @@ import Testing
 @Suite struct CheckerTests {
     /// Checks `source` and expects status 2 and exactly `diagnostics` (each the
     /// three-line rendering) on standard error, and nothing on standard output.
-    func expectErrors(_ source: String, _ diagnostics: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    func expectErrors(
+        _ source: String, _ diagnostics: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         let result = check(source)
         #expect(result.status == 2, "\(result)", sourceLocation: sourceLocation)
         #expect(result.out == "", sourceLocation: sourceLocation)
@@ -47,201 +49,236 @@ import Testing
     // MARK: Names
 
     @Test func unknownClassSuggestsTheClosest() {
-        expectErrors(Self.account + "let a = Acount()\n", [
-            """
-            t.kvo:9:9: error: unknown class 'Acount'; did you mean 'Account'?
-            let a = Acount()
-                    ^~~~~~
-            """,
-        ])
+        expectErrors(
+            Self.account + "let a = Acount()\n",
+            [
+                """
+                t.kvo:9:9: error: unknown class 'Acount'; did you mean 'Account'?
+                let a = Acount()
+                        ^~~~~~
+                """
+            ])
     }
 
     @Test func unknownPropertyOnAStaticallyKnownObject() {
-        expectErrors(Self.account + "print(acct.balnce)\n", [
-            """
-            t.kvo:9:11: error: value of type 'Account' has no property 'balnce'; did you mean 'balance'?
-            print(acct.balnce)
-                      ^~~~~~~
-            """,
-        ])
+        expectErrors(
+            Self.account + "print(acct.balnce)\n",
+            [
+                """
+                t.kvo:9:11: error: value of type 'Account' has no property 'balnce'; did you mean 'balance'?
+                print(acct.balnce)
+                          ^~~~~~~
+                """
+            ])
     }
 
     @Test func unknownPropertyAsAnAssignmentTarget() {
-        expectErrors(Self.account + "acct.balnce = 3\n", [
-            """
-            t.kvo:9:5: error: value of type 'Account' has no property 'balnce'; did you mean 'balance'?
-            acct.balnce = 3
-                ^~~~~~~
-            """,
-        ])
+        expectErrors(
+            Self.account + "acct.balnce = 3\n",
+            [
+                """
+                t.kvo:9:5: error: value of type 'Account' has no property 'balnce'; did you mean 'balance'?
+                acct.balnce = 3
+                    ^~~~~~~
+                """
+            ])
     }
 
     @Test func unknownConstructorLabel() {
-        expectErrors(Self.account + "let b = Account(balanse: 1)\n", [
-            """
-            t.kvo:9:17: error: 'Account' has no stored property 'balanse'; did you mean 'balance'?
-            let b = Account(balanse: 1)
-                            ^~~~~~~
-            """,
-        ])
+        expectErrors(
+            Self.account + "let b = Account(balanse: 1)\n",
+            [
+                """
+                t.kvo:9:17: error: 'Account' has no stored property 'balanse'; did you mean 'balance'?
+                let b = Account(balanse: 1)
+                                ^~~~~~~
+                """
+            ])
     }
 
     @Test func unknownVariable() {
-        expectErrors(Self.account + "print(acc)\n", [
-            """
-            t.kvo:9:7: error: cannot find 'acc' in scope; did you mean 'acct'?
-            print(acc)
-                  ^~~
-            """,
-        ])
+        expectErrors(
+            Self.account + "print(acc)\n",
+            [
+                """
+                t.kvo:9:7: error: cannot find 'acc' in scope; did you mean 'acct'?
+                print(acc)
+                      ^~~
+                """
+            ])
     }
 
     // MARK: Built-in calls
 
     @Test func wrongBuiltinLabelOnAnObjectOfUnknownClass() {
-        expectErrors("""
+        expectErrors(
+            """
             func watch(o, p) {
                 o.addObserver(p, forKeyPath: "balance", option: [.new])
             }
-            """, [
-            """
-            t.kvo:2:6: error: incorrect argument labels in call to 'addObserver' (have 'addObserver(_:forKeyPath:option:)', expected 'addObserver(_:forKeyPath:)', 'addObserver(_:forKeyPath:context:)', 'addObserver(_:forKeyPath:options:)', 'addObserver(_:forKeyPath:options:context:)')
-                o.addObserver(p, forKeyPath: "balance", option: [.new])
-                 ^~~~~~~~~~~~
             """,
-        ])
+            [
+                """
+                t.kvo:2:6: error: incorrect argument labels in call to 'addObserver' (have 'addObserver(_:forKeyPath:option:)', expected 'addObserver(_:forKeyPath:)', 'addObserver(_:forKeyPath:context:)', 'addObserver(_:forKeyPath:options:)', 'addObserver(_:forKeyPath:options:context:)')
+                    o.addObserver(p, forKeyPath: "balance", option: [.new])
+                     ^~~~~~~~~~~~
+                """
+            ])
     }
 
     /// The same mistake on `acct`, whose class the checker knows, must give the
     /// same label diagnostic, not "has no method 'addObserver'".
     @Test func wrongBuiltinLabelOnAStaticallyKnownObject() {
-        expectErrors(Self.account + #"acct.addObserver(alice, forKeyPath: "balance", option: [.new])"# + "\n", [
-            """
-            t.kvo:9:5: error: incorrect argument labels in call to 'addObserver' (have 'addObserver(_:forKeyPath:option:)', expected 'addObserver(_:forKeyPath:)', 'addObserver(_:forKeyPath:context:)', 'addObserver(_:forKeyPath:options:)', 'addObserver(_:forKeyPath:options:context:)')
-            acct.addObserver(alice, forKeyPath: "balance", option: [.new])
-                ^~~~~~~~~~~~
-            """,
-        ])
+        expectErrors(
+            Self.account + #"acct.addObserver(alice, forKeyPath: "balance", option: [.new])"# + "\n",
+            [
+                """
+                t.kvo:9:5: error: incorrect argument labels in call to 'addObserver' (have 'addObserver(_:forKeyPath:option:)', expected 'addObserver(_:forKeyPath:)', 'addObserver(_:forKeyPath:context:)', 'addObserver(_:forKeyPath:options:)', 'addObserver(_:forKeyPath:options:context:)')
+                acct.addObserver(alice, forKeyPath: "balance", option: [.new])
+                    ^~~~~~~~~~~~
+                """
+            ])
     }
 
     @Test func unknownMethodOnAStaticallyKnownObject() {
-        expectErrors(Self.account + "acct.deposit(5)\n", [
-            """
-            t.kvo:9:5: error: value of type 'Account' has no method 'deposit'
-            acct.deposit(5)
-                ^~~~~~~~
-            """,
-        ])
+        expectErrors(
+            Self.account + "acct.deposit(5)\n",
+            [
+                """
+                t.kvo:9:5: error: value of type 'Account' has no method 'deposit'
+                acct.deposit(5)
+                    ^~~~~~~~
+                """
+            ])
     }
 
     @Test func unknownDotLiteral() {
-        expectErrors(Self.account + #"acct.addObserver(alice, forKeyPath: "balance", options: [.neww])"# + "\n", [
-            """
-            t.kvo:9:58: error: unknown literal '.neww'; did you mean '.new'?
-            acct.addObserver(alice, forKeyPath: "balance", options: [.neww])
-                                                                     ^~~~~
-            """,
-        ])
+        expectErrors(
+            Self.account + #"acct.addObserver(alice, forKeyPath: "balance", options: [.neww])"# + "\n",
+            [
+                """
+                t.kvo:9:58: error: unknown literal '.neww'; did you mean '.new'?
+                acct.addObserver(alice, forKeyPath: "balance", options: [.neww])
+                                                                         ^~~~~
+                """
+            ])
     }
 
     // MARK: Statements
 
     @Test func assignmentToALet() {
-        expectErrors("let total = 0\ntotal += 1\n", [
-            """
-            t.kvo:2:1: error: cannot assign to 'total': it is a 'let' constant; declare it with 'var' to change it
-            total += 1
-            ^~~~~
-            """,
-        ])
+        expectErrors(
+            "let total = 0\ntotal += 1\n",
+            [
+                """
+                t.kvo:2:1: error: cannot assign to 'total': it is a 'let' constant; declare it with 'var' to change it
+                total += 1
+                ^~~~~
+                """
+            ])
     }
 
     @Test func assignmentToALetInsideAFunction() {
-        expectErrors("func f() {\n    let n = 1\n    n = 2\n}\n", [
-            """
-            t.kvo:3:5: error: cannot assign to 'n': it is a 'let' constant; declare it with 'var' to change it
-                n = 2
-                ^
-            """,
-        ])
+        expectErrors(
+            "func f() {\n    let n = 1\n    n = 2\n}\n",
+            [
+                """
+                t.kvo:3:5: error: cannot assign to 'n': it is a 'let' constant; declare it with 'var' to change it
+                    n = 2
+                    ^
+                """
+            ])
     }
 
     @Test func returnOutsideAFunction() {
-        expectErrors("print(1)\nreturn 5\n", [
-            """
-            t.kvo:2:1: error: 'return' outside of a function
-            return 5
-            ^~~~~~
-            """,
-        ])
+        expectErrors(
+            "print(1)\nreturn 5\n",
+            [
+                """
+                t.kvo:2:1: error: 'return' outside of a function
+                return 5
+                ^~~~~~
+                """
+            ])
     }
 
     @Test func returnInsideATopLevelLoopIsStillOutsideAFunction() {
-        expectErrors("for i in 0..<3 {\n    return\n}\n", [
-            """
-            t.kvo:2:5: error: 'return' outside of a function
-                return
-                ^~~~~~
-            """,
-        ])
+        expectErrors(
+            "for i in 0..<3 {\n    return\n}\n",
+            [
+                """
+                t.kvo:2:5: error: 'return' outside of a function
+                    return
+                    ^~~~~~
+                """
+            ])
     }
 
     // MARK: Declarations
 
     @Test func unknownSuperclass() {
-        expectErrors("class Account { }\nclass Savings: Acount { }\n", [
-            """
-            t.kvo:2:16: error: unknown superclass 'Acount'; did you mean 'Account'?
-            class Savings: Acount { }
-                           ^~~~~~
-            """,
-        ])
+        expectErrors(
+            "class Account { }\nclass Savings: Acount { }\n",
+            [
+                """
+                t.kvo:2:16: error: unknown superclass 'Acount'; did you mean 'Account'?
+                class Savings: Acount { }
+                               ^~~~~~
+                """
+            ])
     }
 
     /// Classes are hoisted: the suggestion must not depend on declaring the
     /// intended superclass first.
     @Test func unknownSuperclassDeclaredLaterStillSuggests() {
-        expectErrors("class Savings: Acount { }\nclass Account { }\n", [
-            """
-            t.kvo:1:16: error: unknown superclass 'Acount'; did you mean 'Account'?
-            class Savings: Acount { }
-                           ^~~~~~
-            """,
-        ])
+        expectErrors(
+            "class Savings: Acount { }\nclass Account { }\n",
+            [
+                """
+                t.kvo:1:16: error: unknown superclass 'Acount'; did you mean 'Account'?
+                class Savings: Acount { }
+                               ^~~~~~
+                """
+            ])
     }
 
     @Test func unknownTypeInAPropertyDeclaration() {
-        expectErrors("""
+        expectErrors(
+            """
             class Employee { var salary: Double = 0 }
             class Department {
                 var boss: Employe
                 var employees: [Employee]
             }
-            """, [
-            """
-            t.kvo:3:15: error: unknown type 'Employe'; did you mean 'Employee'?
-                var boss: Employe
-                          ^~~~~~~
             """,
-        ])
+            [
+                """
+                t.kvo:3:15: error: unknown type 'Employe'; did you mean 'Employee'?
+                    var boss: Employe
+                              ^~~~~~~
+                """
+            ])
     }
 
     @Test func unknownExceptionNameInCatch() {
         // The caret belongs under the misspelled name, as for every other unknown name.
-        expectErrors(#"do { print(1) } catch NSRangeExeption { print(2) }"# + "\n", [
-            """
-            t.kvo:1:23: error: unknown exception name 'NSRangeExeption'; did you mean 'NSRangeException'?
-            do { print(1) } catch NSRangeExeption { print(2) }
-                                  ^~~~~~~~~~~~~~~
-            """,
-        ])
+        expectErrors(
+            #"do { print(1) } catch NSRangeExeption { print(2) }"# + "\n",
+            [
+                """
+                t.kvo:1:23: error: unknown exception name 'NSRangeExeption'; did you mean 'NSRangeException'?
+                do { print(1) } catch NSRangeExeption { print(2) }
+                                      ^~~~~~~~~~~~~~~
+                """
+            ])
     }
 
     @Test func unknownExceptionNameIsReportedOnItsLine() {
         // At least the line and the message, whatever the column.
         let result = check("do {\n    print(1)\n} catch NSRangeExeption {\n    print(2)\n}\n")
         #expect(result.status == 2)
-        #expect(result.err.contains("error: unknown exception name 'NSRangeExeption'; did you mean 'NSRangeException'?"))
+        #expect(
+            result.err.contains("error: unknown exception name 'NSRangeExeption'; did you mean 'NSRangeException'?"))
     }
 
     /// Checking runs on the whole program before any code is compiled, so
@@ -249,7 +286,8 @@ import Testing
     /// the declarations and uses are ordered (a top-level assignment used to
     /// be rejected because the setter was compiled after it was checked).
     @Test func aComputedPropertyWithASetterIsAssignableEverywhere() {
-        let result = run("""
+        let result = run(
+            """
             class Person {
                 var first: String = "a"
                 var last: String = "b"
@@ -272,7 +310,8 @@ import Testing
     }
 
     @Test func aComputedPropertyWithoutASetterIsReadOnlyEverywhere() {
-        let result = check("""
+        let result = check(
+            """
             func early() { p.name = "x" }
             class Person {
                 var name: String { "n" }
@@ -325,75 +364,85 @@ import Testing
     }
 
     @Test func affectedByAnUnknownKeyIsAnError() {
-        expectErrors("""
+        expectErrors(
+            """
             class Person {
                 var firstName: String = ""
                 @affectedBy(firstNam)
                 var fullName: String { firstName }
             }
-            """, [
-            """
-            t.kvo:3:17: error: 'firstNam' in @affectedBy is not a property of 'Person'; did you mean 'firstName'?
-                @affectedBy(firstNam)
-                            ^~~~~~~~
             """,
-        ])
+            [
+                """
+                t.kvo:3:17: error: 'firstNam' in @affectedBy is not a property of 'Person'; did you mean 'firstName'?
+                    @affectedBy(firstNam)
+                                ^~~~~~~~
+                """
+            ])
     }
 
     // MARK: Several problems, nothing runs
 
     @Test func everyProblemIsReportedInSourceOrder() {
-        let result = check(Self.account + """
-            let a = Acount()
-            print(acct.balnce)
-            let k = 1
-            k = 2
+        let result = check(
+            Self.account + """
+                let a = Acount()
+                print(acct.balnce)
+                let k = 1
+                k = 2
 
-            """)
+                """)
         #expect(result.status == 2)
         let headers = result.err.split(separator: "\n").filter { $0.hasPrefix("t.kvo:") }
-        #expect(headers == [
-            "t.kvo:9:9: error: unknown class 'Acount'; did you mean 'Account'?",
-            "t.kvo:10:11: error: value of type 'Account' has no property 'balnce'; did you mean 'balance'?",
-            "t.kvo:12:1: error: cannot assign to 'k': it is a 'let' constant; declare it with 'var' to change it",
-        ])
+        #expect(
+            headers == [
+                "t.kvo:9:9: error: unknown class 'Acount'; did you mean 'Account'?",
+                "t.kvo:10:11: error: value of type 'Account' has no property 'balnce'; did you mean 'balance'?",
+                "t.kvo:12:1: error: cannot assign to 'k': it is a 'let' constant; declare it with 'var' to change it",
+            ])
     }
 
     @Test func nothingRunsWhenTheCheckFails() {
-        let result = run(Self.account + """
-            acct.addObserver(alice, forKeyPath: "balance", options: [.new])
-            acct.balance = 200
-            print("before")
-            let x = Acount()
+        let result = run(
+            Self.account + """
+                acct.addObserver(alice, forKeyPath: "balance", options: [.new])
+                acct.balance = 200
+                print("before")
+                let x = Acount()
 
-            """)
+                """)
         #expect(result.status == 2)
         #expect(result.out == "")
-        #expect(result.err == """
-            t.kvo:12:9: error: unknown class 'Acount'; did you mean 'Account'?
-            let x = Acount()
-                    ^~~~~~
+        #expect(
+            result.err == """
+                t.kvo:12:9: error: unknown class 'Acount'; did you mean 'Account'?
+                let x = Acount()
+                        ^~~~~~
 
-            """)
+                """)
     }
 
     @Test func syntaxErrorsAreReportedTheSameWay() {
-        expectErrors("let = 5\nprint(1)\nf(1 2)\n", [
-            """
-            t.kvo:1:5: error: expected a variable name, found '='
-            let = 5
-                ^
-            """,
-            """
-            t.kvo:3:5: error: expected ',' or ')' in the argument list, found '2'
-            f(1 2)
-                ^
-            """,
-        ])
+        expectErrors(
+            "let = 5\nprint(1)\nf(1 2)\n",
+            [
+                """
+                t.kvo:1:5: error: expected a variable name, found '='
+                let = 5
+                    ^
+                """,
+                """
+                t.kvo:3:5: error: expected ',' or ')' in the argument list, found '2'
+                f(1 2)
+                    ^
+                """,
+            ])
     }
 
     @Test func aCleanScenarioChecksWithStatusZeroAndNoOutput() {
-        let result = check(Self.account + #"acct.addObserver(alice, forKeyPath: "balance", options: [.new, .old])"# + "\nacct.balance = 1\n")
+        let result = check(
+            Self.account + #"acct.addObserver(alice, forKeyPath: "balance", options: [.new, .old])"#
+                + "\nacct.balance = 1\n")
         #expect(result.status == 0)
         #expect(result.out == "")
         #expect(result.err == "")
@@ -403,6 +452,9 @@ import Testing
         let result = check(Self.account + "let a = Acount()\n", format: .json)
         #expect(result.status == 2)
         #expect(result.err == "")
-        #expect(result.out == #"{"event":"error","message":"unknown class 'Acount'; did you mean 'Account'?","line":9,"column":9}"# + "\n")
+        #expect(
+            result.out
+                == #"{"event":"error","message":"unknown class 'Acount'; did you mean 'Account'?","line":9,"column":9}"#
+                + "\n")
     }
 }

@@ -15,23 +15,29 @@ import KVOCore
         let source = SourceText("let a\u{1B}[2J = \u{202E}\u{7F}\u{85}\u{2066}bad\u{0}\tx")
         let shown = "let a\\u{1B}[2J = \\u{202E}\\u{7F}\\u{85}\\u{2066}bad\\0\tx"
         let diagnostic = Diagnostic(.error, "unknown 'bad'", at: SourceLocation(line: 1, column: 17), length: 3)
-        #expect(diagnostic.render(file: "f.kvo", source: source)
+        #expect(
+            diagnostic.render(file: "f.kvo", source: source)
                 == "f.kvo:1:17: error: unknown 'bad'\n" + shown + "\n" + String(repeating: " ", count: 45) + "^~~")
-        let onEscape = Diagnostic(.error, "unexpected character U+1B in the scenario", at: SourceLocation(line: 1, column: 6))
+        let onEscape = Diagnostic(
+            .error, "unexpected character U+1B in the scenario", at: SourceLocation(line: 1, column: 6))
         #expect(onEscape.render(file: "f.kvo", source: source).hasSuffix("\n     ^~~~~~"))
         let afterTab = Diagnostic(.error, "x", at: SourceLocation(line: 1, column: 22))
-        #expect(afterTab.render(file: "f.kvo", source: source).hasSuffix("\n" + String(repeating: " ", count: 50) + "\t^"))
+        #expect(
+            afterTab.render(file: "f.kvo", source: source).hasSuffix("\n" + String(repeating: " ", count: 50) + "\t^"))
     }
 
     @Test func diagnosticMessagesAndFileNamesEscapeControls() {
         let diagnostic = Diagnostic(.error, "no key '\u{1B}[31m'\nsecond line", at: SourceLocation(line: 9, column: 1))
-        #expect(diagnostic.render(file: "a\u{7}.kvo", source: SourceText("")) == "a\\u{7}.kvo:9:1: error: no key '\\u{1B}[31m'\nsecond line")
+        #expect(
+            diagnostic.render(file: "a\u{7}.kvo", source: SourceText(""))
+                == "a\\u{7}.kvo:9:1: error: no key '\\u{1B}[31m'\nsecond line")
     }
 
     @Test func longLinesKeepTheirWindowAndCaret() {
         let line = String(repeating: "x", count: 300) + "\u{1B}" + String(repeating: "y", count: 100)
         let diagnostic = Diagnostic(.error, "here", at: SourceLocation(line: 1, column: 301), length: 2)
-        let lines = diagnostic.render(file: "f", source: SourceText(line)).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = diagnostic.render(file: "f", source: SourceText(line)).split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3)
         #expect(lines[1].hasPrefix("…x") && lines[1].hasSuffix("y…") && lines[1].contains("\\u{1B}"))
         #expect(lines[2] == String(repeating: " ", count: 80) + "^~~~~~~")
@@ -39,7 +45,10 @@ import KVOCore
 
     @Test func theLexerNamesControlCharactersByNumber() {
         let (_, diagnostics) = Parser.parse("let x = \u{1B}\u{7F}1")
-        #expect(diagnostics.map(\.message) == ["unexpected character U+1B in the scenario", "unexpected character U+7F in the scenario"])
+        #expect(
+            diagnostics.map(\.message) == [
+                "unexpected character U+1B in the scenario", "unexpected character U+7F in the scenario",
+            ])
     }
 
     // MARK: Strings in change dictionaries and collections
@@ -63,7 +72,8 @@ import KVOCore
     }
 
     @Test func jsonStringsEscapeControlAndBidiCharacters() {
-        #expect(JSONFormat.string("\u{1B}\u{7F}\u{85}\u{202E}\u{2069}\r\0") == #""\u001b\u007f\u0085\u202e\u2069\r\u0000""#)
+        #expect(
+            JSONFormat.string("\u{1B}\u{7F}\u{85}\u{202E}\u{2069}\r\0") == #""\u001b\u007f\u0085\u202e\u2069\r\u0000""#)
         #expect(JSONFormat.string("é🙂") == "\"é🙂\"")
     }
 
@@ -83,8 +93,10 @@ import KVOCore
         #expect(TextFormat.indent(3) == "      ")
         #expect(TextFormat.indent(100) == String(repeating: " ", count: 200))
         #expect(TextFormat.indent(100_000) == String(repeating: " ", count: 200) + "[depth 100000] ")
-        #expect(TextFormat.render(.print(text: "a\nb", depth: 101), color: false)
-                == String(repeating: " ", count: 200) + "[depth 101] a\n" + String(repeating: " ", count: 200) + "[depth 101] b\n")
+        #expect(
+            TextFormat.render(.print(text: "a\nb", depth: 101), color: false)
+                == String(repeating: " ", count: 200) + "[depth 101] a\n" + String(repeating: " ", count: 200)
+                + "[depth 101] b\n")
     }
 
     // MARK: Flat chains
@@ -106,7 +118,10 @@ import KVOCore
 
     @Test func nestingInsideAChainStillCounts() {
         let deep = "let x = 1 + " + String(repeating: "(", count: 300) + "1" + String(repeating: ")", count: 300)
-        #expect(onLargeStack { Parser.parse(deep).diagnostics }.map(\.message) == ["nesting deeper than 256 levels; split the expression or block"])
+        #expect(
+            onLargeStack { Parser.parse(deep).diagnostics }.map(\.message) == [
+                "nesting deeper than 256 levels; split the expression or block"
+            ])
     }
 
     @Test func longChainsCompileAndRunOnASmallStack() {
@@ -116,7 +131,8 @@ import KVOCore
         let box = ResultBox()
         let thread = Thread {
             let writer = OutputWriter(capturing: ())
-            let session = Session.commandLine(options: RunOptions(), output: EventRenderer(format: .text, out: writer, err: writer))
+            let session = Session.commandLine(
+                options: RunOptions(), output: EventRenderer(format: .text, out: writer, err: writer))
             box.status = session.run(source, file: "chain.kvo")
             box.text = writer.capturedText
             box.done.signal()
@@ -139,7 +155,8 @@ import KVOCore
     @Test func aCapturingWriterStopsAtItsLimitAndStopsTheRun() {
         let writer = OutputWriter(capturing: ())
         writer.captureLimit = 1 << 16
-        let session = Session.commandLine(options: RunOptions(), output: EventRenderer(format: .text, out: writer, err: writer))
+        let session = Session.commandLine(
+            options: RunOptions(), output: EventRenderer(format: .text, out: writer, err: writer))
         let status = onLargeStack { session.run("while true { print(\"0123456789\") }\n", file: "loop.kvo") }
         #expect(status == ExitStatus.failure)
         #expect(writer.failure?.hasSuffix("its output was cut there") == true)

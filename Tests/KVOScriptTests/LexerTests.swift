@@ -18,15 +18,18 @@ import Testing
         Lexer.tokenize(source).diagnostics.map { "\($0.location.line):\($0.location.column): \($0.message)" }
     }
 
-    func at(_ line: Int, _ column: Int) -> KVOScript.SourceLocation { KVOScript.SourceLocation(line: line, column: column) }
+    func at(_ line: Int, _ column: Int) -> KVOScript.SourceLocation {
+        KVOScript.SourceLocation(line: line, column: column)
+    }
 
     // MARK: Numbers
 
     @Test func integerAndDoubleLiterals() {
-        #expect(kinds("42 1_000 3.5 1e3 2.5e-2 1E+2 0 9223372036854775807") == [
-            .integer(42), .integer(1000), .double(3.5), .double(1000), .double(0.025), .double(100),
-            .integer(0), .integer(Int.max),
-        ])
+        #expect(
+            kinds("42 1_000 3.5 1e3 2.5e-2 1E+2 0 9223372036854775807") == [
+                .integer(42), .integer(1000), .double(3.5), .double(1000), .double(0.025), .double(100),
+                .integer(0), .integer(Int.max),
+            ])
     }
 
     @Test func underscoresInsideDoubles() {
@@ -66,52 +69,64 @@ import Testing
     }
 
     @Test func interpolationPartsKeepTheirSourceAndLocation() {
-        #expect(kinds(#""v = \(a + 1)!""#) == [
-            .string([.text("v = "), .interpolation(source: "a + 1", at: at(1, 8)), .text("!")]),
-        ])
+        #expect(
+            kinds(#""v = \(a + 1)!""#) == [
+                .string([.text("v = "), .interpolation(source: "a + 1", at: at(1, 8)), .text("!")])
+            ])
     }
 
     @Test func interpolationAloneHasNoEmptyTextParts() {
-        #expect(kinds(#"x = "\(y)""#) == [
-            .identifier("x"), .punct("="), .string([.interpolation(source: "y", at: at(1, 8))]),
-        ])
+        #expect(
+            kinds(#"x = "\(y)""#) == [
+                .identifier("x"), .punct("="), .string([.interpolation(source: "y", at: at(1, 8))]),
+            ])
     }
 
     @Test func interpolationMayHoldParenthesesAndStringsWithParentheses() {
-        #expect(kinds(#""<\(f("x)", (1)))>""#) == [
-            .string([.text("<"), .interpolation(source: #"f("x)", (1))"#, at: at(1, 5)), .text(">")]),
-        ])
+        #expect(
+            kinds(#""<\(f("x)", (1)))>""#) == [
+                .string([.text("<"), .interpolation(source: #"f("x)", (1))"#, at: at(1, 5)), .text(">")])
+            ])
     }
 
     @Test func twoInterpolations() {
-        #expect(kinds(#""\(a) and \(b)""#) == [
-            .string([.interpolation(source: "a", at: at(1, 4)), .text(" and "), .interpolation(source: "b", at: at(1, 13))]),
-        ])
+        #expect(
+            kinds(#""\(a) and \(b)""#) == [
+                .string([
+                    .interpolation(source: "a", at: at(1, 4)), .text(" and "),
+                    .interpolation(source: "b", at: at(1, 13)),
+                ])
+            ])
     }
 
     // MARK: Dots
 
     @Test func dotLiteralsInAnArray() {
-        #expect(kinds("[.new, .old, .initial, .prior]") == [
-            .punct("["), .dotName("new"), .punct(","), .dotName("old"), .punct(","), .dotName("initial"), .punct(","),
-            .dotName("prior"), .punct("]"),
-        ])
+        #expect(
+            kinds("[.new, .old, .initial, .prior]") == [
+                .punct("["), .dotName("new"), .punct(","), .dotName("old"), .punct(","), .dotName("initial"),
+                .punct(","),
+                .dotName("prior"), .punct("]"),
+            ])
     }
 
     @Test func dotLiteralsAfterLabelsAndOperators() {
-        #expect(kinds("willChange(.removal, x == .set)") == [
-            .identifier("willChange"), .punct("("), .dotName("removal"), .punct(","), .identifier("x"), .punct("=="),
-            .dotName("set"), .punct(")"),
-        ])
+        #expect(
+            kinds("willChange(.removal, x == .set)") == [
+                .identifier("willChange"), .punct("("), .dotName("removal"), .punct(","), .identifier("x"),
+                .punct("=="),
+                .dotName("set"), .punct(")"),
+            ])
         #expect(kinds("options: .prior") == [.identifier("options"), .punct(":"), .dotName("prior")])
     }
 
     @Test func memberDotsAfterExpressions() {
         #expect(kinds("a.b") == [.identifier("a"), .punct("."), .identifier("b")])
         #expect(kinds("f().count") == [.identifier("f"), .punct("("), .punct(")"), .punct("."), .identifier("count")])
-        #expect(kinds("xs[0].name") == [
-            .identifier("xs"), .punct("["), .integer(0), .punct("]"), .punct("."), .identifier("name"),
-        ])
+        #expect(
+            kinds("xs[0].name") == [
+                .identifier("xs"), .punct("["), .integer(0), .punct("]"), .punct("."), .identifier("name"),
+            ])
         #expect(kinds("self.balance") == [.keyword(.self), .punct("."), .identifier("balance")])
         #expect(kinds(#""abc".count"#) == [.string([.text("abc")]), .punct("."), .identifier("count")])
     }
@@ -129,25 +144,28 @@ import Testing
     // MARK: Keywords, attributes, punctuation
 
     @Test func keywordsAttributesAndContextualContext() {
-        #expect(kinds("class static release context @manual @affectedBy") == [
-            .keyword(.class), .keyword(.static), .keyword(.release), .identifier("context"), .attribute("manual"),
-            .attribute("affectedBy"),
-        ])
+        #expect(
+            kinds("class static release context @manual @affectedBy") == [
+                .keyword(.class), .keyword(.static), .keyword(.release), .identifier("context"), .attribute("manual"),
+                .attribute("affectedBy"),
+            ])
     }
 
     @Test func longestPunctuationWins() {
-        #expect(kinds("a <= b && c != d || e += 1") == [
-            .identifier("a"), .punct("<="), .identifier("b"), .punct("&&"), .identifier("c"), .punct("!="),
-            .identifier("d"), .punct("||"), .identifier("e"), .punct("+="), .integer(1),
-        ])
+        #expect(
+            kinds("a <= b && c != d || e += 1") == [
+                .identifier("a"), .punct("<="), .identifier("b"), .punct("&&"), .identifier("c"), .punct("!="),
+                .identifier("d"), .punct("||"), .identifier("e"), .punct("+="), .integer(1),
+            ])
     }
 
     // MARK: Comments, newlines, #!
 
     @Test func lineAndNestedBlockComments() {
-        #expect(kinds("a // a comment\n/* outer /* inner */ still a comment */ b") == [
-            .identifier("a"), .newline, .identifier("b"),
-        ])
+        #expect(
+            kinds("a // a comment\n/* outer /* inner */ still a comment */ b") == [
+                .identifier("a"), .newline, .identifier("b"),
+            ])
     }
 
     @Test func blockCommentsSpanLinesWithoutNewlineTokens() {
@@ -183,7 +201,10 @@ import Testing
     }
 
     @Test func aStringEndsAtTheEndOfItsLine() {
-        #expect(errors("let s = \"abc\nlet t = 1") == [#"1:9: unterminated string literal; close it with '"' on the same line"#])
+        #expect(
+            errors("let s = \"abc\nlet t = 1") == [
+                #"1:9: unterminated string literal; close it with '"' on the same line"#
+            ])
     }
 
     @Test func leadingDotNumber() {
@@ -196,12 +217,14 @@ import Testing
     }
 
     @Test func overflowingIntegerLiteral() {
-        #expect(errors("let n = 99999999999999999999") == [
-            "1:9: integer literal '99999999999999999999' overflows Int (maximum 9223372036854775807)",
-        ])
-        #expect(errors("let n = 9223372036854775808") == [
-            "1:9: integer literal '9223372036854775808' overflows Int (maximum 9223372036854775807)",
-        ])
+        #expect(
+            errors("let n = 99999999999999999999") == [
+                "1:9: integer literal '99999999999999999999' overflows Int (maximum 9223372036854775807)"
+            ])
+        #expect(
+            errors("let n = 9223372036854775808") == [
+                "1:9: integer literal '9223372036854775808' overflows Int (maximum 9223372036854775807)"
+            ])
     }
 
     @Test func tooLargeDoubleLiteral() {
@@ -218,10 +241,11 @@ import Testing
     }
 
     @Test func errorsOnSeveralLinesEachHaveTheirOwnPosition() {
-        #expect(errors("let a = 1\n  let b = .5\nlet c = 1 ` 2\n\tlet d = \"open") == [
-            "2:11: '.5' is not a number; write '0.5'",
-            "3:11: unexpected character '`' in the scenario",
-            #"4:10: unterminated string literal; close it with '"' on the same line"#,
-        ])
+        #expect(
+            errors("let a = 1\n  let b = .5\nlet c = 1 ` 2\n\tlet d = \"open") == [
+                "2:11: '.5' is not a number; write '0.5'",
+                "3:11: unexpected character '`' in the scenario",
+                #"4:10: unterminated string literal; close it with '"' on the same line"#,
+            ])
     }
 }

@@ -36,7 +36,8 @@ enum SX {
             // Printed as the nested binaries it stands for.
             return links.reduce(expr(first)) { "(\($1.op) \($0) \(expr($1.operand)))" }
         case .keyPath(let literal, _): return "\\\(literal.root ?? "").\(literal.path)"
-        case .closure(let closure, _): return "(closure (\(closure.parameters.joined(separator: " "))) \(block(closure.body)))"
+        case .closure(let closure, _):
+            return "(closure (\(closure.parameters.joined(separator: " "))) \(block(closure.body)))"
         case .cast(let inner, let type, let forced, let conditional, _):
             return "(as\(forced ? "!" : conditional ? "?" : "") \(expr(inner)) \(type.swiftName))"
         case .forceUnwrap(let inner, _): return "(! \(expr(inner)))"
@@ -71,7 +72,8 @@ enum SX {
         case .returnValue(let value, _): return value.map { "(return \(expr($0)))" } ?? "(return)"
         case .release(let target, _): return "(release \(expr(target)))"
         case .function(let decl):
-            return "(\(decl.isStatic ? "static " : "")func \(decl.name)(\(decl.parameters.joined(separator: " "))) \(block(decl.body)))"
+            return
+                "(\(decl.isStatic ? "static " : "")func \(decl.name)(\(decl.parameters.joined(separator: " "))) \(block(decl.body)))"
         case .classDecl(let decl): return "(class \(decl.name))"
         case .context(let name, _): return "(context \(name))"
         case .importModule(let name, _): return "(import \(name))"
@@ -86,7 +88,9 @@ enum SX {
     /// Parses `source`, expecting no diagnostics, and returns one S-expression per statement.
     func parse(_ source: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [String] {
         let (statements, diagnostics) = Parser.parse(source)
-        #expect(diagnostics.isEmpty, "unexpected diagnostics: \(diagnostics.map(\.message))", sourceLocation: sourceLocation)
+        #expect(
+            diagnostics.isEmpty, "unexpected diagnostics: \(diagnostics.map(\.message))", sourceLocation: sourceLocation
+        )
         return statements.map(SX.stmt)
     }
 
@@ -101,7 +105,9 @@ enum SX {
 
     func classDecl(_ source: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> ClassDecl? {
         let (statements, diagnostics) = Parser.parse(source)
-        #expect(diagnostics.isEmpty, "unexpected diagnostics: \(diagnostics.map(\.message))", sourceLocation: sourceLocation)
+        #expect(
+            diagnostics.isEmpty, "unexpected diagnostics: \(diagnostics.map(\.message))", sourceLocation: sourceLocation
+        )
         for statement in statements {
             if case .classDecl(let decl) = statement { return decl }
         }
@@ -112,61 +118,68 @@ enum SX {
     // MARK: Statements
 
     @Test func bindingsAndAssignments() {
-        #expect(parse("""
-            context Ctx
-            let a = 1
-            var b: Int
-            var c: [String] = []
-            a = 2
-            b += 3
-            acct.owner.name = "x"
-            xs[0] = 1
-            """) == [
-            "(context Ctx)", "(let a = 1)", "(var b: Int)", "(var c: [String] = [])", "(= a 2)", "(+= b 3)",
-            "(= (. (. acct owner) name) \"x\")", "(= (sub xs 0) 1)",
-        ])
+        #expect(
+            parse(
+                """
+                context Ctx
+                let a = 1
+                var b: Int
+                var c: [String] = []
+                a = 2
+                b += 3
+                acct.owner.name = "x"
+                xs[0] = 1
+                """) == [
+                    "(context Ctx)", "(let a = 1)", "(var b: Int)", "(var c: [String] = [])", "(= a 2)", "(+= b 3)",
+                    "(= (. (. acct owner) name) \"x\")", "(= (sub xs 0) 1)",
+                ])
     }
 
     @Test func controlFlow() {
-        #expect(parse("""
-            if a < b { print(a) } else if a > b { print(b) } else { print(0) }
-            for i in 0..<3 { print(i) }
-            for x in xs { }
-            while n > 0 { n -= 1 }
-            do { f() } catch NSRangeException { print(error.reason) }
-            do {
-                f()
-            }
-            catch {
-                print(error)
-            }
-            release(a)
-            """) == [
-            "(if (< a b) {(call print a)} else {(if (> a b) {(call print b)} else {(call print 0)})})",
-            "(for i in (..< 0 3) {(call print i)})",
-            "(for x in xs {})",
-            "(while (> n 0) {(-= n 1)})",
-            "(do {(call f)} catch NSRangeException {(call print (. error reason))})",
-            "(do {(call f)} catch {(call print error)})",
-            "(release a)",
-        ])
+        #expect(
+            parse(
+                """
+                if a < b { print(a) } else if a > b { print(b) } else { print(0) }
+                for i in 0..<3 { print(i) }
+                for x in xs { }
+                while n > 0 { n -= 1 }
+                do { f() } catch NSRangeException { print(error.reason) }
+                do {
+                    f()
+                }
+                catch {
+                    print(error)
+                }
+                release(a)
+                """) == [
+                    "(if (< a b) {(call print a)} else {(if (> a b) {(call print b)} else {(call print 0)})})",
+                    "(for i in (..< 0 3) {(call print i)})",
+                    "(for x in xs {})",
+                    "(while (> n 0) {(-= n 1)})",
+                    "(do {(call f)} catch NSRangeException {(call print (. error reason))})",
+                    "(do {(call f)} catch {(call print error)})",
+                    "(release a)",
+                ])
     }
 
     @Test func functionsWithLabelsTypesAndReturn() {
-        #expect(parse("""
-            func f(x, _ y, label z: Int) -> Int {
-                return x + y + z
-            }
-            func g() { return }
-            """) == [
-            "(func f(x y z) {(return (+ (+ x y) z))})",
-            "(func g() {(return)})",
-        ])
+        #expect(
+            parse(
+                """
+                func f(x, _ y, label z: Int) -> Int {
+                    return x + y + z
+                }
+                func g() { return }
+                """) == [
+                    "(func f(x y z) {(return (+ (+ x y) z))})",
+                    "(func g() {(return)})",
+                ])
     }
 
     @Test func callsWithLabelsAndTrailingMembers() {
-        #expect(expression(#"acct.addObserver(alice, forKeyPath: "balance", options: [.new, .old], context: Ctx)"#)
-            == #"(call (. acct addObserver) alice forKeyPath: "balance" options: [.new .old] context: Ctx)"#)
+        #expect(
+            expression(#"acct.addObserver(alice, forKeyPath: "balance", options: [.new, .old], context: Ctx)"#)
+                == #"(call (. acct addObserver) alice forKeyPath: "balance" options: [.new .old] context: Ctx)"#)
         #expect(expression("a.b().c[1].d") == "(. (sub (. (call (. a b)) c) 1) d)")
         #expect(expression("owner?.name") == "(. owner name)")
         #expect(expression("super.observeValue(k, o, c, x)") == "(call super.observeValue k o c x)")
@@ -215,33 +228,36 @@ enum SX {
     // MARK: Multi-line continuation (docs/language.md#lexical)
 
     @Test func lineContinuesAfterABinaryOperator() {
-        #expect(parse("let total = 1 +\n    2 *\n\n    3\nprint(total)") == [
-            "(let total = (+ 1 (* 2 3)))", "(call print total)",
-        ])
+        #expect(
+            parse("let total = 1 +\n    2 *\n\n    3\nprint(total)") == [
+                "(let total = (+ 1 (* 2 3)))", "(call print total)",
+            ])
         #expect(parse("if a &&\n   b {\n  print(1)\n}") == ["(if (&& a b) {(call print 1)})"])
     }
 
     @Test func lineContinuesInsideParenthesesAndAfterCommas() {
-        #expect(parse("""
-            print(
-                a,
-                b
-            )
-            let p = Person(firstName: "A",
-                           lastName: "B")
-            let xs = [
-              1,
-              2,
-            ]
-            let y = (
-                1 + 2
-            )
-            """) == [
-            "(call print a b)",
-            #"(let p = (call Person firstName: "A" lastName: "B"))"#,
-            "(let xs = [1 2])",
-            "(let y = (+ 1 2))",
-        ])
+        #expect(
+            parse(
+                """
+                print(
+                    a,
+                    b
+                )
+                let p = Person(firstName: "A",
+                               lastName: "B")
+                let xs = [
+                  1,
+                  2,
+                ]
+                let y = (
+                    1 + 2
+                )
+                """) == [
+                    "(call print a b)",
+                    #"(let p = (call Person firstName: "A" lastName: "B"))"#,
+                    "(let xs = [1 2])",
+                    "(let y = (+ 1 2))",
+                ])
     }
 
     @Test func lineContinuesAfterAnAssignment() {
@@ -254,7 +270,8 @@ enum SX {
 
     @Test func affectedByListMaySpanLines() {
         // docs/language.md#lexical: a line continues when it ends inside '(' or with ','.
-        let decl = classDecl("""
+        let decl = classDecl(
+            """
             class Person {
                 var firstName: String = ""
                 var lastName: String = ""
@@ -277,61 +294,71 @@ enum SX {
     // MARK: Classes
 
     @Test func classWithEveryKindOfMember() throws {
-        let decl = try #require(classDecl("""
-            class Account: Base {
-                var balance: Double = 0
-                var owner: Person?
-                var transactions: [Transaction]
-                var tags: Set<String>
-                @manual var interestRate: Double = 0.05
-                @affectedBy(firstName, owner.name)
-                var fullName: String { firstName + " " + lastName }
-                @manual var limit: Double = 0 {
-                    set {
-                        if newValue != _limit {
-                            willChangeValue(forKey: "limit")
-                            _limit = newValue
-                            didChangeValue(forKey: "limit")
+        let decl = try #require(
+            classDecl(
+                """
+                class Account: Base {
+                    var balance: Double = 0
+                    var owner: Person?
+                    var transactions: [Transaction]
+                    var tags: Set<String>
+                    @manual var interestRate: Double = 0.05
+                    @affectedBy(firstName, owner.name)
+                    var fullName: String { firstName + " " + lastName }
+                    @manual var limit: Double = 0 {
+                        set {
+                            if newValue != _limit {
+                                willChangeValue(forKey: "limit")
+                                _limit = newValue
+                                didChangeValue(forKey: "limit")
+                            }
                         }
                     }
+                    var twice: Int {
+                        get { return count * 2 }
+                        set(newValue) { count = newValue / 2 }
+                    }
+                    func deposit(amount) { balance = balance + amount }
+                    static func automaticallyNotifiesObservers(key) {
+                        return key != "interestRate"
+                    }
+                    @objc dynamic var legacy: Int = 0
                 }
-                var twice: Int {
-                    get { return count * 2 }
-                    set(newValue) { count = newValue / 2 }
-                }
-                func deposit(amount) { balance = balance + amount }
-                static func automaticallyNotifiesObservers(key) {
-                    return key != "interestRate"
-                }
-                @objc dynamic var legacy: Int = 0
-            }
-            """))
+                """))
         #expect(decl.name == "Account")
         #expect(decl.superclass?.0 == "Base")
-        #expect(decl.properties.map(\.name) == [
-            "balance", "owner", "transactions", "tags", "interestRate", "fullName", "limit", "twice", "legacy",
-        ])
-        #expect(decl.properties.map { $0.type?.type } == [
-            .double, .object("Person"), .array(.object("Transaction")), .set(.string), .double, .string, .double, .int,
-            .int,
-        ])
+        #expect(
+            decl.properties.map(\.name) == [
+                "balance", "owner", "transactions", "tags", "interestRate", "fullName", "limit", "twice", "legacy",
+            ])
+        #expect(
+            decl.properties.map { $0.type?.type } == [
+                .double, .object("Person"), .array(.object("Transaction")), .set(.string), .double, .string, .double,
+                .int,
+                .int,
+            ])
         #expect(decl.properties.map(\.isManual) == [false, false, false, false, true, false, true, false, false])
         #expect(decl.properties[5].affectedBy.map(\.0) == ["firstName", "owner.name"])
-        #expect(decl.properties.map { $0.computed.map(SX.expr) } == [
-            nil, nil, nil, nil, nil, #"(+ (+ firstName " ") lastName)"#, nil, "(* count 2)", nil,
-        ])
-        #expect(decl.properties.map { $0.initial.map(SX.expr) } == [
-            "0", nil, nil, nil, "0.05", nil, "0", nil, "0",
-        ])
-        #expect(decl.properties[6].setter.map(SX.block)
-            == #"{(if (!= newValue _limit) {(call willChangeValue forKey: "limit") (= _limit newValue) (call didChangeValue forKey: "limit")})}"#)
+        #expect(
+            decl.properties.map { $0.computed.map(SX.expr) } == [
+                nil, nil, nil, nil, nil, #"(+ (+ firstName " ") lastName)"#, nil, "(* count 2)", nil,
+            ])
+        #expect(
+            decl.properties.map { $0.initial.map(SX.expr) } == [
+                "0", nil, nil, nil, "0.05", nil, "0", nil, "0",
+            ])
+        #expect(
+            decl.properties[6].setter.map(SX.block)
+                == #"{(if (!= newValue _limit) {(call willChangeValue forKey: "limit") (= _limit newValue) (call didChangeValue forKey: "limit")})}"#
+        )
         #expect(decl.properties[7].setter.map(SX.block) == "{(= count (/ newValue 2))}")
         #expect(decl.methods.map(\.name) == ["deposit", "automaticallyNotifiesObservers"])
         #expect(decl.methods.map(\.isStatic) == [false, true])
         #expect(decl.methods.map(\.parameters) == [["amount"], ["key"]])
-        #expect(decl.methods.map { SX.block($0.body) } == [
-            "{(= balance (+ balance amount))}", #"{(return (!= key "interestRate"))}"#,
-        ])
+        #expect(
+            decl.methods.map { SX.block($0.body) } == [
+                "{(= balance (+ balance amount))}", #"{(return (!= key "interestRate"))}"#,
+            ])
     }
 
     @Test func classWithoutSuperclassAndEmptyBody() {
@@ -346,38 +373,44 @@ enum SX {
     }
 
     @Test func memberErrors() {
-        #expect(errors("""
-            class A {
-                @manual func f() { }
-                @mystery var x: Int
-                var y
-                print(1)
-                static var z: Int
-            }
-            """) == [
-            "2:13: '@manual' and '@affectedBy' apply to properties, not methods",
-            "3:5: unknown attribute '@mystery'",
-            "4:5: property 'y' needs a type ('var y: Double') or a value",
-            "5:5: expected 'var', 'let', 'func' or 'static func' in the body of class 'A', found 'print'",
-            "6:12: expected 'func' after 'static'",
-        ])
+        #expect(
+            errors(
+                """
+                class A {
+                    @manual func f() { }
+                    @mystery var x: Int
+                    var y
+                    print(1)
+                    static var z: Int
+                }
+                """) == [
+                    "2:13: '@manual' and '@affectedBy' apply to properties, not methods",
+                    "3:5: unknown attribute '@mystery'",
+                    "4:5: property 'y' needs a type ('var y: Double') or a value",
+                    "5:5: expected 'var', 'let', 'func' or 'static func' in the body of class 'A', found 'print'",
+                    "6:12: expected 'func' after 'static'",
+                ])
     }
 
     @Test func unknownAttributeSuggestsTheClosest() {
-        #expect(errors("class A {\n  @manaul var x: Int\n}") == ["2:3: unknown attribute '@manaul'; did you mean 'manual'?"])
+        #expect(
+            errors("class A {\n  @manaul var x: Int\n}") == ["2:3: unknown attribute '@manaul'; did you mean 'manual'?"]
+        )
     }
 
     @Test func attributesAndStaticOnlyInClasses() {
-        #expect(errors("@manual var x = 1\nstatic func f() { }") == [
-            "1:1: attributes like '@manual' are only allowed on properties inside a class",
-            "2:1: 'static' is only allowed on methods inside a class",
-        ])
+        #expect(
+            errors("@manual var x = 1\nstatic func f() { }") == [
+                "1:1: attributes like '@manual' are only allowed on properties inside a class",
+                "2:1: 'static' is only allowed on methods inside a class",
+            ])
     }
 
     // MARK: Recovery
 
     @Test func severalIndependentErrorsInOneParse() {
-        let (statements, diagnostics) = Parser.parse("""
+        let (statements, diagnostics) = Parser.parse(
+            """
             let = 5
             print("one")
             x = = 3
@@ -386,32 +419,35 @@ enum SX {
             if { }
             print("three")
             """)
-        #expect(diagnostics.map { "\($0.location.line):\($0.location.column): \($0.message)" } == [
-            "1:5: expected a variable name, found '='",
-            "3:5: expected an expression, found '='",
-            "5:5: expected ',' or ')' in the argument list, found '2'",
-            "6:4: expected an expression, found '{'",
-        ])
+        #expect(
+            diagnostics.map { "\($0.location.line):\($0.location.column): \($0.message)" } == [
+                "1:5: expected a variable name, found '='",
+                "3:5: expected an expression, found '='",
+                "5:5: expected ',' or ')' in the argument list, found '2'",
+                "6:4: expected an expression, found '{'",
+            ])
         #expect(statements.map(SX.stmt) == [#"(call print "one")"#, #"(call print "two")"#, #"(call print "three")"#])
     }
 
     @Test func recoveryInsideBlocksAndClasses() {
-        #expect(errors("""
-            func f() {
-                let = 1
-                return 2
-            }
-            class A {
-                var n: = 3
-                var m: Int = 0
-            }
-            let ok = )
-            print(ok)
-            """) == [
-            "2:9: expected a variable name, found '='",
-            "6:12: expected a type, found '='",
-            "9:10: expected an expression, found ')'",
-        ])
+        #expect(
+            errors(
+                """
+                func f() {
+                    let = 1
+                    return 2
+                }
+                class A {
+                    var n: = 3
+                    var m: Int = 0
+                }
+                let ok = )
+                print(ok)
+                """) == [
+                    "2:9: expected a variable name, found '='",
+                    "6:12: expected a type, found '='",
+                    "9:10: expected an expression, found ')'",
+                ])
     }
 
     @Test func unclosedBlockPointsAtItsBrace() {
@@ -421,27 +457,44 @@ enum SX {
 
     /// Issue 18 replaced "key-path literals are not supported yet" with Swift's block observation.
     @Test func keyPathLiteralsAndTrailingClosuresParseAsObserve() {
-        #expect(expression(#"let t = o.observe(\.name, options: [.new]) { obj, change in }"#)
+        #expect(
+            expression(#"let t = o.observe(\.name, options: [.new]) { obj, change in }"#)
                 == #"(let t = (call (. o observe) \.name options: [.new] changeHandler: (closure (obj change) {})))"#)
     }
 
     // MARK: Nesting limit
 
     @Test(arguments: [
-        ("parentheses", "let x = " + String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)),
+        (
+            "parentheses",
+            "let x = " + String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)
+        ),
         ("brackets", "let x = " + String(repeating: "[", count: 10_000) + "1" + String(repeating: "]", count: 10_000)),
-        ("braces", String(repeating: "if true {\n", count: 10_000) + "print(1)\n" + String(repeating: "}\n", count: 10_000)),
+        (
+            "braces",
+            String(repeating: "if true {\n", count: 10_000) + "print(1)\n" + String(repeating: "}\n", count: 10_000)
+        ),
         // A flat else-if chain is not nesting (issue 15): HostileTextTests.
         ("unary", "let x = " + String(repeating: "!", count: 10_000) + "true"),
         ("negation", "let x = " + String(repeating: "- ", count: 10_000) + "1"),
         ("members", "let x = a" + String(repeating: ".b", count: 10_000)),
         ("calls", "let x = f" + String(repeating: "()", count: 10_000)),
-        ("interpolations", "let x = " + String(repeating: #""\("#, count: 1_000) + "1" + String(repeating: #")""#, count: 1_000)),
-        ("class bodies", "class A { var x: " + String(repeating: "[", count: 10_000) + "Int" + String(repeating: "]", count: 10_000) + " }"),
+        (
+            "interpolations",
+            "let x = " + String(repeating: #""\("#, count: 1_000) + "1" + String(repeating: #")""#, count: 1_000)
+        ),
+        (
+            "class bodies",
+            "class A { var x: " + String(repeating: "[", count: 10_000) + "Int" + String(repeating: "]", count: 10_000)
+                + " }"
+        ),
     ])
     func deepNestingGivesOneDiagnosticAndNoCrash(_ name: String, _ source: String) {
         let diagnostics = onLargeStack { Parser.parse(source).diagnostics }
-        #expect(diagnostics.map(\.message) == ["nesting deeper than \(Parser.defaultMaxNesting) levels; split the expression or block"], "\(name)")
+        #expect(
+            diagnostics.map(\.message) == [
+                "nesting deeper than \(Parser.defaultMaxNesting) levels; split the expression or block"
+            ], "\(name)")
         #expect(diagnostics.first?.location.line == 1 || name == "braces")
     }
 

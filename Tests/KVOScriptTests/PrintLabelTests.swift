@@ -11,7 +11,8 @@ import Testing
     }
 
     @Test func anEmptyTerminatorContinuesTheLine() {
-        let result = run("print(\"a\", terminator: \"\")\nprint(\"b\")\nfor i in 0..<3 { print(i, terminator: \" \") }\nprint()\n")
+        let result = run(
+            "print(\"a\", terminator: \"\")\nprint(\"b\")\nfor i in 0..<3 { print(i, terminator: \" \") }\nprint()\n")
         #expect(result.out == "ab\n0 1 2 \n")
     }
 
@@ -28,7 +29,9 @@ import Testing
     @Test func anUnknownLabelIsACheckError() {
         let result = check("print(1, sep: \"-\")\n")
         #expect(result.status == 2)
-        #expect(result.err.hasPrefix("t.kvo:1:10: error: print has no argument 'sep:'; it takes items, then separator: and terminator:\n"))
+        #expect(
+            result.err.hasPrefix(
+                "t.kvo:1:10: error: print has no argument 'sep:'; it takes items, then separator: and terminator:\n"))
     }
 
     @Test func itemsComeBeforeTheLabels() {

@@ -18,8 +18,10 @@ import KVOCore
 
         """
 
-    func expectRun(_ source: String, status: Int32 = 0, out: String, err: String = "",
-                   sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    func expectRun(
+        _ source: String, status: Int32 = 0, out: String, err: String = "",
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         let result = run(source)
         #expect(result.status == status, "\(result)", sourceLocation: sourceLocation)
         #expect(result.out == out, sourceLocation: sourceLocation)
@@ -29,35 +31,40 @@ import KVOCore
     // MARK: Classes and properties
 
     @Test func dynamicPropertiesNotifyOnAssignment() {
-        expectRun(Self.account + """
-            let token = acct.observe(\\.balance, options: [.old, .new]) { account, change in
-                print(change.oldValue!, "->", change.newValue!)
-            }
-            acct.balance = 200
-            token.invalidate()
-            acct.balance = 300
-            token.invalidate()
-            """, out: "acct.balance → token {kind = 1; new = 200; old = 0}\n  0.0 -> 200.0\n")
+        expectRun(
+            Self.account + """
+                let token = acct.observe(\\.balance, options: [.old, .new]) { account, change in
+                    print(change.oldValue!, "->", change.newValue!)
+                }
+                acct.balance = 200
+                token.invalidate()
+                acct.balance = 300
+                token.invalidate()
+                """, out: "acct.balance → token {kind = 1; new = 200; old = 0}\n  0.0 -> 200.0\n")
     }
 
     @Test func objcButNotDynamicNotifiesOnlyThroughKVCAndWarnsOnce() {
-        let result = run(Self.account + """
-            acct.addObserver(acct, forKeyPath: "notDynamic", options: [.new], context: nil)
-            acct.notDynamic = 1
-            acct.notDynamic = 2
-            acct.setValue(3, forKey: "notDynamic")
-            """)
+        let result = run(
+            Self.account + """
+                acct.addObserver(acct, forKeyPath: "notDynamic", options: [.new], context: nil)
+                acct.notDynamic = 1
+                acct.notDynamic = 2
+                acct.setValue(3, forKey: "notDynamic")
+                """)
         #expect(result.status == 1)
-        #expect(result.err == """
-            t.kvo:9:1: warning: 'notDynamic' is not dynamic: this assignment bypasses KVO; declare it \
-            '@objc dynamic var notDynamic'
-            acct.notDynamic = 1
-            ^
+        #expect(
+            result.err == """
+                t.kvo:9:1: warning: 'notDynamic' is not dynamic: this assignment bypasses KVO; declare it \
+                '@objc dynamic var notDynamic'
+                acct.notDynamic = 1
+                ^
 
-            """)
+                """)
         // NSObject's observeValue raises: Account does not override it.
-        #expect(result.out.hasPrefix("acct.notDynamic → acct {kind = 1; new = 3}\n*** Terminating app due to uncaught "
-                                     + "exception 'NSInternalInconsistencyException', reason: '<main.Account: acct>: An "))
+        #expect(
+            result.out.hasPrefix(
+                "acct.notDynamic → acct {kind = 1; new = 3}\n*** Terminating app due to uncaught "
+                    + "exception 'NSInternalInconsistencyException', reason: '<main.Account: acct>: An "))
     }
 
     @Test func assignmentsWithoutObserversAreNotWarnedAbout() {
@@ -65,22 +72,26 @@ import KVOCore
     }
 
     @Test func plainVarIsInvisibleToKVC() {
-        expectRun(Self.account + "print(acct.value(forKey: \"plain\"))", status: 1,
-                  out: "*** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: "
-                    + "'[<main.Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant "
-                    + "for the key plain.'\n")
+        expectRun(
+            Self.account + "print(acct.value(forKey: \"plain\"))", status: 1,
+            out: "*** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: "
+                + "'[<main.Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant "
+                + "for the key plain.'\n")
     }
 
     @Test func observingAPlainVarTrapsAsSwiftDoes() {
         let result = run(Self.account + "let t = acct.observe(\\.plain) { a, c in print(c) }")
         #expect(result.status == 1)
-        #expect(result.err.contains("warning: passing reference to non-'@objc dynamic' property 'plain' to KVO method "
-                                    + "'observe(_:options:changeHandler:)' may lead to unexpected behavior or runtime trap"))
+        #expect(
+            result.err.contains(
+                "warning: passing reference to non-'@objc dynamic' property 'plain' to KVO method "
+                    + "'observe(_:options:changeHandler:)' may lead to unexpected behavior or runtime trap"))
         #expect(result.err.contains("error: Fatal error: Could not extract a String from KeyPath \\Account.plain"))
     }
 
     @Test func objcMembersMakesEveryPropertyObjCButNotDynamic() {
-        expectRun("""
+        expectRun(
+            """
             import Foundation
             @objcMembers class Person: NSObject {
                 var name: String = ""
@@ -94,7 +105,8 @@ import KVOCore
     }
 
     @Test func withoutTheImportEveryVarIsDynamicAsBefore() {
-        expectRun("""
+        expectRun(
+            """
             class Account { var balance: Double = 0 }
             let acct = Account()
             let token = acct.observe(\\.balance, options: [.new]) { a, change in print(change.newValue) }
@@ -104,19 +116,22 @@ import KVOCore
     }
 
     @Test func swiftClassesPrintTheirObjectiveCName() {
-        expectRun(Self.account + "print(acct)\nprint(type(of: acct))\nprint(acct.className)",
-                  out: "<main.Account: acct>\nAccount\nmain.Account\n")
+        expectRun(
+            Self.account + "print(acct)\nprint(type(of: acct))\nprint(acct.className)",
+            out: "<main.Account: acct>\nAccount\nmain.Account\n")
     }
 
     @Test func kvcOnAClassThatIsNotAnNSObjectIsACheckError() {
-        let result = check("import Foundation\nclass Box { @objc dynamic var n: Int = 0 }\nlet b = Box()\n"
-                           + "b.setValue(1, forKey: \"n\")")
+        let result = check(
+            "import Foundation\nclass Box { @objc dynamic var n: Int = 0 }\nlet b = Box()\n"
+                + "b.setValue(1, forKey: \"n\")")
         #expect(result.status == 2)
         #expect(result.err.contains("'setValue' is NSObject's: declare 'class Box: NSObject' to use KVC and KVO on it"))
     }
 
     @Test func willSetAndDidSetRunInsideTheChange() {
-        expectRun("""
+        expectRun(
+            """
             import Foundation
             class Account: NSObject {
                 @objc dynamic var balance: Double = 0 {
@@ -127,19 +142,21 @@ import KVOCore
             let acct = Account()
             let token = acct.observe(\\.balance, options: [.prior, .new]) { a, change in print("isPrior", change.isPrior) }
             acct.balance = 5
-            """, out: """
-            acct.balance → token {kind = 1; notificationIsPrior = 1}
-              isPrior true
-            willSet 0.0 -> 5.0
-            didSet 0.0 -> 5.0
-            acct.balance → token {kind = 1; new = 5}
-              isPrior false
+            """,
+            out: """
+                acct.balance → token {kind = 1; notificationIsPrior = 1}
+                  isPrior true
+                willSet 0.0 -> 5.0
+                didSet 0.0 -> 5.0
+                acct.balance → token {kind = 1; new = 5}
+                  isPrior false
 
-            """)
+                """)
     }
 
     @Test func initRunsForTheClassesThatDeclareOne() {
-        expectRun("""
+        expectRun(
+            """
             import Foundation
             class Account: NSObject {
                 @objc dynamic var owner: String
@@ -156,78 +173,88 @@ import KVOCore
     // MARK: observe
 
     @Test func printingTheChangeShowsSwiftsStruct() {
-        expectRun(Self.account + """
-            let token = acct.observe(\\.balance, options: [.old, .new]) { account, change in
-                print(change)
-                print(change.newValue, change.indexes)
-            }
-            acct.balance = 200
-            """, out: """
-            acct.balance → token {kind = 1; new = 200; old = 0}
-              NSKeyValueObservedChange<Double>(kind: __C.NSKeyValueChange, newValue: Optional(200.0), \
-            oldValue: Optional(0.0), indexes: nil, isPrior: false)
-              Optional(200.0) nil
+        expectRun(
+            Self.account + """
+                let token = acct.observe(\\.balance, options: [.old, .new]) { account, change in
+                    print(change)
+                    print(change.newValue, change.indexes)
+                }
+                acct.balance = 200
+                """,
+            out: """
+                acct.balance → token {kind = 1; new = 200; old = 0}
+                  NSKeyValueObservedChange<Double>(kind: __C.NSKeyValueChange, newValue: Optional(200.0), \
+                oldValue: Optional(0.0), indexes: nil, isPrior: false)
+                  Optional(200.0) nil
 
-            """)
+                """)
     }
 
     @Test func initialRunsBeforeObserveReturnsWithTheTokensName() {
-        expectRun(Self.account + """
-            let token = acct.observe(\\.balance, options: [.initial, .new]) { account, change in
-                print("initial", change.newValue!)
-            }
-            print("returned")
-            """, out: "acct.balance → token {kind = 1; new = 0}\n  initial 0.0\nreturned\n")
+        expectRun(
+            Self.account + """
+                let token = acct.observe(\\.balance, options: [.initial, .new]) { account, change in
+                    print("initial", change.newValue!)
+                }
+                print("returned")
+                """, out: "acct.balance → token {kind = 1; new = 0}\n  initial 0.0\nreturned\n")
     }
 
     @Test func aDiscardedTokenEndsAtOnce() {
-        let result = run(Self.account + """
-            _ = acct.observe(\\.balance, options: [.initial]) { a, c in print("initial") }
-            acct.observe(\\.balance) { a, c in print("never") }
-            acct.balance = 1
-            print(acct.observationInfo)
-            """)
+        let result = run(
+            Self.account + """
+                _ = acct.observe(\\.balance, options: [.initial]) { a, c in print("initial") }
+                acct.observe(\\.balance) { a, c in print("never") }
+                acct.balance = 1
+                print(acct.observationInfo)
+                """)
         #expect(result.out == "acct.balance → NSKeyValueObservation#1 {kind = 1}\n  initial\nnil\n")
-        #expect(result.err.contains("warning: result of call to 'observe(_:options:changeHandler:)' is unused; "
-                                    + "the observation ends at once"))
+        #expect(
+            result.err.contains(
+                "warning: result of call to 'observe(_:options:changeHandler:)' is unused; "
+                    + "the observation ends at once"))
     }
 
     @Test func releasingTheObservedObjectEndsTheObservation() {
-        expectRun(Self.account + """
-            let token = acct.observe(\\.balance) { a, c in print("never") }
-            release(acct)
-            token.invalidate()
-            print("done")
-            """, out: "done\n")
+        expectRun(
+            Self.account + """
+                let token = acct.observe(\\.balance) { a, c in print("never") }
+                release(acct)
+                token.invalidate()
+                print("done")
+                """, out: "done\n")
     }
 
     @Test func aTokenHeldInALocalEndsWithItsScope() {
-        expectRun(Self.account + """
-            func watch() {
-                let token = acct.observe(\\.balance) { a, c in print("inside") }
-                acct.balance = 1
-            }
-            watch()
-            acct.balance = 2
-            """, out: "acct.balance → NSKeyValueObservation#1 {kind = 1}\n  inside\n")
+        expectRun(
+            Self.account + """
+                func watch() {
+                    let token = acct.observe(\\.balance) { a, c in print("inside") }
+                    acct.balance = 1
+                }
+                watch()
+                acct.balance = 2
+                """, out: "acct.balance → NSKeyValueObservation#1 {kind = 1}\n  inside\n")
     }
 
     @Test func aTokenHeldInAPropertyEndsWhenOverwritten() {
-        expectRun(Self.account + """
-            class Watcher: NSObject {
-                var token: NSKeyValueObservation?
-                func start() { token = acct.observe(\\.balance) { a, c in print("seen") } }
-            }
-            let w = Watcher()
-            w.start()
-            acct.balance = 1
-            w.token = nil
-            acct.balance = 2
-            """, out: "acct.balance → NSKeyValueObservation#1 {kind = 1}\n  seen\n")
+        expectRun(
+            Self.account + """
+                class Watcher: NSObject {
+                    var token: NSKeyValueObservation?
+                    func start() { token = acct.observe(\\.balance) { a, c in print("seen") } }
+                }
+                let w = Watcher()
+                w.start()
+                acct.balance = 1
+                w.token = nil
+                acct.balance = 2
+                """, out: "acct.balance → NSKeyValueObservation#1 {kind = 1}\n  seen\n")
     }
 
     @Test func keyPathsThroughRelationshipsAndOptionals() {
-        expectRun("""
+        expectRun(
+            """
             import Foundation
             class Account: NSObject { @objc dynamic var balance: Double = 0 }
             class Person: NSObject { @objc dynamic var account: Account? }
@@ -236,18 +263,20 @@ import KVOCore
             p.account = a
             let token = p.observe(\\.account?.balance, options: [.new]) { person, change in print(change) }
             a.balance = 7
-            """, out: """
-            p.account.balance → token {kind = 1; new = 7}
-              NSKeyValueObservedChange<Optional<Double>>(kind: __C.NSKeyValueChange, \
-            newValue: Optional(Optional(7.0)), oldValue: nil, indexes: nil, isPrior: false)
+            """,
+            out: """
+                p.account.balance → token {kind = 1; new = 7}
+                  NSKeyValueObservedChange<Optional<Double>>(kind: __C.NSKeyValueChange, \
+                newValue: Optional(Optional(7.0)), oldValue: nil, indexes: nil, isPrior: false)
 
-            """)
+                """)
     }
 
     // MARK: The Objective-C API spelled as in Swift
 
     @Test func observeValueOverrideWithContextsAndOptionals() {
-        expectRun("""
+        expectRun(
+            """
             import Foundation
             private var myContext = 0
             class Account: NSObject { @objc dynamic var balance: Double = 0 }
@@ -269,37 +298,40 @@ import KVOCore
             let alice = Person()
             acct.addObserver(alice, forKeyPath: #keyPath(Account.balance), options: [.new, .old], context: &myContext)
             acct.balance = 200
-            """, out: """
-            acct.balance → alice {kind = 1; new = 200; old = 0} context: myContext
-              new 200.0
-              0 Optional(1)
-              Optional([__C.NSKeyValueChangeKey(_rawValue: kind): 1, __C.NSKeyValueChangeKey(_rawValue: new): 200, \
-            __C.NSKeyValueChangeKey(_rawValue: old): 0])
+            """,
+            out: """
+                acct.balance → alice {kind = 1; new = 200; old = 0} context: myContext
+                  new 200.0
+                  0 Optional(1)
+                  Optional([__C.NSKeyValueChangeKey(_rawValue: kind): 1, __C.NSKeyValueChangeKey(_rawValue: new): 200, \
+                __C.NSKeyValueChangeKey(_rawValue: old): 0])
 
-            """)
+                """)
     }
 
     @Test func optionsSpelledWithTheirType() {
-        expectRun(Self.account + """
-            class Watcher: NSObject {
-                override func observeValue(forKeyPath keyPath: String?, of object: Any?,
-                                           change: [NSKeyValueChangeKey: Any]?, context: UnsafeMutableRawPointer?) {}
-            }
-            let w = Watcher()
-            acct.addObserver(w, forKeyPath: "balance", options: NSKeyValueObservingOptions.new, context: nil)
-            acct.balance = 1
-            """, out: "acct.balance → w {kind = 1; new = 1}\n")
+        expectRun(
+            Self.account + """
+                class Watcher: NSObject {
+                    override func observeValue(forKeyPath keyPath: String?, of object: Any?,
+                                               change: [NSKeyValueChangeKey: Any]?, context: UnsafeMutableRawPointer?) {}
+                }
+                let w = Watcher()
+                acct.addObserver(w, forKeyPath: "balance", options: NSKeyValueObservingOptions.new, context: nil)
+                acct.balance = 1
+                """, out: "acct.balance → w {kind = 1; new = 1}\n")
     }
 
     @Test func castsAndForcedUnwrapping() {
-        expectRun(Self.account + """
-            acct.balance = 2
-            print(acct.value(forKey: "balance"), acct.value(forKey: "balance") as? Double)
-            print(acct.value(forKey: "balance") as? String ?? "none")
-            let n = acct.value(forKey: "balance") as! Int
-            print(n + 1)
-            let s = acct.value(forKey: "balance") as! String
-            """, status: 1, out: "Optional(2) Optional(2.0)\nnone\n3\n",
+        expectRun(
+            Self.account + """
+                acct.balance = 2
+                print(acct.value(forKey: "balance"), acct.value(forKey: "balance") as? Double)
+                print(acct.value(forKey: "balance") as? String ?? "none")
+                let n = acct.value(forKey: "balance") as! Int
+                print(n + 1)
+                let s = acct.value(forKey: "balance") as! String
+                """, status: 1, out: "Optional(2) Optional(2.0)\nnone\n3\n",
             err: "t.kvo:13:1: error: Fatal error: Could not cast value of type 'Double' to 'String'\n"
                 + "let s = acct.value(forKey: \"balance\") as! String\n^\n")
     }
@@ -307,24 +339,27 @@ import KVOCore
     // MARK: The isa-swizzle
 
     @Test func objectGetClassShowsTheGeneratedSubclassWhileObserved() {
-        expectRun(Self.account + """
-            class Watcher: NSObject {
-                override func observeValue(forKeyPath keyPath: String?, of object: Any?,
-                                           change: [NSKeyValueChangeKey: Any]?, context: UnsafeMutableRawPointer?) {}
-            }
-            let w = Watcher()
-            print(NSStringFromClass(object_getClass(acct)))
-            acct.addObserver(w, forKeyPath: "balance", options: [], context: nil)
-            print(NSStringFromClass(object_getClass(acct)), type(of: acct), NSStringFromClass(type(of: acct)))
-            acct.removeObserver(w, forKeyPath: "balance")
-            print(NSStringFromClass(object_getClass(acct)))
-            acct.addObserver(w, forKeyPath: "plain", options: [], context: nil)
-            print(NSStringFromClass(object_getClass(acct)))
-            """, out: "main.Account\n..NSKVONotifying_main.Account Account main.Account\nmain.Account\nmain.Account\n")
+        expectRun(
+            Self.account + """
+                class Watcher: NSObject {
+                    override func observeValue(forKeyPath keyPath: String?, of object: Any?,
+                                               change: [NSKeyValueChangeKey: Any]?, context: UnsafeMutableRawPointer?) {}
+                }
+                let w = Watcher()
+                print(NSStringFromClass(object_getClass(acct)))
+                acct.addObserver(w, forKeyPath: "balance", options: [], context: nil)
+                print(NSStringFromClass(object_getClass(acct)), type(of: acct), NSStringFromClass(type(of: acct)))
+                acct.removeObserver(w, forKeyPath: "balance")
+                print(NSStringFromClass(object_getClass(acct)))
+                acct.addObserver(w, forKeyPath: "plain", options: [], context: nil)
+                print(NSStringFromClass(object_getClass(acct)))
+                """,
+            out: "main.Account\n..NSKVONotifying_main.Account Account main.Account\nmain.Account\nmain.Account\n")
     }
 
     @Test func scenarioClassesHaveNoModulePrefix() {
-        expectRun("""
+        expectRun(
+            """
             class Account { var balance: Double = 0 }
             class W { func observeValue(keyPath, object, change, context) {} }
             let acct = Account()
@@ -337,7 +372,8 @@ import KVOCore
     // MARK: Validation
 
     @Test func validationCallsValidateKeyAndThrowsNSError() {
-        expectRun("""
+        expectRun(
+            """
             import Foundation
             class Contact: NSObject {
                 @objc dynamic var name: String = ""
@@ -356,19 +392,21 @@ import KVOCore
             }
             print(contact.name.isEmpty)
             try contact.validateValue("Bartholomew", forKey: "name")
-            """, status: 1, out: """
-            ANN
-            *** NSError (caught): Error Domain=Contact Code=1 "Name too long" UserInfo={NSLocalizedDescription=Name too long}
-            Contact 1 Name too long
-            true
+            """, status: 1,
+            out: """
+                ANN
+                *** NSError (caught): Error Domain=Contact Code=1 "Name too long" UserInfo={NSLocalizedDescription=Name too long}
+                Contact 1 Name too long
+                true
 
-            """, err: """
-            t.kvo:18:26: error: Fatal error: Error raised at top level: Error Domain=Contact Code=1 "Name too long" \
-            UserInfo={NSLocalizedDescription=Name too long}
-            try contact.validateValue("Bartholomew", forKey: "name")
-                                     ^
+                """,
+            err: """
+                t.kvo:18:26: error: Fatal error: Error raised at top level: Error Domain=Contact Code=1 "Name too long" \
+                UserInfo={NSLocalizedDescription=Name too long}
+                try contact.validateValue("Bartholomew", forKey: "name")
+                                         ^
 
-            """)
+                """)
     }
 
     // MARK: What stays unsupported
@@ -396,13 +434,15 @@ import KVOCore
     @Test func legacyDeallocRaisesWithTheObservationInfo() {
         var options = RunOptions()
         options.legacyDealloc = true
-        let source = Self.account + """
-            let token = acct.observe(\\.balance) { a, c in }
-            release(acct)
-            """
+        let source =
+            Self.account + """
+                let token = acct.observe(\\.balance) { a, c in }
+                release(acct)
+                """
         let result = run(source, options: options)
         #expect(result.status == 1)
-        #expect(result.out == "*** Terminating app due to uncaught exception 'NSInternalInconsistencyException', "
+        #expect(
+            result.out == "*** Terminating app due to uncaught exception 'NSInternalInconsistencyException', "
                 + "reason: 'An instance acct of class main.Account was deallocated while key value observers were "
                 + "still registered with it. Current observation info: <NSKeyValueObservationInfo acct> (\n"
                 + "<NSKeyValueObservance acct[0]: Observer: token, Key path: balance, Options: <New: NO, Old: NO, "
@@ -412,18 +452,20 @@ import KVOCore
     }
 
     @Test func jsonNamesTheObjectiveCClassAndReportsWarningsAsEvents() {
-        let result = run(Self.account + """
-            acct.addObserver(acct, forKeyPath: "notDynamic", options: [.new], context: nil)
-            acct.notDynamic = 1
-            print(acct)
-            """, format: .json)
+        let result = run(
+            Self.account + """
+                acct.addObserver(acct, forKeyPath: "notDynamic", options: [.new], context: nil)
+                acct.notDynamic = 1
+                print(acct)
+                """, format: .json)
         #expect(result.out.contains(#""event":"warning""#), "\(result)")
         #expect(result.out.contains("<main.Account: acct>"))
     }
 
     @Test func aTokenTheHandlerSeesIsTheBindingsName() {
-        expectRun(Self.account + """
-            let token = acct.observe(\\.balance, options: [.initial]) { account, change in print(account) }
-            """, out: "acct.balance → token {kind = 1}\n  <main.Account: acct>\n")
+        expectRun(
+            Self.account + """
+                let token = acct.observe(\\.balance, options: [.initial]) { account, change in print(account) }
+                """, out: "acct.balance → token {kind = 1}\n  <main.Account: acct>\n")
     }
 }

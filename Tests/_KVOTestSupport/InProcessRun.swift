@@ -36,8 +36,11 @@ private final class LargeStackJob<T>: @unchecked Sendable {
 }
 
 /// A session writing into memory, in `format`, without colour.
-public func capturingSession(_ options: RunOptions = RunOptions(), format: OutputFormatKind = .text)
-    -> (session: Session, out: OutputWriter, err: OutputWriter) {
+public func capturingSession(
+    _ options: RunOptions = RunOptions(), format: OutputFormatKind = .text
+)
+    -> (session: Session, out: OutputWriter, err: OutputWriter)
+{
     let out = OutputWriter(capturing: ())
     let err = OutputWriter(capturing: ())
     let renderer = EventRenderer(format: format, out: out, err: err)
@@ -45,8 +48,10 @@ public func capturingSession(_ options: RunOptions = RunOptions(), format: Outpu
 }
 
 /// `session.run(source, file: "t.kvo")` with captured output.
-public func run(_ source: String, options: RunOptions = RunOptions(), format: OutputFormatKind = .text,
-                file: String = "t.kvo") -> ScriptResult {
+public func run(
+    _ source: String, options: RunOptions = RunOptions(), format: OutputFormatKind = .text,
+    file: String = "t.kvo"
+) -> ScriptResult {
     onLargeStack {
         let (session, out, err) = capturingSession(options, format: format)
         let status = session.run(source, file: file)
@@ -55,8 +60,10 @@ public func run(_ source: String, options: RunOptions = RunOptions(), format: Ou
 }
 
 /// `session.check(source, file: "t.kvo")` with captured output.
-public func check(_ source: String, options: RunOptions = RunOptions(), format: OutputFormatKind = .text,
-                  file: String = "t.kvo") -> ScriptResult {
+public func check(
+    _ source: String, options: RunOptions = RunOptions(), format: OutputFormatKind = .text,
+    file: String = "t.kvo"
+) -> ScriptResult {
     onLargeStack {
         let (session, out, err) = capturingSession(options, format: format)
         let status = session.check(source, file: file)

@@ -86,8 +86,10 @@ public struct ExplainedObservance: Equatable, Sendable {
     /// A forwarding observance: the root observance it serves (`person[0]`).
     public let forwarding: String?
 
-    public init(object: String, index: Int?, observer: String, keyPath: String, options: [String],
-                context: String?, forwarding: String?) {
+    public init(
+        object: String, index: Int?, observer: String, keyPath: String, options: [String],
+        context: String?, forwarding: String?
+    ) {
         self.object = object
         self.index = index
         self.observer = observer

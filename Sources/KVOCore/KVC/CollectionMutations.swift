@@ -9,8 +9,10 @@ extension KVORuntime {
         let key = path.removeLast()
         var owner = object
         if !path.isEmpty {
-            guard case .object(let resolved) = try value(of: .object(object), forKeyPath: path.joined(separator: ".")) else {
-                throw ScriptError.runtime("the key path '\(keyPath)' of \(object.description) does not lead to an object")
+            guard case .object(let resolved) = try value(of: .object(object), forKeyPath: path.joined(separator: "."))
+            else {
+                throw ScriptError.runtime(
+                    "the key path '\(keyPath)' of \(object.description) does not lead to an object")
             }
             owner = resolved
         }
@@ -29,7 +31,8 @@ extension KVORuntime {
             let contents = try get(owner, property)
             if contents.isNull { return .array([]) }
             guard case .array = contents else {
-                throw ScriptError.runtime("mutableArrayValue: '\(property.name)' of \(owner.description) is not an array")
+                throw ScriptError.runtime(
+                    "mutableArrayValue: '\(property.name)' of \(owner.description) is not an array")
             }
             return contents
         case .setProxy(let object, let keyPath):
@@ -63,7 +66,9 @@ extension KVORuntime {
         func accepted(_ values: [Value]) throws -> [Value] {
             try values.map { value in
                 guard let checked = elementType.accept(value) else {
-                    throw ScriptError.runtime("cannot add \(value.typeName) \(value.collectionDescription) to '\(property.name)' of \(owner.cls.name), declared \(property.type)")
+                    throw ScriptError.runtime(
+                        "cannot add \(value.typeName) \(value.collectionDescription) to '\(property.name)' of \(owner.cls.name), declared \(property.type)"
+                    )
                 }
                 return checked
             }
@@ -150,8 +155,10 @@ extension KVORuntime {
     /// Mutates an ordered to-many relationship between will and did. A stored
     /// array is changed in place: it is moved out of its slot first, so it is
     /// uniquely referenced and an append costs O(1), not a copy of the array.
-    private func changeToMany(_ owner: KVOObject, _ property: PropertyInfo, _ spec: ChangeSpec,
-                              _ mutate: (inout [Value]) throws -> Void) throws {
+    private func changeToMany(
+        _ owner: KVOObject, _ property: PropertyInfo, _ spec: ChangeSpec,
+        _ mutate: (inout [Value]) throws -> Void
+    ) throws {
         try changeToMany(owner, property, spec) {
             if let slot = property.slot {
                 var elements: [Value] = []
@@ -162,7 +169,9 @@ extension KVORuntime {
                 defer { owner.slots[slot] = .array(elements) }
                 try mutate(&elements)
             } else {
-                guard case .array(var elements) = try proxyContents(.arrayProxy(owner, keyPath: property.name)) else { return }
+                guard case .array(var elements) = try proxyContents(.arrayProxy(owner, keyPath: property.name)) else {
+                    return
+                }
                 try mutate(&elements)
                 try store(owner, property, .array(elements))
             }
@@ -170,7 +179,9 @@ extension KVORuntime {
     }
 
     /// Runs `apply`, wrapped in will/did when the key notifies automatically.
-    private func changeToMany(_ owner: KVOObject, _ property: PropertyInfo, _ spec: ChangeSpec, apply: () throws -> Void) throws {
+    private func changeToMany(
+        _ owner: KVOObject, _ property: PropertyInfo, _ spec: ChangeSpec, apply: () throws -> Void
+    ) throws {
         let key = property.name
         guard owner.observationInfo != nil, try owner.cls.automaticallyNotifies(property) else {
             if explains { explainSilentSet(owner, property) }

@@ -51,7 +51,8 @@ extension KVORuntime {
     func storeIvar(_ object: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
         try checkAlive(object)
         guard let slot = property.slot else {
-            throw ScriptError.runtime("computed property '\(property.name)' of \(object.cls.name) has no instance variable")
+            throw ScriptError.runtime(
+                "computed property '\(property.name)' of \(object.cls.name) has no instance variable")
         }
         Value.replace(&object.slots[slot], with: try checked(value, for: property, of: object))
     }
@@ -59,7 +60,9 @@ extension KVORuntime {
     func checked(_ value: Value, for property: PropertyInfo, of object: KVOObject) throws -> Value {
         if property.type.acceptsUnchanged(value) { return value }
         guard let accepted = property.type.accept(value) else {
-            throw ScriptError.runtime("cannot store \(value.typeName) \(value.collectionDescription) in property '\(property.name)' of \(object.cls.name), declared \(property.type)")
+            throw ScriptError.runtime(
+                "cannot store \(value.typeName) \(value.collectionDescription) in property '\(property.name)' of \(object.cls.name), declared \(property.type)"
+            )
         }
         return accepted
     }
@@ -175,7 +178,9 @@ extension KVORuntime {
             if case .string(let string) = value { return .int(Value.nsStringIntegerValue(string)) }
             guard let number = value.kvcNumber else { break }
             guard let int = Value.int(exactlyTruncating: number) else {
-                throw ScriptError.runtime("\(Value.describe(double: number)) does not fit the Int property '\(key)' of \(object.cls.name); Int holds -9223372036854775808 through 9223372036854775807")
+                throw ScriptError.runtime(
+                    "\(Value.describe(double: number)) does not fit the Int property '\(key)' of \(object.cls.name); Int holds -9223372036854775808 through 9223372036854775807"
+                )
             }
             return .int(int)
         case (.double, _):
@@ -194,18 +199,23 @@ extension KVORuntime {
     /// `@count`, `@sum`, `@avg`, `@max`, `@min` and the union operators, as
     /// NSArray's and NSSet's `valueForKeyPath:` apply them; `owner` names the
     /// collection in exception texts.
-    func collectionOperator(_ name: String, on target: Value, rest: [String], owner: CollectionOwner? = nil) throws -> Value {
+    func collectionOperator(
+        _ name: String, on target: Value, rest: [String], owner: CollectionOwner? = nil
+    ) throws -> Value {
         try withResultAllowance { try applyOperator(name, on: target, rest: rest, owner: owner) }
     }
 
-    private func applyOperator(_ name: String, on target: Value, rest: [String], owner: CollectionOwner?) throws -> Value {
+    private func applyOperator(
+        _ name: String, on target: Value, rest: [String], owner: CollectionOwner?
+    ) throws -> Value {
         let elements: [Value]
         switch target {
         case .array(let values): elements = values
         case .set(let set): elements = set.elements
         case .arrayProxy, .setProxy:
-            return try collectionOperator(name, on: try proxyContents(target), rest: rest,
-                                          owner: owner ?? CollectionOwner(proxy: target))
+            return try collectionOperator(
+                name, on: try proxyContents(target), rest: rest,
+                owner: owner ?? CollectionOwner(proxy: target))
         case .null: return .null
         default:
             throw exception(Exceptions.undefinedKeyGet(describeReceiver(target), key: name))
@@ -237,7 +247,10 @@ extension KVORuntime {
         case "@max", "@min":
             var best: Value?
             for candidate in try mapped() where !candidate.isNull {
-                guard let current = best else { best = candidate; continue }
+                guard let current = best else {
+                    best = candidate
+                    continue
+                }
                 let ascending = Value.compare(candidate, current) ?? false
                 if name == "@min" ? ascending : (Value.compare(current, candidate) ?? false) { best = candidate }
             }
@@ -289,8 +302,10 @@ extension KVORuntime {
     /// `valueForKey:` drops the `@` and asks NSObject's, which finds the
     /// collection's own zero-argument methods (`lastObject`) or raises from
     /// `valueForUndefinedKey:`.
-    private func undefinedOperator(_ name: String, on target: Value, _ elements: [Value], rest: [String],
-                                   owner: CollectionOwner?) throws -> Value {
+    private func undefinedOperator(
+        _ name: String, on target: Value, _ elements: [Value], rest: [String],
+        owner: CollectionOwner?
+    ) throws -> Value {
         let word = String(name.dropFirst())
         let receiver = collectionReceiver(target, owner: owner)
         guard rest.isEmpty else {
@@ -328,7 +343,9 @@ extension KVORuntime {
     /// Takes `count` elements from the allowance, before they are built.
     func reserveResult(_ count: Int, _ what: @autoclosure () -> String) throws {
         guard count <= resultAllowance else {
-            throw ScriptError.runtime("\(what()) would hold more than \(Self.maxResultElements) elements; work on smaller collections or fewer levels at a time")
+            throw ScriptError.runtime(
+                "\(what()) would hold more than \(Self.maxResultElements) elements; work on smaller collections or fewer levels at a time"
+            )
         }
         resultAllowance -= count
     }
@@ -339,7 +356,8 @@ extension KVORuntime {
     /// before any of it is built.
     func map(_ target: Value, forKey key: String) throws -> Value {
         try withResultAllowance {
-            try reserveResult(try mappedSize(target), "value(forKey: \"\(key)\") over this \(target.typeName.lowercased())")
+            try reserveResult(
+                try mappedSize(target), "value(forKey: \"\(key)\") over this \(target.typeName.lowercased())")
             struct Frame {
                 let source: [Value]
                 var next = 0
@@ -382,12 +400,16 @@ extension KVORuntime {
     /// what the allowance admits; throws past `maxMappedDepth` levels.
     private func mappedSize(_ target: Value) throws -> Int {
         var total = 0
-        try walkNested(target, entering: { count, depth in
-            total += count
-            if depth > Self.maxMappedDepth {
-                throw ScriptError.runtime("value(forKey:) would map over collections nested more than \(Self.maxMappedDepth) levels deep; read the nested arrays one level at a time")
-            }
-        }, while: { total <= self.resultAllowance }, leaf: { _ in })
+        try walkNested(
+            target,
+            entering: { count, depth in
+                total += count
+                if depth > Self.maxMappedDepth {
+                    throw ScriptError.runtime(
+                        "value(forKey:) would map over collections nested more than \(Self.maxMappedDepth) levels deep; read the nested arrays one level at a time"
+                    )
+                }
+            }, while: { total <= self.resultAllowance }, leaf: { _ in })
         return total
     }
 
@@ -397,8 +419,10 @@ extension KVORuntime {
     /// depth as it is entered; `leaf` gets every element that is not a
     /// collection. Each element is charged as a unit of work; the walk stops
     /// early when `keepGoing` turns false.
-    private func walkNested(_ target: Value, entering: (_ count: Int, _ depth: Int) throws -> Void = { _, _ in },
-                            while keepGoing: () -> Bool = { true }, leaf: (Value) throws -> Void) throws {
+    private func walkNested(
+        _ target: Value, entering: (_ count: Int, _ depth: Int) throws -> Void = { _, _ in },
+        while keepGoing: () -> Bool = { true }, leaf: (Value) throws -> Void
+    ) throws {
         var stack: [(elements: [Value], next: Int)] = []
         func push(_ value: Value) throws -> Bool {
             switch value {
@@ -465,7 +489,8 @@ extension Value {
     /// point), which `Double` then parses once: trying every prefix was
     /// quadratic in a long digit string.
     static func nsStringDoubleValue(_ string: String) -> Double {
-        let bytes = Array(string.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") })
+        let bytes = Array(
+            string.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") })
         func isDigit(_ index: Int) -> Bool {
             index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
         }
@@ -475,11 +500,17 @@ extension Value {
         var index = 0
         if isSign(index) { index += 1 }
         var digits = 0
-        while isDigit(index) { index += 1; digits += 1 }
+        while isDigit(index) {
+            index += 1
+            digits += 1
+        }
         if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
             var after = index + 1
             var fraction = 0
-            while isDigit(after) { after += 1; fraction += 1 }
+            while isDigit(after) {
+                after += 1
+                fraction += 1
+            }
             if digits + fraction > 0 {
                 index = after
                 digits += fraction

@@ -59,32 +59,52 @@ public enum Exceptions {
 
     /// `--legacy-dealloc`: Foundation's exception before macOS 10.13.
     static func deallocatedWhileObserved(_ object: KVOObject, observationInfo: String) -> (String, String) {
-        (internalInconsistency, "An instance \(object.name) of class \(object.cls.runtimeName) was deallocated "
-            + "while key value observers were still registered with it. Current observation info: \(observationInfo)")
+        (
+            internalInconsistency,
+            "An instance \(object.name) of class \(object.cls.runtimeName) was deallocated "
+                + "while key value observers were still registered with it. Current observation info: \(observationInfo)"
+        )
     }
 
     public static func cannotRemove(observer: KVOObject, keyPath: String, from object: KVOObject) -> (String, String) {
-        (range, "Cannot remove an observer \(observer.pointerDescription) for the key path \"\(keyPath)\" from \(object.pointerDescription) because it is not registered as an observer.")
+        (
+            range,
+            "Cannot remove an observer \(observer.pointerDescription) for the key path \"\(keyPath)\" from \(object.pointerDescription) because it is not registered as an observer."
+        )
     }
 
     public static func undefinedKeyGet(_ receiver: String, key: String) -> (String, String) {
-        (unknownKey, "[\(receiver) valueForUndefinedKey:]: this class is not key value coding-compliant for the key \(key).")
+        (
+            unknownKey,
+            "[\(receiver) valueForUndefinedKey:]: this class is not key value coding-compliant for the key \(key)."
+        )
     }
 
     public static func undefinedKeySet(_ receiver: String, key: String) -> (String, String) {
-        (unknownKey, "[\(receiver) setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key \(key).")
+        (
+            unknownKey,
+            "[\(receiver) setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key \(key)."
+        )
     }
 
     public static func setNil(_ object: KVOObject, key: String) -> (String, String) {
-        (invalidArgument, "[\(object.pointerDescription) setNilValueForKey]: could not set nil as the value for the key \(key).")
+        (
+            invalidArgument,
+            "[\(object.pointerDescription) setNilValueForKey]: could not set nil as the value for the key \(key)."
+        )
     }
 
     public static func observeCollection(_ receiver: String, keyPath: String) -> (String, String) {
-        (invalidArgument, "[\(receiver) addObserver:forKeyPath:options:context:] is not supported. Key path: \(keyPath)")
+        (
+            invalidArgument,
+            "[\(receiver) addObserver:forKeyPath:options:context:] is not supported. Key path: \(keyPath)"
+        )
     }
 
     /// `-[NSArray removeObserver:forKeyPath:]` and its `context:` form.
-    public static func removeObserverFromCollection(_ receiver: String, keyPath: String, withContext: Bool) -> (String, String) {
+    public static func removeObserverFromCollection(
+        _ receiver: String, keyPath: String, withContext: Bool
+    ) -> (String, String) {
         let selector = withContext ? "removeObserver:forKeyPath:context:" : "removeObserver:forKeyPath:"
         return (invalidArgument, "[\(receiver) \(selector)] is not supported. Key path: \(keyPath)")
     }
@@ -94,8 +114,13 @@ public enum Exceptions {
         (invalidArgument, "[\(receiver) valueForKeyPath:]: this class does not implement the \(operation) operation.")
     }
 
-    public static func unhandled(observer: KVOObject, keyPath: String, object: KVOObject, change: Change, context: Context?) -> (String, String) {
-        (internalInconsistency, "\(observer.description): An -observeValueForKeyPath:ofObject:change:context: message was received but not handled.\nKey path: \(keyPath)\nObserved object: \(object.description)\nChange: \(change.description)\nContext: \(context?.name ?? "0x0")")
+    public static func unhandled(
+        observer: KVOObject, keyPath: String, object: KVOObject, change: Change, context: Context?
+    ) -> (String, String) {
+        (
+            internalInconsistency,
+            "\(observer.description): An -observeValueForKeyPath:ofObject:change:context: message was received but not handled.\nKey path: \(keyPath)\nObserved object: \(object.description)\nChange: \(change.description)\nContext: \(context?.name ?? "0x0")"
+        )
     }
 
     /// `*** -[NSMutableArray objectAtIndex:]: index 5 beyond bounds [0 .. 2]`.

@@ -88,8 +88,10 @@ extension KVORuntime {
                 if entry.context === wanted { candidates += 1 }
             }
         }
-        explain(.removed(explained(observance), candidates: candidates, anyContext: anyContext,
-                         forwards: observance.forwards.map(explained)))
+        explain(
+            .removed(
+                explained(observance), candidates: candidates, anyContext: anyContext,
+                forwards: observance.forwards.map(explained)))
     }
 
     /// A root's forwarding observances after a rebuild, when they moved to other objects.

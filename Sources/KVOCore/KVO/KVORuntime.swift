@@ -109,8 +109,10 @@ public final class KVORuntime {
 
     /// `addObserver(_:forKeyPath:options:context:)`.
     /// `owner` names a collection receiver in the exception it raises.
-    public func addObserver(_ observer: KVOObject, to target: Value, keyPath: String,
-                            options: ObservingOptions, context: Context?, owner: CollectionOwner? = nil) throws {
+    public func addObserver(
+        _ observer: KVOObject, to target: Value, keyPath: String,
+        options: ObservingOptions, context: Context?, owner: CollectionOwner? = nil
+    ) throws {
         let object: KVOObject
         switch target {
         case .object(let value): object = value
@@ -123,8 +125,9 @@ public final class KVORuntime {
         let path = split(keyPath)
         try checkNoCollectionAlongPath(object, path)
 
-        let root = try makeObservance(on: object, root: nil, observer: observer, path: path,
-                                      keyPath: keyPath, options: options, context: context)
+        let root = try makeObservance(
+            on: object, root: nil, observer: observer, path: path,
+            keyPath: keyPath, options: options, context: context)
         let classBefore = explains ? explainedClassName(object) : nil
         if options.contains(.initial) {
             // Delivered before the registration takes effect.
@@ -156,14 +159,18 @@ public final class KVORuntime {
     }
 
     /// `removeObserver(_:forKeyPath:context:)`: removes the most recent match.
-    public func removeObserver(_ observer: KVOObject, from target: Value, keyPath: String, context: ContextMatch,
-                               owner: CollectionOwner? = nil) throws {
+    public func removeObserver(
+        _ observer: KVOObject, from target: Value, keyPath: String, context: ContextMatch,
+        owner: CollectionOwner? = nil
+    ) throws {
         guard case .object(let object) = target else {
             if case .null = target { return }
             var withContext = true
             if case .any = context { withContext = false }
-            throw exception(Exceptions.removeObserverFromCollection(collectionReceiver(target, owner: owner),
-                                                                   keyPath: keyPath, withContext: withContext))
+            throw exception(
+                Exceptions.removeObserverFromCollection(
+                    collectionReceiver(target, owner: owner),
+                    keyPath: keyPath, withContext: withContext))
         }
         try checkAlive(object)
         let match = object.observationInfo?.lastRegistration(of: observer, keyPath: keyPath, context: context)
@@ -221,8 +228,10 @@ public final class KVORuntime {
     private var lastSplit: (keyPath: String, components: [String])?
 
     /// Builds an observance watching `path[0]` of `object` and every key affecting it.
-    private func makeObservance(on object: KVOObject, root: Observance?, observer: KVOObject, path: ArraySlice<String>,
-                                keyPath: String?, options: ObservingOptions, context: Context?) throws -> Observance {
+    private func makeObservance(
+        on object: KVOObject, root: Observance?, observer: KVOObject, path: ArraySlice<String>,
+        keyPath: String?, options: ObservingOptions, context: Context?
+    ) throws -> Observance {
         let key = path[path.startIndex]
         let dependencies = try object.cls.dependencies(of: key)
         let continues = path.count > 1 && !KeyPaths.isOperator(path[path.startIndex + 1])
@@ -295,20 +304,24 @@ public final class KVORuntime {
             let rest = branch.dropFirst()
             let reached = try? value(of: .object(object), forKey: key)
             if raisingOnCollections, let reached, reached.isCollection, !KeyPaths.isLoneOperator(rest) {
-                throw exception(Exceptions.observeCollection(
-                    collectionReceiver(reached, owner: CollectionOwner(object: object, key: key)),
-                    keyPath: rest.joined(separator: ".")))
+                throw exception(
+                    Exceptions.observeCollection(
+                        collectionReceiver(reached, owner: CollectionOwner(object: object, key: key)),
+                        keyPath: rest.joined(separator: ".")))
             }
             guard case .object(let next)? = reached, !next.isReleased else { return }
             // Following the path itself always shortens it, so only affecting
             // key paths (which start afresh) can cycle through objects.
             if isAffecting || !visited.isEmpty {
                 let start = rest.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-                guard visited.insert(Visit(object: ObjectIdentifier(next), path: start, count: rest.count)).inserted else { return }
+                guard visited.insert(Visit(object: ObjectIdentifier(next), path: start, count: rest.count)).inserted
+                else { return }
             }
-            let forward = try root.takeSpareForward(on: next, path: rest)
-                ?? makeObservance(on: next, root: root, observer: root.observer, path: rest,
-                                  keyPath: nil, options: root.options, context: root.context)
+            let forward =
+                try root.takeSpareForward(on: next, path: rest)
+                ?? makeObservance(
+                    on: next, root: root, observer: root.observer, path: rest,
+                    keyPath: nil, options: root.options, context: root.context)
             append(forward, to: next)
             root.forwards.append(forward)
             work.append((next, rest))
@@ -436,7 +449,8 @@ public final class KVORuntime {
                 if detailed {
                     oldSlot = change.keepOld(try detailValues(object, key, spec, old: true))
                 } else if let property = root.directProperty, root.observed === object,
-                          sharedOldProperty == nil || sharedOldProperty === property {
+                    sharedOldProperty == nil || sharedOldProperty === property
+                {
                     // Every observance of the first key observed directly gets
                     // the same old value: read it once and keep it on the
                     // change, not on each record. A change can also notify
@@ -454,9 +468,12 @@ public final class KVORuntime {
             change.append(PendingRecord(observance: root, detailed: detailed, oldSlot: oldSlot))
             if root.options.contains(.prior) { hasPrior = true }
             if explains {
-                let old = oldSlot == PendingRecord.noOld ? nil : change.old(of: change.records[change.records.count - 1])
-                explain(.recorded(explained(root), route: explainedRoute(entry, key: key, on: object),
-                                  old: explainedValue(old)))
+                let old =
+                    oldSlot == PendingRecord.noOld ? nil : change.old(of: change.records[change.records.count - 1])
+                explain(
+                    .recorded(
+                        explained(root), route: explainedRoute(entry, key: key, on: object),
+                        old: explainedValue(old)))
             }
         }
         if explains { explainWillPhaseEnd(object, key, change) }
@@ -495,8 +512,9 @@ public final class KVORuntime {
                 index -= 1
                 guard let entry = observers[index], entry.isTriggered(by: key) else { continue }
                 let oldSlot = entry.options.contains(.old) ? PendingRecord.sharedOld : PendingRecord.noOld
-                try deliver(PendingRecord(observance: entry, detailed: false, oldSlot: oldSlot), of: change, object, key,
-                            &newCache)
+                try deliver(
+                    PendingRecord(observance: entry, detailed: false, oldSlot: oldSlot), of: change, object, key,
+                    &newCache)
             }
             return
         }
@@ -535,8 +553,10 @@ public final class KVORuntime {
 
     /// Delivers one recorded notification at did time, if its observance (or an
     /// identical one) is still registered; `new` is read now.
-    private func deliver(_ record: PendingRecord, of change: PendingChange, _ object: KVOObject, _ key: String,
-                         _ cache: inout NewValueCache) throws {
+    private func deliver(
+        _ record: PendingRecord, of change: PendingChange, _ object: KVOObject, _ key: String,
+        _ cache: inout NewValueCache
+    ) throws {
         let root = record.observance
         // `isRegistered` first: the common case reads no observation info.
         guard root.isRegistered || (root.observed.observationInfo?.isStillRegistered(root) ?? false) else {
@@ -658,7 +678,11 @@ public final class KVORuntime {
             if let bad = indexes.first(where: { !elements.indices.contains($0) }) {
                 let bounds = elements.isEmpty ? "for empty array" : "[0 .. \(elements.count - 1)]"
                 let shown = bad < 0 ? String(UInt(bitPattern: bad)) : String(bad)
-                throw exception((Exceptions.range, "*** -[NSArray objectsAtIndexes:]: index \(shown) in index set beyond bounds \(bounds)"))
+                throw exception(
+                    (
+                        Exceptions.range,
+                        "*** -[NSArray objectsAtIndexes:]: index \(shown) in index set beyond bounds \(bounds)"
+                    ))
             }
             return .array(indexes.map { elements[$0] })
         case .unordered(_, let added, let removed):
@@ -672,12 +696,16 @@ public final class KVORuntime {
     private func deliver(_ observance: Observance, _ change: Change) throws {
         let observer = observance.observer
         if observer.isReleased {
-            throw ScriptError.runtime("*** -[\(observer.cls.name) observeValueForKeyPath:ofObject:change:context:]: message sent to deallocated instance \(observer.description)")
+            throw ScriptError.runtime(
+                "*** -[\(observer.cls.name) observeValueForKeyPath:ofObject:change:context:]: message sent to deallocated instance \(observer.description)"
+            )
         }
         notificationCount += 1
         if reportsNotifications {
-            sink.emit(.notify(object: observance.observed, keyPath: observance.keyPath, observer: observer,
-                              change: change, context: observance.context, depth: depth))
+            sink.emit(
+                .notify(
+                    object: observance.observed, keyPath: observance.keyPath, observer: observer,
+                    change: change, context: observance.context, depth: depth))
         }
         guard let handler = observer.cls.observeValueHook else { return }
         do {
@@ -694,7 +722,8 @@ public final class KVORuntime {
     /// Runs `body` one handler level deeper, within `maxDepth`.
     public func nested<T>(_ body: () throws -> T) throws -> T {
         guard depth < maxDepth else {
-            throw ScriptError.runtime(RuntimeFailure("notifications nested deeper than the maximum depth (\(maxDepth))", limit: .depth))
+            throw ScriptError.runtime(
+                RuntimeFailure("notifications nested deeper than the maximum depth (\(maxDepth))", limit: .depth))
         }
         try stackGuard.check("notifications")
         depth += 1
@@ -705,9 +734,13 @@ public final class KVORuntime {
 
     /// NSObject's `observeValue(forKeyPath:of:change:context:)`: a subclass failed
     /// to consume the notification.
-    public func unhandledNotification(observer: KVOObject, keyPath: String, object: KVOObject,
-                                      change: Change, context: Context?) -> ScriptError {
-        exception(Exceptions.unhandled(observer: observer, keyPath: keyPath, object: object, change: change, context: context))
+    public func unhandledNotification(
+        observer: KVOObject, keyPath: String, object: KVOObject,
+        change: Change, context: Context?
+    ) -> ScriptError {
+        exception(
+            Exceptions.unhandled(observer: observer, keyPath: keyPath, object: object, change: change, context: context)
+        )
     }
 }
 

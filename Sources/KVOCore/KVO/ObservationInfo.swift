@@ -50,9 +50,11 @@ public final class Observance {
     /// delivery may skip it.
     private(set) var readsStoredValue = false
 
-    init(observed: KVOObject, root: Observance?, observer: KVOObject, keyPath: String?, components: ArraySlice<String>,
-         options: ObservingOptions, context: Context?, triggerKeys: [String], detailKey: String?,
-         needsRebuild: Bool) {
+    init(
+        observed: KVOObject, root: Observance?, observer: KVOObject, keyPath: String?, components: ArraySlice<String>,
+        options: ObservingOptions, context: Context?, triggerKeys: [String], detailKey: String?,
+        needsRebuild: Bool
+    ) {
         self.observed = observed
         self.root = root
         self.observer = observer
@@ -173,8 +175,9 @@ public final class ObservationInfo {
         var answer: DirectSet? = DirectSet(property: nil, readsOld: false)
         for case let entry? in slots where entry.isTriggered(by: key) {
             guard entry.root == nil, !entry.needsRebuild, !entry.options.contains(.prior),
-                  let property = entry.directProperty, entry.detailKey == key,
-                  answer?.property == nil || answer?.property === property else {
+                let property = entry.directProperty, entry.detailKey == key,
+                answer?.property == nil || answer?.property === property
+            else {
                 answer = nil
                 break
             }
@@ -215,7 +218,8 @@ public final class ObservationInfo {
         count -= 1
         observance.isRemoved = true
         if observance.root == nil, let index = byObserver.index(forKey: ObjectIdentifier(observance.observer)),
-           byObserver.values[index].remove(observance) {
+            byObserver.values[index].remove(observance)
+        {
             byObserver.remove(at: index)
         }
         if slots.count > 32 && count * 2 < slots.count { compact() }
@@ -323,7 +327,9 @@ final class RegistrationIndex {
     func append(_ observance: Observance) {
         let keyPath = observance.keyPath
         byPath[keyPath, default: []].append(observance)
-        byPathAndContext[PathAndContext(keyPath: keyPath, context: observance.context.map(ObjectIdentifier.init)), default: []].append(observance)
+        byPathAndContext[
+            PathAndContext(keyPath: keyPath, context: observance.context.map(ObjectIdentifier.init)), default: []
+        ].append(observance)
         live += 1
     }
 
@@ -338,7 +344,8 @@ final class RegistrationIndex {
         case .any:
             return Self.lastLive(&byPath, keyPath)
         case .exactly(let wanted):
-            return Self.lastLive(&byPathAndContext, PathAndContext(keyPath: keyPath, context: wanted.map(ObjectIdentifier.init)))
+            return Self.lastLive(
+                &byPathAndContext, PathAndContext(keyPath: keyPath, context: wanted.map(ObjectIdentifier.init)))
         }
     }
 
@@ -403,7 +410,9 @@ extension KVOObject {
         var lines = ["<NSKeyValueObservationInfo \(name)> ("]
         for item in snapshots {
             func flag(_ option: ObservingOptions) -> String { item.options.contains(option) ? "YES" : "NO" }
-            lines.append("<NSKeyValueObservance \(name)[\(item.index)]: Observer: \(item.observer), Key path: \(item.keyPath), Options: <New: \(flag(.new)), Old: \(flag(.old)), Prior: \(flag(.prior))> Context: \(item.context?.name ?? "0x0"), Property: \(item.property)>")
+            lines.append(
+                "<NSKeyValueObservance \(name)[\(item.index)]: Observer: \(item.observer), Key path: \(item.keyPath), Options: <New: \(flag(.new)), Old: \(flag(.old)), Prior: \(flag(.prior))> Context: \(item.context?.name ?? "0x0"), Property: \(item.property)>"
+            )
         }
         lines.append(")")
         return lines.joined(separator: "\n")

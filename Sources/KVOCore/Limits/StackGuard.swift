@@ -46,7 +46,9 @@ public struct StackGuard: Sendable {
         var marker = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
         if here < limit {
-            throw ScriptError.runtime(RuntimeFailure("\(what()) nested deeper than the maximum depth the interpreter's stack allows", limit: .stack))
+            throw ScriptError.runtime(
+                RuntimeFailure(
+                    "\(what()) nested deeper than the maximum depth the interpreter's stack allows", limit: .stack))
         }
     }
 }

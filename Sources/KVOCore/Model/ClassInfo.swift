@@ -38,7 +38,9 @@ public final class ClassInfo {
     /// The overridable NSObject methods of docs/language.md#hooks that a class declares
     /// (inherited ones included).
     public struct Hooks {
-        public typealias ObserveValue = (_ observer: KVOObject, _ keyPath: String, _ object: KVOObject, _ change: Change, _ context: Context?) throws -> Void
+        public typealias ObserveValue = (
+            _ observer: KVOObject, _ keyPath: String, _ object: KVOObject, _ change: Change, _ context: Context?
+        ) throws -> Void
         public var observeValue: ObserveValue?
         public var setNilValueForKey: ((KVOObject, String) throws -> Void)?
         public var valueForUndefinedKey: ((KVOObject, String) throws -> Value)?
@@ -350,8 +352,10 @@ public final class PropertyInfo {
     var automaticClass: ObjectIdentifier?
     var automatic = true
 
-    public init(name: String, type: ValueType, storage: Storage, isManual: Bool = false,
-                affectedBy: [String] = [], defaultValue: Value? = nil) {
+    public init(
+        name: String, type: ValueType, storage: Storage, isManual: Bool = false,
+        affectedBy: [String] = [], defaultValue: Value? = nil
+    ) {
         self.name = name
         self.type = type
         self.storage = storage

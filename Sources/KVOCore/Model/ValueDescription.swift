@@ -68,24 +68,28 @@ extension Value {
 
     /// Arrays and sets nest without bound: describe them with an explicit
     /// stack into one buffer, so depth costs neither native stack nor copies.
-    static func describeCollection(_ value: Value, into output: inout String, limit: Int = descriptionLimit,
-                                   closeOnCut: Bool = true, cut: String = "…",
-                                   charge: (Int) throws -> Void) rethrows {
+    static func describeCollection(
+        _ value: Value, into output: inout String, limit: Int = descriptionLimit,
+        closeOnCut: Bool = true, cut: String = "…",
+        charge: (Int) throws -> Void
+    ) rethrows {
         let start = output.utf8.count
-        try writeNested(value, into: &output, separator: ", ", cut: cut, limit: limit, closeOnCut: closeOnCut,
-                        charge: charge, open: { value, output in
-            switch value {
-            case .array(let elements):
-                output += "("
-                return (elements, ")")
-            case .set(let set):
-                output += "{("
-                // Sort keys longer than what is left to write would only be cut.
-                return (set.sorted(keyBudget: max(0, limit - (output.utf8.count - start))), ")}")
-            default:
-                return nil
-            }
-        }, scalar: \.scalarDescription)
+        try writeNested(
+            value, into: &output, separator: ", ", cut: cut, limit: limit, closeOnCut: closeOnCut,
+            charge: charge,
+            open: { value, output in
+                switch value {
+                case .array(let elements):
+                    output += "("
+                    return (elements, ")")
+                case .set(let set):
+                    output += "{("
+                    // Sort keys longer than what is left to write would only be cut.
+                    return (set.sorted(keyBudget: max(0, limit - (output.utf8.count - start))), ")}")
+                default:
+                    return nil
+                }
+            }, scalar: \.scalarDescription)
     }
 
     /// Writes `value` depth-first with an explicit stack, for any format:
@@ -94,17 +98,22 @@ extension Value {
     /// bytes (`descriptionLimit` unless given) the rest is replaced by `cut`
     /// and every open collection is closed (unless `closeOnCut` is false).
     /// `charge` is told of every element written.
-    public static func writeNested(_ value: Value, into output: inout String, separator: String, cut: String,
-                                   open: (Value, inout String) -> (elements: [Value], close: String)?,
-                                   scalar: (Value) -> String) {
-        writeNested(value, into: &output, separator: separator, cut: cut, limit: descriptionLimit, closeOnCut: true,
-                    charge: { _ in }, open: open, scalar: scalar)
+    public static func writeNested(
+        _ value: Value, into output: inout String, separator: String, cut: String,
+        open: (Value, inout String) -> (elements: [Value], close: String)?,
+        scalar: (Value) -> String
+    ) {
+        writeNested(
+            value, into: &output, separator: separator, cut: cut, limit: descriptionLimit, closeOnCut: true,
+            charge: { _ in }, open: open, scalar: scalar)
     }
 
-    public static func writeNested(_ value: Value, into output: inout String, separator: String, cut: String,
-                                   limit: Int, closeOnCut: Bool, charge: (Int) throws -> Void,
-                                   open: (Value, inout String) -> (elements: [Value], close: String)?,
-                                   scalar: (Value) -> String) rethrows {
+    public static func writeNested(
+        _ value: Value, into output: inout String, separator: String, cut: String,
+        limit: Int, closeOnCut: Bool, charge: (Int) throws -> Void,
+        open: (Value, inout String) -> (elements: [Value], close: String)?,
+        scalar: (Value) -> String
+    ) rethrows {
         var stack: [(elements: [Value], next: Int, close: String)] = []
         let start = output.utf8.count
         func visit(_ value: Value) {
@@ -172,12 +181,14 @@ extension Value {
 
     /// Strings print bare when they are made of `[A-Za-z0-9_.$]` and not empty.
     public static func quoteIfNeeded(_ string: String) -> String {
-        let bare = !string.isEmpty && string.unicodeScalars.allSatisfy { scalar in
-            switch scalar {
-            case "A"..."Z", "a"..."z", "0"..."9", "_", ".", "$": return true
-            default: return false
+        let bare =
+            !string.isEmpty
+            && string.unicodeScalars.allSatisfy { scalar in
+                switch scalar {
+                case "A"..."Z", "a"..."z", "0"..."9", "_", ".", "$": return true
+                default: return false
+                }
             }
-        }
         if bare { return string }
         var quoted = "\""
         for character in string.unicodeScalars {
@@ -246,7 +257,9 @@ public enum ControlCharacters {
     /// when `keepingNewlines` (a multi-line message). Unchanged text is returned
     /// as is, after one scan.
     public static func escaping(_ text: String, keepingNewlines: Bool = false) -> String {
-        guard text.unicodeScalars.contains(where: { mustEscape($0) && !(keepingNewlines && $0 == "\n") }) else { return text }
+        guard text.unicodeScalars.contains(where: { mustEscape($0) && !(keepingNewlines && $0 == "\n") }) else {
+            return text
+        }
         var result = ""
         for scalar in text.unicodeScalars {
             if mustEscape(scalar) && !(keepingNewlines && scalar == "\n") {

@@ -84,8 +84,10 @@ extension Value: Equatable {
     nonisolated(unsafe) private static var setDepth = 0
     private static let maxSetDepth = 200
 
-    private static func shallow(_ lhs: Value, _ rhs: Value, _ nanIsEqual: Bool,
-                                _ charge: (Int) throws -> Void) rethrows -> Shallow {
+    private static func shallow(
+        _ lhs: Value, _ rhs: Value, _ nanIsEqual: Bool,
+        _ charge: (Int) throws -> Void
+    ) rethrows -> Shallow {
         func result(_ equal: Bool) -> Shallow { equal ? .equal : .different }
         func numbers(_ a: Double) -> Shallow {
             guard let b = rhs.number else { return .different }

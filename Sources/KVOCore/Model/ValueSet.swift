@@ -26,7 +26,6 @@ public struct ValueSet {
         }
     }
 
-
     public init() {}
     public init<S: Sequence>(_ values: S) where S.Element == Value {
         for value in values { insert(value) }
@@ -54,7 +53,10 @@ public struct ValueSet {
         if !isKnownUniquelyReferenced(&index), let shared = index {
             index = HashIndex(hashes: shared.hashes, table: shared.table)
         }
-        guard let index else { rebuildTable(); return true }
+        guard let index else {
+            rebuildTable()
+            return true
+        }
         index.hashes.append(hash)
         index.table[slot] = elements.count
         if elements.count * 2 > index.table.count { rebuildTable() }

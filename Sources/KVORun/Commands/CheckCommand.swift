@@ -34,10 +34,11 @@ public struct CheckCommand: ParsableCommand {
                 var status: Int32
                 let read = Runner.readSource(file)
                 if let source = read.source {
-                    let renderer = EventRenderer(format: format == .json ? .json : .text,
-                                                 out: OutputWriter(descriptor: 1), err: OutputWriter(descriptor: 2),
-                                                 color: !noColor && Terminal.colorAllowed(descriptor: 1),
-                                                 diagnosticColor: !noColor && Terminal.colorAllowed(descriptor: 2))
+                    let renderer = EventRenderer(
+                        format: format == .json ? .json : .text,
+                        out: OutputWriter(descriptor: 1), err: OutputWriter(descriptor: 2),
+                        color: !noColor && Terminal.colorAllowed(descriptor: 1),
+                        diagnosticColor: !noColor && Terminal.colorAllowed(descriptor: 2))
                     let session = Session.commandLine(options: RunOptions(), output: renderer)
                     status = session.check(source, file: file == "-" ? "<stdin>" : file)
                     renderer.flush()

@@ -72,8 +72,9 @@ enum GraphRendering {
         guard let path, path.hasSuffix(".svg") else { return PictureFile.write(dot, to: path) }
         let dotPath = String(path.dropLast(4)) + ".dot"
         guard let program = ExternalTool.find("dot") else {
-            Runner.stderr("kvo-run: Graphviz's 'dot' is not installed; wrote \(dotPath) instead. To get \(path), "
-                          + installAdvice + "\n")
+            Runner.stderr(
+                "kvo-run: Graphviz's 'dot' is not installed; wrote \(dotPath) instead. To get \(path), "
+                    + installAdvice + "\n")
             return PictureFile.write(dot, to: dotPath)
         }
         let temporary = path + ".tmp.dot"

@@ -7,8 +7,11 @@
 public enum QuickStart {
     /// The file and options of such a command line (without the program
     /// name), or nil when the parser must decide.
-    public static func parse(_ arguments: ArraySlice<String>, subcommands: [String])
-        -> (file: String, options: ScenarioOptions)? {
+    public static func parse(
+        _ arguments: ArraySlice<String>, subcommands: [String]
+    )
+        -> (file: String, options: ScenarioOptions)?
+    {
         var rest = arguments
         if rest.first == "run" { rest = rest.dropFirst() }
         var file: String?
@@ -23,7 +26,8 @@ public enum QuickStart {
                 // One file, not an option, not standard input, and not a
                 // subcommand's name (which the parser reads as the subcommand).
                 guard file == nil, !argument.isEmpty, !argument.hasPrefix("-"),
-                      !subcommands.contains(argument) else { return nil }
+                    !subcommands.contains(argument)
+                else { return nil }
                 file = argument
             }
         }

@@ -16,8 +16,9 @@ public struct RunCommand: ParsableCommand {
               kvo-run --keep-going --format json bank.kvo
             """)
 
-    @Argument(help: "The scenario to run; '-' reads standard input. Omit it for the REPL.",
-              completion: .file(extensions: ["kvo"]))
+    @Argument(
+        help: "The scenario to run; '-' reads standard input. Omit it for the REPL.",
+        completion: .file(extensions: ["kvo"]))
     var file: String?
 
     /// The options of this, the default command, as its help lists them: the

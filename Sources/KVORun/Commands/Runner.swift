@@ -44,7 +44,9 @@ enum Runner {
         renderer.flush()
         if options.stats {
             let elapsed = Clock.now() - start
-            stderr("kvo-run: \(counted(session.kvo.notificationCount, "notification")), \(counted(session.kvo.objectCount, "object")), \(counted(session.statementsExecuted, "statement")), \(Clock.format(elapsed))\n")
+            stderr(
+                "kvo-run: \(counted(session.kvo.notificationCount, "notification")), \(counted(session.kvo.objectCount, "object")), \(counted(session.statementsExecuted, "statement")), \(Clock.format(elapsed))\n"
+            )
         } else if options.runOptions.quiet {
             // Counted, not printed: the count is what --quiet reports.
             stderr("kvo-run: \(counted(session.kvo.notificationCount, "notification")) (not shown: --quiet)\n")
@@ -154,11 +156,13 @@ enum LargeStack {
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         var thread = pthread_t()
         let unmanaged = Unmanaged.passRetained(job)
-        let created = pthread_create(&thread, &attributes, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, unmanaged.toOpaque())
+        let created = pthread_create(
+            &thread, &attributes,
+            { raw in
+                guard let raw else { return nil }
+                Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().body()
+                return nil
+            }, unmanaged.toOpaque())
         if created == 0 {
             pthread_join(thread, nil)
         } else {

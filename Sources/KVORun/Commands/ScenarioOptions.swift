@@ -37,7 +37,9 @@ public struct ScenarioOptions: ParsableArguments {
     }
 
     public func validate() throws {
-        guard maxDepth > 0 && maxDepth <= 100_000 else { throw ValidationError("--max-depth must be between 1 and 100000") }
+        guard maxDepth > 0 && maxDepth <= 100_000 else {
+            throw ValidationError("--max-depth must be between 1 and 100000")
+        }
         if let maxSteps, maxSteps <= 0 { throw ValidationError("--max-steps must be positive") }
     }
 
@@ -55,9 +57,10 @@ public struct ScenarioOptions: ParsableArguments {
     /// Standard output and standard error, rendering in the chosen format;
     /// each stream is coloured only when it is itself a terminal.
     func makeRenderer() -> EventRenderer {
-        EventRenderer(format: format == .json ? .json : .text,
-                      out: OutputWriter(descriptor: 1), err: OutputWriter(descriptor: 2),
-                      color: !noColor && Terminal.colorAllowed(descriptor: 1),
-                      diagnosticColor: !noColor && Terminal.colorAllowed(descriptor: 2))
+        EventRenderer(
+            format: format == .json ? .json : .text,
+            out: OutputWriter(descriptor: 1), err: OutputWriter(descriptor: 2),
+            color: !noColor && Terminal.colorAllowed(descriptor: 1),
+            diagnosticColor: !noColor && Terminal.colorAllowed(descriptor: 2))
     }
 }

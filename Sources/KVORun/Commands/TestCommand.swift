@@ -54,8 +54,9 @@ public struct TestCommand: ParsableCommand {
             let rejected = found.rejected.filter { filter.map($0.0.contains) ?? true }
             if scenarios.isEmpty && rejected.isEmpty {
                 let which = filter.map { " matching '\($0)'" } ?? ""
-                Runner.stderr("kvo-run: no scenarios (X.kvo files)\(which) under \(paths.joined(separator: ", ")); "
-                              + "name a folder or file that holds some\n")
+                Runner.stderr(
+                    "kvo-run: no scenarios (X.kvo files)\(which) under \(paths.joined(separator: ", ")); "
+                        + "name a folder or file that holds some\n")
                 return ExitStatus.failure
             }
             var report = JUnitReport()
@@ -121,12 +122,14 @@ struct JUnitReport {
         let total = cases.reduce(0) { $0 + $1.seconds }
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         text += "<testsuites tests=\"\(cases.count)\" failures=\"\(failures)\" time=\"\(Self.seconds(total))\">\n"
-        text += "  <testsuite name=\"kvo-run test\" tests=\"\(cases.count)\" failures=\"\(failures)\" time=\"\(Self.seconds(total))\">\n"
+        text +=
+            "  <testsuite name=\"kvo-run test\" tests=\"\(cases.count)\" failures=\"\(failures)\" time=\"\(Self.seconds(total))\">\n"
         for item in cases {
             let name = Self.escaped(item.name)
             text += "    <testcase classname=\"golden\" name=\"\(name)\" time=\"\(Self.seconds(item.seconds))\""
             if let failure = item.failure {
-                text += ">\n      <failure message=\"output differs from the .out file\">\(Self.escaped(failure))</failure>\n"
+                text +=
+                    ">\n      <failure message=\"output differs from the .out file\">\(Self.escaped(failure))</failure>\n"
                 text += "    </testcase>\n"
             } else {
                 text += "/>\n"
@@ -149,7 +152,9 @@ struct JUnitReport {
             case "'": result += "&apos;"
             case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
             default:
-                if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF { result.unicodeScalars.append(scalar) }
+                if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
+                    result.unicodeScalars.append(scalar)
+                }
             }
         }
         return result

@@ -7,6 +7,7 @@ public enum Version {
     /// The git revision of the build (`make` records it), or "unknown revision".
     public static let revision = String(cString: kvo_build_revision())
     /// What `--version` prints: `kvo-run 0.1.0 (git 8226aa1)`.
-    public static let full = revision == "unknown revision"
+    public static let full =
+        revision == "unknown revision"
         ? "\(banner) (unknown revision)" : "\(banner) (git \(revision))"
 }

@@ -28,7 +28,8 @@ public enum Files {
             case .cannotRead(let path, let why): return "cannot read '\(path)': \(why)"
             case .cannotWrite(let path, let why): return "cannot write '\(path)': \(why)"
             case .tooLarge(let path, let limit):
-                return "cannot read '\(path)': it is larger than \(limit >> 20) MiB, the most kvo-run reads; split it into smaller files"
+                return
+                    "cannot read '\(path)': it is larger than \(limit >> 20) MiB, the most kvo-run reads; split it into smaller files"
             }
         }
     }
@@ -57,7 +58,9 @@ public enum Files {
         guard fstat(descriptor, &info) == 0 else { throw Failure.cannotRead(path, errorText(errno)) }
         let type = info.st_mode & S_IFMT
         if type == S_IFDIR { throw Failure.cannotRead(path, "it is a directory") }
-        if regularOnly && type != S_IFREG { throw Failure.cannotRead(path, "it is \(kind(of: info.st_mode)), not a regular file") }
+        if regularOnly && type != S_IFREG {
+            throw Failure.cannotRead(path, "it is \(kind(of: info.st_mode)), not a regular file")
+        }
         let expected = type == S_IFREG ? Int(info.st_size) : 0
         return try readAll(descriptor, name: path, sizeHint: expected, limit: limit)
     }
@@ -145,7 +148,9 @@ public enum Files {
         }
         let folder = target.lastIndex(of: "/").map { String(target[...$0]) } ?? ""
         var template = Array((folder + "." + baseName(target) + ".tmp-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.map { mkstemp($0) } ?? -1
+        }
         guard descriptor >= 0 else { throw Failure.cannotWrite(path, errorText(errno)) }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         do {
@@ -238,7 +243,8 @@ public enum Files {
             case S_IFREG:
                 if path.hasSuffix(suffix) { files.append((path, Identity(info))) }
             default:
-                found.rejected.append((path, "it is \(kind(of: info.st_mode)), not a regular file; kvo-run test runs regular files only"))
+                found.rejected.append(
+                    (path, "it is \(kind(of: info.st_mode)), not a regular file; kvo-run test runs regular files only"))
             }
         }
         // Sorted first, so that of two names for one file the first is kept.
@@ -250,8 +256,10 @@ public enum Files {
         return found
     }
 
-    private static func walk(_ root: String, _ rootInfo: stat, suffix: String, seenFolders: inout Set<Identity>,
-                             into files: inout [(path: String, identity: Identity?)]) {
+    private static func walk(
+        _ root: String, _ rootInfo: stat, suffix: String, seenFolders: inout Set<Identity>,
+        into files: inout [(path: String, identity: Identity?)]
+    ) {
         guard seenFolders.insert(Identity(rootInfo)).inserted else { return }
         var pending = [root]
         while let directory = pending.popLast() {

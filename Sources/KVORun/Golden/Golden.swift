@@ -77,14 +77,17 @@ public enum Golden {
             expected = try Files.read(goldenPath, limit: OutputWriter.defaultCaptureLimit + (1 << 10))
         } catch {
             let why = Files.exists(goldenPath) ? "\(error)" : "missing \(goldenPath)"
-            return Outcome(scenario: scenario, passed: false, report: "\(why); create it with 'kvo-run test --update \(scenario)'")
+            return Outcome(
+                scenario: scenario, passed: false, report: "\(why); create it with 'kvo-run test --update \(scenario)'")
         }
         // A golden saved with CRLF line endings (an editor, a checkout) still matches.
         if expected == actual || expected.replacingCRLF() == actual {
             return Outcome(scenario: scenario, passed: true, report: "")
         }
-        return Outcome(scenario: scenario, passed: false,
-                       report: UnifiedDiff.render(expected: expected, actual: actual, expectedName: goldenPath, actualName: "actual output"))
+        return Outcome(
+            scenario: scenario, passed: false,
+            report: UnifiedDiff.render(
+                expected: expected, actual: actual, expectedName: goldenPath, actualName: "actual output"))
     }
 }
 
@@ -104,7 +107,9 @@ public enum UnifiedDiff {
         }
     }
 
-    public static func render(expected: String, actual: String, expectedName: String, actualName: String, context: Int = 3) -> String {
+    public static func render(
+        expected: String, actual: String, expectedName: String, actualName: String, context: Int = 3
+    ) -> String {
         let header = "--- \(expectedName)\n+++ \(actualName)\n"
         let old = lines(of: expected)
         let new = lines(of: actual)
@@ -117,7 +122,9 @@ public enum UnifiedDiff {
             oldLine.append(o)
             newLine.append(p)
             switch line {
-            case .same: o += 1; p += 1
+            case .same:
+                o += 1
+                p += 1
             case .removed: o += 1
             case .added: p += 1
             }
@@ -140,9 +147,16 @@ public enum UnifiedDiff {
             var body = ""
             for line in lines[start..<end] {
                 switch line {
-                case .same(let text): body += " \(text)\n"; oldCount += 1; newCount += 1
-                case .removed(let text): body += "-\(text)\n"; oldCount += 1
-                case .added(let text): body += "+\(text)\n"; newCount += 1
+                case .same(let text):
+                    body += " \(text)\n"
+                    oldCount += 1
+                    newCount += 1
+                case .removed(let text):
+                    body += "-\(text)\n"
+                    oldCount += 1
+                case .added(let text):
+                    body += "+\(text)\n"
+                    newCount += 1
                 }
             }
             let oldStart = oldCount == 0 ? oldLine[start] - 1 : oldLine[start]

@@ -38,11 +38,13 @@ public enum ObservationGraph {
                     guard ids[ObjectIdentifier(root.observed)] != nil else { continue }
                     let rootName = index < snapshots.count ? snapshots[index].observer : root.observed.name
                     let label = "\(observance.keyPath), forwarded for \(rootName) (\(root.observer.name))"
-                    edges.append("  \(from) -> \(port(root.observed, rootKey)) [style=dotted, color=\"#1f6fb2\", "
-                                 + "fontcolor=\"#1f6fb2\", label=\(quoted(label))];")
+                    edges.append(
+                        "  \(from) -> \(port(root.observed, rootKey)) [style=dotted, color=\"#1f6fb2\", "
+                            + "fontcolor=\"#1f6fb2\", label=\(quoted(label))];")
                 } else if ids[ObjectIdentifier(observance.observer)] != nil {
                     let options = "[" + observance.options.names.joined(separator: ", ") + "]"
-                    let label = observance.context.map { quoted(observance.keyPath, options, $0.name) }
+                    let label =
+                        observance.context.map { quoted(observance.keyPath, options, $0.name) }
                         ?? quoted(observance.keyPath, options)
                     edges.append("  \(from) -> \(node(observance.observer)) [label=\(label)];")
                 }
@@ -61,8 +63,9 @@ public enum ObservationGraph {
                     // A single key affecting another is plain from the dashed
                     // edge between their rows; a key path is named.
                     let label = path.count == 1 ? "" : ", label=\(quoted(affecting))"
-                    edges.append("  \(port(object, path[0])):w -> \(port(object, key)):w [style=dashed, "
-                                 + "color=\"#8a5a00\", fontcolor=\"#8a5a00\"\(label)];")
+                    edges.append(
+                        "  \(port(object, path[0])):w -> \(port(object, key)):w [style=dashed, "
+                            + "color=\"#8a5a00\", fontcolor=\"#8a5a00\"\(label)];")
                 }
             }
         }

@@ -13,8 +13,9 @@ final class PictureOutput: ScriptOutput {
     init(records: Bool) {
         self.records = records
         let err = OutputWriter(descriptor: 2)
-        errors = EventRenderer(format: .text, out: err, err: err, color: false,
-                               diagnosticColor: Terminal.colorAllowed(descriptor: 2))
+        errors = EventRenderer(
+            format: .text, out: err, err: err, color: false,
+            diagnosticColor: Terminal.colorAllowed(descriptor: 2))
     }
 
     func emit(_ event: Event) {

@@ -14,7 +14,10 @@ public final class EventRenderer: ScriptOutput {
     /// must not say that the app terminated.
     public var uncaughtExceptionsGoOn = false
 
-    public init(format: OutputFormatKind, out: OutputWriter, err: OutputWriter, color: Bool = false, diagnosticColor: Bool = false) {
+    public init(
+        format: OutputFormatKind, out: OutputWriter, err: OutputWriter, color: Bool = false,
+        diagnosticColor: Bool = false
+    ) {
         self.format = format
         self.out = out
         self.err = err
@@ -54,12 +57,13 @@ public final class EventRenderer: ScriptOutput {
             err.write(diagnostic.render(file: file, source: source, color: diagnosticColor) + "\n")
             err.flush()
         case .json:
-            out.write(JSONFormat.object([
-                ("event", JSONFormat.string(diagnostic.severity.rawValue)),
-                ("message", JSONFormat.string(diagnostic.message)),
-                ("line", String(diagnostic.location.line)),
-                ("column", String(diagnostic.location.column)),
-            ]) + "\n")
+            out.write(
+                JSONFormat.object([
+                    ("event", JSONFormat.string(diagnostic.severity.rawValue)),
+                    ("message", JSONFormat.string(diagnostic.message)),
+                    ("line", String(diagnostic.location.line)),
+                    ("column", String(diagnostic.location.column)),
+                ]) + "\n")
         }
     }
 }

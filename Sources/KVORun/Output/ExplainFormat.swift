@@ -13,28 +13,35 @@ public enum ExplainFormat {
     public static func lines(_ step: Explanation) -> [String] {
         switch step {
         case .registered(let observance, let forwards):
-            return ["addObserver: \(observance.label) registered: \(observance.observer) observes "
-                    + "\(observance.object).\(observance.keyPath), \(options(observance)), \(context(observance))"]
+            return [
+                "addObserver: \(observance.label) registered: \(observance.observer) observes "
+                    + "\(observance.object).\(observance.keyPath), \(options(observance)), \(context(observance))"
+            ]
                 + forwards.map { forward in
                     "  forwarding observance \(forward.label) watches \(forward.object).\(forward.keyPath) "
                         + "for \(observance.label)"
                 }
         case .initial(let observance):
-            return [".initial: \(observance.observer) is told now, inside addObserver, before the registration "
-                    + "takes effect"]
+            return [
+                ".initial: \(observance.observer) is told now, inside addObserver, before the registration "
+                    + "takes effect"
+            ]
         case .removed(let observance, let candidates, let anyContext, let forwards):
-            let whose = "\(observance.observer)'s registration\(candidates == 1 ? "" : "s") for "
+            let whose =
+                "\(observance.observer)'s registration\(candidates == 1 ? "" : "s") for "
                 + "\(observance.object).\(observance.keyPath)"
             var first: String
             if anyContext {
-                first = candidates == 1
+                first =
+                    candidates == 1
                     ? "removeObserver without context: \(observance.label) (\(context(observance))) is \(whose), "
                         + "the only one: removed"
                     : "removeObserver without context: \(observance.observer) has \(candidates) registrations for "
                         + "\(observance.object).\(observance.keyPath), of any context; the most recent, "
                         + "\(observance.label) (\(context(observance))), is removed"
             } else {
-                first = candidates == 1
+                first =
+                    candidates == 1
                     ? "removeObserver: \(observance.label) removed (\(context(observance)))"
                     : "removeObserver: \(observance.label) removed, the most recent of \(candidates) \(whose) "
                         + "with \(context(observance))"
@@ -44,10 +51,13 @@ public enum ExplainFormat {
         case .released(let object, let observances):
             if observances.isEmpty { return ["release(\(object)): nobody observes \(object); nothing to unregister"] }
             let count = observances.count == 1 ? "its observance is" : "its \(observances.count) observances are"
-            return ["release(\(object)): \(count) unregistered silently, as macOS does since 10.13: "
-                    + observances.map(\.label).joined(separator: ", ")]
+            return [
+                "release(\(object)): \(count) unregistered silently, as macOS does since 10.13: "
+                    + observances.map(\.label).joined(separator: ", ")
+            ]
         case .changeStarts(let object, let key, let kind, let automatic):
-            let how = automatic
+            let how =
+                automatic
                 ? "automatic: KVO wraps the setter in willChange/didChange"
                 : "manual: the scenario called willChange"
             return ["change of \(object).\(key) (\(kindName(kind))), \(how)"]
@@ -73,13 +83,15 @@ public enum ExplainFormat {
             case 0: line += "nothing pending"
             case 1: line += "1 pending notification: \(order[0].label)"
             default:
-                line += "\(order.count) pending notifications, newest registration first (the did phase pops "
+                line +=
+                    "\(order.count) pending notifications, newest registration first (the did phase pops "
                     + "them from the most recent back): " + order.map(\.label).joined(separator: ", ")
             }
             if !stack.isEmpty { line += "; still pending: " + list(stack) }
             return [line]
         case .delivering(let observance, let new, let identical):
-            let check = identical
+            let check =
+                identical
                 ? "was removed, but an identical registration is registered"
                 : "is still registered"
             let read = new.map { "; new = \($0) read now" } ?? ""
@@ -91,8 +103,10 @@ public enum ExplainFormat {
         case .forwardsMoved(let root, let from, let to):
             let old = from.isEmpty ? "nothing" : from.map(\.object).joined(separator: ", ")
             let new = to.isEmpty ? "nothing (the path ends in nil)" : to.map(\.label).joined(separator: ", ")
-            return ["key path \(root.object).\(root.keyPath) of \(root.label): an object along it was replaced; "
-                    + "its forwarding observances move from \(old) to \(new)"]
+            return [
+                "key path \(root.object).\(root.keyPath) of \(root.label): an object along it was replaced; "
+                    + "its forwarding observances move from \(old) to \(new)"
+            ]
         case .silent(let object, let key, let reason):
             return [silent(object, key, reason)]
         case .classChanged(let object, let from, let to, let swizzled):

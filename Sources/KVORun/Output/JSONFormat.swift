@@ -27,13 +27,17 @@ public enum JSONFormat {
                     ("context", item.context.map { string($0.name) } ?? "null"),
                 ])
             }
-            return object_([("event", string("observationInfo")), ("object", string(object.name)),
-                            ("observances", "[" + items.joined(separator: ",") + "]")])
+            return object_([
+                ("event", string("observationInfo")), ("object", string(object.name)),
+                ("observances", "[" + items.joined(separator: ",") + "]"),
+            ])
         case .explain(let step, let depth):
             return explain(step, depth: depth)
         case .graph(let objects, let depth):
-            return object_([("event", string("graph")), ("dot", string(ObservationGraph.dot(from: objects))),
-                            ("depth", String(depth))])
+            return object_([
+                ("event", string("graph")), ("dot", string(ObservationGraph.dot(from: objects))),
+                ("depth", String(depth)),
+            ])
         }
     }
 
@@ -45,7 +49,9 @@ public enum JSONFormat {
 
     static func encode(_ change: Change) -> String {
         var pairs: [(String, String)] = []
-        if let indexes = change.indexes { pairs.append(("indexes", "[" + indexes.map(String.init).joined(separator: ",") + "]")) }
+        if let indexes = change.indexes {
+            pairs.append(("indexes", "[" + indexes.map(String.init).joined(separator: ",") + "]"))
+        }
         pairs.append(("kind", String(change.kind.rawValue)))
         if let new = change.new { pairs.append(("new", encode(new))) }
         if change.isPrior { pairs.append(("notificationIsPrior", "true")) }
@@ -65,18 +71,20 @@ public enum JSONFormat {
     /// array holding itself twice per level grows exponentially) the rest is
     /// replaced by `"…"`.
     static func encode(_ value: Value, into output: inout String) {
-        Value.writeNested(value, into: &output, separator: ",", cut: string("…"), open: { value, output in
-            switch value {
-            case .array(let values):
-                output += "["
-                return (values, "]")
-            case .set(let set):
-                output += "{\"set\":["
-                return (set.sorted, "]}")
-            default:
-                return nil
-            }
-        }, scalar: scalar)
+        Value.writeNested(
+            value, into: &output, separator: ",", cut: string("…"),
+            open: { value, output in
+                switch value {
+                case .array(let values):
+                    output += "["
+                    return (values, "]")
+                case .set(let set):
+                    output += "{\"set\":["
+                    return (set.sorted, "]}")
+                default:
+                    return nil
+                }
+            }, scalar: scalar)
     }
 
     private static func scalar(_ value: Value) -> String {
@@ -85,10 +93,14 @@ public enum JSONFormat {
         case .bool(let flag): return flag ? "true" : "false"
         case .int(let int): return String(int)
         // JSON has no NaN or infinity: the words the text format prints, as strings.
-        case .double(let double): return double.isFinite ? Value.describe(double: double) : string(Value.describe(double: double))
+        case .double(let double):
+            return double.isFinite ? Value.describe(double: double) : string(Value.describe(double: double))
         case .string(let text): return string(text)
-        case .object(let object): return object_([("object", string(object.name)), 
-                                                 ("class", string(object.cls.runtimeName))])
+        case .object(let object):
+            return object_([
+                ("object", string(object.name)),
+                ("class", string(object.cls.runtimeName)),
+            ])
         case .array, .set: return encode(value)
         case .change(let change): return encode(change)
         case .context(let context): return string(context.name)
@@ -117,4 +129,3 @@ public enum JSONFormat {
         return result + "\""
     }
 }
-

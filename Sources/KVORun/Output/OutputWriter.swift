@@ -42,7 +42,8 @@ public final class OutputWriter {
         self.storage = .allocate(capacity: capacity)
         self.flushesEachLine = isatty(descriptor) != 0
         self.capturing = false
-        self.streamName = descriptor == 1 ? "standard output" : descriptor == 2 ? "standard error" : "descriptor \(descriptor)"
+        self.streamName =
+            descriptor == 1 ? "standard output" : descriptor == 2 ? "standard error" : "descriptor \(descriptor)"
     }
 
     /// A writer that keeps what is written, for `capturedText`.
@@ -93,7 +94,8 @@ public final class OutputWriter {
         guard failure == nil else { return }
         if capturing {
             if captured.count + bytes.count > captureLimit {
-                captured.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(max(0, captureLimit - captured.count))))
+                captured.append(
+                    contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(max(0, captureLimit - captured.count))))
                 fail("the scenario printed more than \(captureLimit >> 20) MiB; its output was cut there")
                 return
             }

@@ -24,7 +24,9 @@ public enum TextFormat {
             }
             return paint("*** Terminating app due to uncaught exception '\(name)', reason: '\(reason)'", "1;31") + "\n"
         case .observationInfo(let object, _, let depth):
-            return indented(ControlCharacters.escaping(object.observationInfoDescription ?? "nil", keepingNewlines: true), depth) + "\n"
+            return indented(
+                ControlCharacters.escaping(object.observationInfoDescription ?? "nil", keepingNewlines: true), depth)
+                + "\n"
         case .explain(let step, let depth):
             return ExplainFormat.render(step, depth: depth)
         case .graph(let objects, let depth):
@@ -36,9 +38,11 @@ public enum TextFormat {
     /// newline: the only place a notification's text line is built. With
     /// `color`, the parts are painted with ANSI escapes.
     @inline(__always)
-    static func writeNotification<Sink: LineSink>(_ object: KVOObject, _ keyPath: String, _ observer: KVOObject,
-                                                  _ change: Change, _ context: Context?, _ depth: Int,
-                                                  color: Bool, to sink: inout Sink) {
+    static func writeNotification<Sink: LineSink>(
+        _ object: KVOObject, _ keyPath: String, _ observer: KVOObject,
+        _ change: Change, _ context: Context?, _ depth: Int,
+        color: Bool, to sink: inout Sink
+    ) {
         if depth > 0 {
             if depth <= maxIndentDepth {
                 for _ in 0..<depth { sink.appendLiteral("  ") }

@@ -18,8 +18,10 @@ public enum Completion {
         }
     }
 
-    public static let metaCommands = [":help", ":quit", ":load", ":save", ":reset", ":objects", ":info", ":classes",
-                                      ":set", ":explain", ":graph"]
+    public static let metaCommands = [
+        ":help", ":quit", ":load", ":save", ":reset", ":objects", ":info", ":classes",
+        ":set", ":explain", ":graph",
+    ]
 
     /// `before` is the line up to the word being completed; `word` the word.
     public static func complete(before: String, word: String, session: Session) -> Result {
@@ -33,7 +35,9 @@ public enum Completion {
         let command = before.trimmingLeadingSpaces()
         if command.hasPrefix(":") {
             let name = command.dropFirst().prefix { $0 != " " }
-            if !name.isEmpty && command.contains(" ") && (":load".hasPrefix(":" + name) || ":save".hasPrefix(":" + name)) {
+            if !name.isEmpty && command.contains(" ")
+                && (":load".hasPrefix(":" + name) || ":save".hasPrefix(":" + name))
+            {
                 return Result(candidates: [], append: "", files: true)
             }
         }

@@ -162,7 +162,8 @@ struct REPL<Input: LineInput> {
         return true
     }
 
-    static var help: String { """
+    static var help: String {
+        """
         Type statements as in a scenario; an entry goes on while a bracket is open or a line
         ends with an operator or ',', and a '}' of an if or do waits for an 'else' or 'catch'.
         The value of an expression is echoed.
@@ -182,7 +183,8 @@ struct REPL<Input: LineInput> {
         keys in forKeyPath: "…" and file names after :load and :save.
         Ctrl-C clears the input or interrupts a running statement.
 
-        """ }
+        """
+    }
 
     private mutating func load(_ path: String) {
         let source: String

@@ -6,9 +6,10 @@ enum REPLPictures {
         switch argument {
         case "on", "off":
             session.kvo.explains = argument == "on"
-            Runner.stdout(argument == "on"
-                          ? "explain on: each step of the KVO machinery is shown as '#' lines\n"
-                          : "explain off\n")
+            Runner.stdout(
+                argument == "on"
+                    ? "explain on: each step of the KVO machinery is shown as '#' lines\n"
+                    : "explain off\n")
         case "":
             Runner.stdout("explain is \(session.kvo.explains ? "on" : "off"); ':explain on' or ':explain off'\n")
         default:
@@ -27,7 +28,8 @@ enum REPLPictures {
             return
         }
         if GraphRendering.write(dot, to: argument) == ExitStatus.success,
-           argument.hasSuffix(".dot") || ExternalTool.find("dot") != nil {
+            argument.hasSuffix(".dot") || ExternalTool.find("dot") != nil
+        {
             Runner.stdout("wrote \(argument)\n")
         }
     }

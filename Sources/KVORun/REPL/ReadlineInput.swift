@@ -61,7 +61,9 @@ struct ReadlineInput: LineInput {
         var first = [CChar](repeating: 0, count: 3)
         var stamped = false
         if let file = fopen(path, "r") {
-            if fgets(&first, 3, file) != nil { stamped = first[0] == CChar(UInt8(ascii: "#")) && isdigit(Int32(first[1])) != 0 }
+            if fgets(&first, 3, file) != nil {
+                stamped = first[0] == CChar(UInt8(ascii: "#")) && isdigit(Int32(first[1])) != 0
+            }
             fclose(file)
         }
         history_multiline_entries = stamped ? 1 : 0
@@ -152,4 +154,3 @@ struct ReadlineInput: LineInput {
         }
     }
 }
-

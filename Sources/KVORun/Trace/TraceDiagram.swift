@@ -100,13 +100,17 @@ public enum TraceDiagram {
             let center = x(index)
             let boxWidth = columnWidth - 24
             let fill = index == 0 ? "#eeeeee" : "#dbe9f6"
-            svg += "<line x1=\"\(n(center))\" y1=\"\(n(top + headerHeight))\" x2=\"\(n(center))\" y2=\"\(n(bottom))\" "
+            svg +=
+                "<line x1=\"\(n(center))\" y1=\"\(n(top + headerHeight))\" x2=\"\(n(center))\" y2=\"\(n(bottom))\" "
                 + "stroke=\"#9a9a9a\" stroke-dasharray=\"4 4\"/>\n"
-            svg += "<rect x=\"\(n(center - boxWidth / 2))\" y=\"\(n(top))\" width=\"\(n(boxWidth))\" "
+            svg +=
+                "<rect x=\"\(n(center - boxWidth / 2))\" y=\"\(n(top))\" width=\"\(n(boxWidth))\" "
                 + "height=\"\(n(headerHeight))\" rx=\"6\" fill=\"\(fill)\" stroke=\"#1b1b1b\"/>\n"
-            svg += "<text x=\"\(n(center))\" y=\"\(n(top + 19))\" text-anchor=\"middle\" font-weight=\"bold\">"
+            svg +=
+                "<text x=\"\(n(center))\" y=\"\(n(top + 19))\" text-anchor=\"middle\" font-weight=\"bold\">"
                 + "\(xml(clipped(participant.name, 24)))</text>\n"
-            svg += "<text x=\"\(n(center))\" y=\"\(n(top + 35))\" text-anchor=\"middle\" fill=\"#555555\">"
+            svg +=
+                "<text x=\"\(n(center))\" y=\"\(n(top + 35))\" text-anchor=\"middle\" fill=\"#555555\">"
                 + "\(xml(clipped(participant.cls, 24)))</text>\n"
         }
         // Activation bars: an observer's handler runs from its arrow until
@@ -117,7 +121,8 @@ public enum TraceDiagram {
             while end + 1 < rows.count, rowDepth(rows[end + 1]) > depth { end += 1 }
             guard end > index else { continue }
             let left = x(to) - 4 + 4 * Double(depth)
-            svg += "<rect x=\"\(n(left))\" y=\"\(n(y(index)))\" width=\"8\" height=\"\(n(y(end) - y(index) + 10))\" "
+            svg +=
+                "<rect x=\"\(n(left))\" y=\"\(n(y(index)))\" width=\"8\" height=\"\(n(y(end) - y(index) + 10))\" "
                 + "fill=\"#fff3c4\" stroke=\"#8a5a00\"/>\n"
         }
         for (index, row) in rows.enumerated() {
@@ -128,30 +133,35 @@ public enum TraceDiagram {
                 let color = depth == 0 ? "#1b1b1b" : "#1f6fb2"
                 if from == to {
                     let start = x(from) + 4
-                    svg += "<path d=\"M \(n(start)) \(n(rowY - 6)) h 28 v 12 h -24\" fill=\"none\" "
+                    svg +=
+                        "<path d=\"M \(n(start)) \(n(rowY - 6)) h 28 v 12 h -24\" fill=\"none\" "
                         + "stroke=\"\(color)\" marker-end=\"url(#arrow)\"/>\n"
                 } else {
                     let startX = x(from) + (from < to ? 4 : -4)
                     let endX = x(to) + (from < to ? -4 : 4) + 4 * Double(depth)
-                    svg += "<line x1=\"\(n(startX))\" y1=\"\(n(rowY))\" x2=\"\(n(endX))\" y2=\"\(n(rowY))\" "
+                    svg +=
+                        "<line x1=\"\(n(startX))\" y1=\"\(n(rowY))\" x2=\"\(n(endX))\" y2=\"\(n(rowY))\" "
                         + "stroke=\"\(color)\" stroke-width=\"1.4\" marker-end=\"url(#arrow)\"/>\n"
                 }
                 let labelX = min(x(from), x(to)) + 6 + step
-                svg += "<text x=\"\(n(labelX))\" y=\"\(n(rowY - 5))\" fill=\"\(color)\" stroke=\"#ffffff\" "
+                svg +=
+                    "<text x=\"\(n(labelX))\" y=\"\(n(rowY - 5))\" fill=\"\(color)\" stroke=\"#ffffff\" "
                     + "stroke-width=\"3\" paint-order=\"stroke\">\(xml(clipped(label)))</text>\n"
             case .note(let at, let text, let depth, let isException):
                 let left = x(at) + 10 + depthStep * Double(depth)
                 let noteWidth = characterWidth * Double(clipped(text).count) + 14
                 let fill = isException ? "#fde2e1" : "#f3f3f3"
                 let stroke = isException ? "#b3261e" : "#7f7f7f"
-                svg += "<rect x=\"\(n(left))\" y=\"\(n(rowY - 17))\" width=\"\(n(noteWidth))\" height=\"22\" rx=\"3\" "
+                svg +=
+                    "<rect x=\"\(n(left))\" y=\"\(n(rowY - 17))\" width=\"\(n(noteWidth))\" height=\"22\" rx=\"3\" "
                     + "fill=\"\(fill)\" stroke=\"\(stroke)\"/>\n"
                 let ink = isException ? "#b3261e" : "#1b1b1b"
                 svg += "<text x=\"\(n(left + 7))\" y=\"\(n(rowY - 2))\" fill=\"\(ink)\">\(xml(clipped(text)))</text>\n"
             }
         }
         if dropped > 0 {
-            svg += "<text x=\"\(n(margin))\" y=\"\(n(bottom))\" fill=\"#555555\">"
+            svg +=
+                "<text x=\"\(n(margin))\" y=\"\(n(bottom))\" fill=\"#555555\">"
                 + "… \(dropped) more events not drawn</text>\n"
         }
         return svg + "</svg>\n"

@@ -9,14 +9,16 @@ extension Checker {
         for (index, statement) in statements.enumerated() {
             guard case .importModule(let module, let location) = statement else { continue }
             guard module == "Foundation" else {
-                error("only 'import Foundation' is available: it makes the scenario Swift source",
-                      at: location, length: 6)
+                error(
+                    "only 'import Foundation' is available: it makes the scenario Swift source",
+                    at: location, length: 6)
                 continue
             }
             if environment.isSwift { continue }
             if index != 0 || !environment.classes.isEmpty {
-                error("'import Foundation' must be the first statement: it decides how the classes after it behave",
-                      at: location, length: 6)
+                error(
+                    "'import Foundation' must be the first statement: it decides how the classes after it behave",
+                    at: location, length: 6)
                 continue
             }
             environment.isSwift = true
@@ -30,13 +32,16 @@ extension Checker {
             cls.isObjCMembers = decl.isObjCMembers || (cls.superclass?.isObjCMembers ?? false)
         }
         guard let initializer = decl.initializer else { return }
-        let box = FunctionBox(name: "init", parameters: initializer.parameters, isStatic: false,
-                              location: initializer.location)
+        let box = FunctionBox(
+            name: "init", parameters: initializer.parameters, isStatic: false,
+            location: initializer.location)
         box.labels = initializer.labels
         cls.initializer = box
         pendingBodies.append { [unowned self] in
-            self.inBody(cls, parameters: initializer.parameters, name: "init", isAccessor: false,
-                        key: initializer.location) {
+            self.inBody(
+                cls, parameters: initializer.parameters, name: "init", isAccessor: false,
+                key: initializer.location
+            ) {
                 self.checkBlock(initializer.body)
             }
         }
@@ -53,8 +58,10 @@ extension Checker {
         if decl.willSet != nil || decl.didSet != nil, decl.computed != nil || decl.setter != nil {
             error("'willSet' and 'didSet' observe a stored property; '\(decl.name)' is computed", at: decl.location)
         }
-        for (body, parameter, key) in [(decl.willSet, "newValue", Self.willSetKey(decl)),
-                                       (decl.didSet, "oldValue", Self.didSetKey(decl))] {
+        for (body, parameter, key) in [
+            (decl.willSet, "newValue", Self.willSetKey(decl)),
+            (decl.didSet, "oldValue", Self.didSetKey(decl)),
+        ] {
             guard let body else { continue }
             pendingBodies.append { [unowned self] in
                 self.inBody(cls, parameters: [parameter], name: decl.name, isAccessor: true, key: key) {
@@ -77,8 +84,9 @@ extension Checker {
     /// A bare `o.observe(…)`: the token is released at once, as swiftc warns.
     func warnIfObservationUnused(_ expr: Expr) {
         guard case .call(.member(_, "observe", let location), _, _) = expr else { return }
-        warning("result of call to 'observe(_:options:changeHandler:)' is unused; the observation ends at once",
-                at: location, length: 8)
+        warning(
+            "result of call to 'observe(_:options:changeHandler:)' is unused; the observation ends at once",
+            at: location, length: 8)
     }
 
     func checkCastType(_ type: TypeSyntax) -> ScriptClass? {
@@ -86,8 +94,9 @@ extension Checker {
         if let cls = environment.classes[name] { return cls }
         if !["NSNumber", "NSString", "NSObject", "NSError", "IndexSet", "NSKeyValueObservation"].contains(name) {
             let names = Array(environment.classes.keys) + ["Int", "Double", "Bool", "String"]
-            error("unknown type '\(name)'\(Suggestion.didYouMean(name, in: names))",
-                  at: type.location, length: type.length)
+            error(
+                "unknown type '\(name)'\(Suggestion.didYouMean(name, in: names))",
+                at: type.location, length: type.length)
         }
         return nil
     }
@@ -112,8 +121,9 @@ extension Checker {
         let labels = arguments.map { $0.label ?? "_" }
         if labels != box.labels {
             let expected = box.labels.map { $0 + ":" }.joined()
-            error("'\(cls.info.name)(…)' runs 'init(\(expected))'; pass its arguments with those labels",
-                  at: arguments.first?.location ?? box.location)
+            error(
+                "'\(cls.info.name)(…)' runs 'init(\(expected))'; pass its arguments with those labels",
+                at: arguments.first?.location ?? box.location)
         }
         checkArguments(arguments)
     }
@@ -128,20 +138,23 @@ extension Checker {
             return
         }
         if let cls, !cls.isNSObject {
-            error("'observe' is NSObject's: declare 'class \(cls.info.name): NSObject' to observe it",
-                  at: location, length: 8)
+            error(
+                "'observe' is NSObject's: declare 'class \(cls.info.name): NSObject' to observe it",
+                at: location, length: 8)
         }
         guard case .keyPath(let literal, let pathLocation) = arguments[0].value else {
-            error("the first argument of 'observe' is a key-path literal like '\\.balance'; \(usage)",
-                  at: arguments[0].location)
+            error(
+                "the first argument of 'observe' is a key-path literal like '\\.balance'; \(usage)",
+                at: arguments[0].location)
             return
         }
         if labels.count == 3 { checkExpr(arguments[1].value) }
         var root = cls
         if let name = literal.root {
             guard let named = environment.classes[name] else {
-                error("unknown class '\(name)'\(Suggestion.didYouMean(name, in: Array(environment.classes.keys)))",
-                      at: pathLocation, length: name.count + 1)
+                error(
+                    "unknown class '\(name)'\(Suggestion.didYouMean(name, in: Array(environment.classes.keys)))",
+                    at: pathLocation, length: name.count + 1)
                 return
             }
             root = named
@@ -152,13 +165,16 @@ extension Checker {
             return
         }
         guard closure.parameters.count == 2 else {
-            error("the handler of 'observe' takes the object and the change: '{ object, change in … }'",
-                  at: closureLocation)
+            error(
+                "the handler of 'observe' takes the object and the change: '{ object, change in … }'",
+                at: closureLocation)
             return
         }
         let outer = selfClass
-        inBody(outer, parameters: closure.parameters, isStatic: outer == nil, name: "observe handler",
-               isAccessor: false, key: closureLocation) {
+        inBody(
+            outer, parameters: closure.parameters, isStatic: outer == nil, name: "observe handler",
+            isAccessor: false, key: closureLocation
+        ) {
             self.checkBlock(closure.body)
         }
     }
@@ -171,14 +187,16 @@ extension Checker {
             guard let cls = current else { return }
             guard let property = cls.info.property(named: key) else {
                 let names = cls.info.properties.map(\.name)
-                error("value of type '\(cls.info.name)' has no property '\(key)'"
-                      + Suggestion.didYouMean(key, in: names), at: location, length: literal.path.count + 2)
+                error(
+                    "value of type '\(cls.info.name)' has no property '\(key)'"
+                        + Suggestion.didYouMean(key, in: names), at: location, length: literal.path.count + 2)
                 return
             }
             if environment.isSwift, property.bypassesKVO, !property.hasSetter, key == literal.components.last {
-                warning("passing reference to non-'@objc dynamic' property '\(key)' to KVO method "
+                warning(
+                    "passing reference to non-'@objc dynamic' property '\(key)' to KVO method "
                         + "'observe(_:options:changeHandler:)' may lead to unexpected behavior or runtime trap",
-                        at: location, length: literal.path.count + 2)
+                    at: location, length: literal.path.count + 2)
             }
             current = propertyClassOf(property)
         }

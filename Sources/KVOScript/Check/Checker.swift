@@ -79,7 +79,8 @@ final class Checker {
                 environment.globalNames[name] = .context(Context(name: name))
             case .function(let decl):
                 guard declareGlobalName(decl.name, at: decl.location) else { continue }
-                let box = FunctionBox(name: decl.name, parameters: decl.parameters, isStatic: false, location: decl.location)
+                let box = FunctionBox(
+                    name: decl.name, parameters: decl.parameters, isStatic: false, location: decl.location)
                 environment.globalNames[decl.name] = .function(box)
                 declaredFunctions.append((decl, box))
                 pendingBodies.append { [unowned self] in self.checkBody(decl, cls: nil) }
@@ -123,7 +124,8 @@ extension Checker {
             var next: [ClassDecl] = []
             for decl in remaining {
                 if let (superName, _) = decl.superclass, superName != "NSObject", environment.classes[superName] == nil,
-                   remaining.contains(where: { $0.name == superName }) {
+                    remaining.contains(where: { $0.name == superName })
+                {
                     next.append(decl)
                     continue
                 }
@@ -151,7 +153,9 @@ extension Checker {
         if let (superName, location) = decl.superclass, superName != "NSObject" {
             guard let found = environment.classes[superName] else {
                 let names = Array(environment.classes.keys) + batchClassNames
-                error("unknown superclass '\(superName)'\(Suggestion.didYouMean(superName, in: names))", at: location, length: superName.count)
+                error(
+                    "unknown superclass '\(superName)'\(Suggestion.didYouMean(superName, in: names))", at: location,
+                    length: superName.count)
                 return nil
             }
             superclass = found
@@ -169,18 +173,25 @@ extension Checker {
                 continue
             }
             if superclass?.info.property(named: property.name) != nil {
-                error("property '\(property.name)' is already declared in a superclass of '\(decl.name)'; overriding properties is not supported", at: property.location)
+                error(
+                    "property '\(property.name)' is already declared in a superclass of '\(decl.name)'; overriding properties is not supported",
+                    at: property.location)
                 continue
             }
             declareProperty(property, in: cls)
         }
         for method in decl.methods {
-            let box = FunctionBox(name: method.name, parameters: method.parameters, isStatic: method.isStatic, location: method.location)
+            let box = FunctionBox(
+                name: method.name, parameters: method.parameters, isStatic: method.isStatic, location: method.location)
             if method.isStatic {
-                if cls.staticMethods[method.name] != nil { error("invalid redeclaration of 'static func \(method.name)'", at: method.location) }
+                if cls.staticMethods[method.name] != nil {
+                    error("invalid redeclaration of 'static func \(method.name)'", at: method.location)
+                }
                 cls.staticMethods[method.name] = box
             } else {
-                if cls.methods[method.name] != nil { error("invalid redeclaration of 'func \(method.name)'", at: method.location) }
+                if cls.methods[method.name] != nil {
+                    error("invalid redeclaration of 'func \(method.name)'", at: method.location)
+                }
                 if info.property(named: method.name) != nil {
                     error("'\(method.name)' is already a property of '\(decl.name)'", at: method.location)
                 }
@@ -196,8 +207,9 @@ extension Checker {
     private func declareProperty(_ decl: PropertyDecl, in cls: ScriptClass) {
         let type = decl.type?.type ?? inferType(decl.initial) ?? .any
         let storage: PropertyInfo.Storage = decl.computed == nil ? .stored(slot: 0) : .computed
-        let property = PropertyInfo(name: decl.name, type: type, storage: storage, isManual: decl.isManual,
-                                    affectedBy: decl.affectedBy.map(\.0))
+        let property = PropertyInfo(
+            name: decl.name, type: type, storage: storage, isManual: decl.isManual,
+            affectedBy: decl.affectedBy.map(\.0))
         property.hasSetter = decl.setter != nil
         cls.info.addProperty(property)
         declareSwiftProperty(decl, property, in: cls)
@@ -206,11 +218,15 @@ extension Checker {
                 if let accepted = type.accept(constant) {
                     property.defaultValue = accepted
                 } else {
-                    error("cannot use \(constant.typeName) as the initial value of '\(decl.name)', declared \(type)", at: initial.location)
+                    error(
+                        "cannot use \(constant.typeName) as the initial value of '\(decl.name)', declared \(type)",
+                        at: initial.location)
                 }
             } else {
                 pendingBodies.append { [unowned self] in
-                    self.inBody(cls, parameters: [], isStatic: true, name: decl.name, isAccessor: true, key: initial.location) {
+                    self.inBody(
+                        cls, parameters: [], isStatic: true, name: decl.name, isAccessor: true, key: initial.location
+                    ) {
                         _ = self.checkExpr(initial)
                     }
                 }
@@ -225,7 +241,9 @@ extension Checker {
         }
         if let setter = decl.setter {
             pendingBodies.append { [unowned self] in
-                self.inBody(cls, parameters: ["newValue"], name: "set \(decl.name)", isAccessor: true, key: decl.location) {
+                self.inBody(
+                    cls, parameters: ["newValue"], name: "set \(decl.name)", isAccessor: true, key: decl.location
+                ) {
                     self.checkBlock(setter)
                 }
             }
@@ -241,7 +259,9 @@ extension Checker {
         case .string?: return .string
         case .array?: return .array(.any)
         default:
-            if case .call(.identifier(let name, _, _), _, _) = initial, environment.classes[name] != nil { return .object(name) }
+            if case .call(.identifier(let name, _, _), _, _) = initial, environment.classes[name] != nil {
+                return .object(name)
+            }
             return nil
         }
     }
@@ -258,7 +278,9 @@ extension Checker {
                     continue
                 case .object(let name) where environment.classes[name] == nil:
                     let names = Array(environment.classes.keys) + builtinTypes
-                    error("unknown type '\(name)'\(Suggestion.didYouMean(name, in: names))", at: syntax.location, length: syntax.length)
+                    error(
+                        "unknown type '\(name)'\(Suggestion.didYouMean(name, in: names))", at: syntax.location,
+                        length: syntax.length)
                 default:
                     break
                 }
@@ -282,7 +304,9 @@ extension Checker {
                     guard let found = owner.info.property(named: key) else {
                         if owner.method(key) == nil {
                             let names = owner.info.properties.map(\.name)
-                            error("'\(key)' in @affectedBy is not a property of '\(owner.info.name)'\(Suggestion.didYouMean(key, in: names))", at: location, length: path.count)
+                            error(
+                                "'\(key)' in @affectedBy is not a property of '\(owner.info.name)'\(Suggestion.didYouMean(key, in: names))",
+                                at: location, length: path.count)
                             valid = false
                         }
                         break
@@ -292,7 +316,9 @@ extension Checker {
                         current = environment.classes[name]
                     case .array, .set:
                         if index < components.count - 1, !KeyPaths.isLoneOperator(components[(index + 1)...]) {
-                            warning("the affecting key path '\(path)' goes through the to-many relationship '\(key)', which KVO cannot observe through: registering an observer of '\(property.name)' raises NSInvalidArgumentException. Observe each element instead (the guide's Department/totalSalary pattern)", at: location, length: path.count)
+                            warning(
+                                "the affecting key path '\(path)' goes through the to-many relationship '\(key)', which KVO cannot observe through: registering an observer of '\(property.name)' raises NSInvalidArgumentException. Observe each element instead (the guide's Department/totalSalary pattern)",
+                                at: location, length: path.count)
                         }
                         current = nil
                     default:
@@ -341,16 +367,20 @@ extension Checker {
         for parameter in decl.parameters where !names.insert(parameter).inserted {
             error("duplicate parameter '\(parameter)' in '\(decl.name)'", at: decl.location)
         }
-        inBody(cls, parameters: decl.parameters, isStatic: decl.isStatic || cls == nil, name: decl.name,
-               isAccessor: false, key: decl.location) {
+        inBody(
+            cls, parameters: decl.parameters, isStatic: decl.isStatic || cls == nil, name: decl.name,
+            isAccessor: false, key: decl.location
+        ) {
             self.checkBlock(decl.body)
         }
     }
 
     /// Checks `body` as the inside of a function: parameters take the first
     /// slots; the frame size is recorded under `key`.
-    func inBody(_ cls: ScriptClass?, parameters: [String], isStatic: Bool = false, name: String,
-                        isAccessor: Bool, key: SourceLocation, _ body: () -> Void) {
+    func inBody(
+        _ cls: ScriptClass?, parameters: [String], isStatic: Bool = false, name: String,
+        isAccessor: Bool, key: SourceLocation, _ body: () -> Void
+    ) {
         let savedScopes = scopes
         let savedFunction = function
         function = FunctionState(cls: cls, isStatic: isStatic, name: name, isAccessor: isAccessor)
@@ -478,7 +508,9 @@ extension Checker {
 
         case .doCatch(let body, let caught, let handler, let location):
             if let (name, nameLocation) = caught, !Compiler.exceptionNames.contains(name) {
-                error("unknown exception name '\(name)'\(Suggestion.didYouMean(name, in: Compiler.exceptionNames))", at: nameLocation, length: name.count)
+                error(
+                    "unknown exception name '\(name)'\(Suggestion.didYouMean(name, in: Compiler.exceptionNames))",
+                    at: nameLocation, length: name.count)
             }
             checkBlock(body)
             scopes.append([:])
@@ -523,7 +555,9 @@ extension Checker {
                 switch binding {
                 case .global(_, let isLet, _), .local(_, let isLet, _):
                     if isLet {
-                        error("cannot assign to '\(name)': it is a 'let' constant; declare it with 'var' to change it", at: location, length: length)
+                        error(
+                            "cannot assign to '\(name)': it is a 'let' constant; declare it with 'var' to change it",
+                            at: location, length: length)
                     }
                 case .context, .function, .classRef:
                     error("cannot assign to '\(name)'", at: location, length: length)
@@ -534,7 +568,9 @@ extension Checker {
                 checkMemberAssignment(cls, name, location)
                 return
             }
-            error("cannot find '\(name)' in scope\(Suggestion.didYouMean(name, in: namesInScope()))", at: location, length: length)
+            error(
+                "cannot find '\(name)' in scope\(Suggestion.didYouMean(name, in: namesInScope()))", at: location,
+                length: length)
         case .member(let receiver, let name, let location):
             if let cls = checkExpr(receiver) { checkMemberAssignment(cls, name, location) }
         case .subscripted(let base, let index, _):
@@ -551,11 +587,15 @@ extension Checker {
         let key = isIvar ? String(name.dropFirst()) : name
         guard let property = cls.info.property(named: key) else {
             let names = cls.info.properties.map(\.name)
-            error("value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: names))", at: location, length: name.count + 1)
+            error(
+                "value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: names))",
+                at: location, length: name.count + 1)
             return
         }
         if !isIvar && property.isReadOnly {
-            error("cannot assign to '\(key)': it is a computed property without a setter", at: location, length: name.count + 1)
+            error(
+                "cannot assign to '\(key)': it is a computed property without a setter", at: location,
+                length: name.count + 1)
         }
     }
 }
@@ -584,7 +624,10 @@ extension Checker {
             return cls
         case .dotName(let name, let location):
             if Compiler.dotLiterals[name] == nil {
-                let suggestion = Suggestion.closest(to: name, in: Array(Compiler.dotLiterals.keys)).map { "; did you mean '.\($0)'?" } ?? ""
+                let suggestion =
+                    Suggestion.closest(to: name, in: Array(Compiler.dotLiterals.keys)).map {
+                        "; did you mean '.\($0)'?"
+                    } ?? ""
                 error("unknown literal '.\(name)'\(suggestion)", at: location, length: name.count + 1)
             }
             return nil
@@ -611,12 +654,14 @@ extension Checker {
             checkOperator(op, at: location)
             return nil
         case .keyPath(_, let location):
-            error("a key path like '\\.balance' is the first argument of 'observe(…)'; elsewhere write the key as a "
-                  + "string: \"balance\"", at: location)
+            error(
+                "a key path like '\\.balance' is the first argument of 'observe(…)'; elsewhere write the key as a "
+                    + "string: \"balance\"", at: location)
             return nil
         case .closure(_, let location):
-            error("closures are only supported as the handler of 'observe(_:options:changeHandler:)'; declare a 'func' "
-                  + "instead", at: location)
+            error(
+                "closures are only supported as the handler of 'observe(_:options:changeHandler:)'; declare a 'func' "
+                    + "instead", at: location)
             return nil
         case .cast(let inner, let type, _, _, _):
             checkExpr(inner)
@@ -665,7 +710,9 @@ extension Checker {
         if name == "error" {
             error("'error' is only available inside a 'catch' block", at: location, length: length)
         } else {
-            error("cannot find '\(name)' in scope\(Suggestion.didYouMean(name, in: namesInScope()))", at: location, length: length)
+            error(
+                "cannot find '\(name)' in scope\(Suggestion.didYouMean(name, in: namesInScope()))", at: location,
+                length: length)
         }
         return nil
     }
@@ -678,7 +725,9 @@ extension Checker {
         if let property = cls.info.property(named: key) { return propertyClass(property) }
         if name != "observationInfo" && name != "className" {
             let names = cls.info.properties.map(\.name) + ["observationInfo"]
-            error("value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: names))", at: location, length: name.count + 1)
+            error(
+                "value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: names))",
+                at: location, length: name.count + 1)
         }
         return nil
     }
@@ -713,8 +762,9 @@ extension Checker {
             }
             seenLabel = true
             if label != "separator" && label != "terminator" {
-                error("print has no argument '\(label):'; it takes items, then separator: and terminator:",
-                      at: argument.location, length: label.count)
+                error(
+                    "print has no argument '\(label):'; it takes items, then separator: and terminator:",
+                    at: argument.location, length: label.count)
             }
         }
     }
@@ -726,11 +776,15 @@ extension Checker {
     func checkArity(_ box: FunctionBox, _ arguments: [Argument], _ location: SourceLocation) {
         let expected = box.parameters.count
         if expected != arguments.count {
-            error("'\(box.name)' takes \(expected) argument\(expected == 1 ? "" : "s") (\(box.parameters.joined(separator: ", "))), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given", at: location, length: box.name.count)
+            error(
+                "'\(box.name)' takes \(expected) argument\(expected == 1 ? "" : "s") (\(box.parameters.joined(separator: ", "))), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given",
+                at: location, length: box.name.count)
         }
     }
 
-    private func checkNamedCall(_ name: String, _ arguments: [Argument], _ location: SourceLocation, _ length: Int) -> ScriptClass? {
+    private func checkNamedCall(
+        _ name: String, _ arguments: [Argument], _ location: SourceLocation, _ length: Int
+    ) -> ScriptClass? {
         switch name {
         case "print":
             checkPrintLabels(arguments)
@@ -800,21 +854,28 @@ extension Checker {
         }
         for argument in arguments {
             guard let label = argument.label else {
-                error("arguments to '\(name)(…)' need property labels, as in '\(name)(\(cls.info.properties.first?.name ?? "name"): …)'", at: argument.location)
+                error(
+                    "arguments to '\(name)(…)' need property labels, as in '\(name)(\(cls.info.properties.first?.name ?? "name"): …)'",
+                    at: argument.location)
                 continue
             }
             guard let property = cls.info.property(named: label), !property.isReadOnly else {
                 let names = cls.info.properties.filter { !$0.isReadOnly }.map(\.name)
-                error("'\(name)' has no stored property '\(label)'\(Suggestion.didYouMean(label, in: names))", at: argument.location, length: label.count)
+                error(
+                    "'\(name)' has no stored property '\(label)'\(Suggestion.didYouMean(label, in: names))",
+                    at: argument.location, length: label.count)
                 continue
             }
             checkExpr(argument.value)
         }
     }
 
-    private func checkMethodCall(_ receiver: Expr, _ name: String, _ arguments: [Argument], _ location: SourceLocation) {
+    private func checkMethodCall(_ receiver: Expr, _ name: String, _ arguments: [Argument], _ location: SourceLocation)
+    {
         // Class methods: `Account.keyPathsForValuesAffecting("x")`.
-        if case .identifier(let className, let classLocation, _) = receiver, case .classRef(let cls)? = lookup(className) {
+        if case .identifier(let className, let classLocation, _) = receiver,
+            case .classRef(let cls)? = lookup(className)
+        {
             resolutions.bindings[classLocation] = .classRef(cls)
             guard let box = cls.staticMethod(name) else {
                 error("type '\(className)' has no static method '\(name)'", at: location, length: name.count)
@@ -838,19 +899,24 @@ extension Checker {
         let cls = checkExpr(receiver)
         checkArguments(arguments)
         if let cls, !cls.isNSObject, cls.method(name) == nil, Builtins.names.contains(name) {
-            error("'\(name)' is NSObject's: declare 'class \(cls.info.name): NSObject' to use KVC and KVO on it",
-                  at: location, length: name.count + 1)
+            error(
+                "'\(name)' is NSObject's: declare 'class \(cls.info.name): NSObject' to use KVC and KVO on it",
+                at: location, length: name.count + 1)
             return
         }
         func labelsError() {
             let expected = Builtins.signatures(named: name).joined(separator: "', '")
-            error("incorrect argument labels in call to '\(name)' (have '\(name)(\(labels.map { $0 + ":" }.joined()))', expected '\(expected)')", at: location, length: name.count + 1)
+            error(
+                "incorrect argument labels in call to '\(name)' (have '\(name)(\(labels.map { $0 + ":" }.joined()))', expected '\(expected)')",
+                at: location, length: name.count + 1)
         }
         if let cls, cls.method(name) != nil || Builtins.table[signature] == nil {
             guard let box = cls.method(name) else {
                 if Builtins.names.contains(name) { return labelsError() }
                 let candidates = cls.allMethodNames + Array(Builtins.names)
-                error("value of type '\(cls.info.name)' has no method '\(name)'\(Suggestion.didYouMean(name, in: candidates))", at: location, length: name.count + 1)
+                error(
+                    "value of type '\(cls.info.name)' has no method '\(name)'\(Suggestion.didYouMean(name, in: candidates))",
+                    at: location, length: name.count + 1)
                 return
             }
             checkArity(box, arguments, location)

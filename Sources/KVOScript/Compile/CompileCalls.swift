@@ -22,7 +22,9 @@ extension Compiler {
         ArgumentEvals(arguments.map { compileExpr($0.value).eval })
     }
 
-    private func compileNamedCall(_ name: String, _ arguments: [Argument], _ location: SourceLocation, _ length: Int, nameHint: String?) -> Typed {
+    private func compileNamedCall(
+        _ name: String, _ arguments: [Argument], _ location: SourceLocation, _ length: Int, nameHint: String?
+    ) -> Typed {
         switch name {
         case "print" where isSwift && !isObservationInfoPrint(arguments):
             return compileSwiftPrint(arguments)
@@ -33,13 +35,18 @@ extension Compiler {
             return Typed({ machine in
                 let values = try argumentEvals.map { try $0(machine) }
                 if values.count == 1, case .observationInfo(let object) = values[0] {
-                    machine.emit(.observationInfo(object: object, observances: object.observanceSnapshots, depth: machine.kvo.depth))
+                    machine.emit(
+                        .observationInfo(
+                            object: object, observances: object.observanceSnapshots, depth: machine.kvo.depth))
                 } else if let pending = machine.pendingPrint {
                     machine.pendingPrint = nil
                     let text = pending + (try Operators.joinedDescriptions(values, meter: machine.kvo.work))
                     machine.emit(.print(text: text, depth: machine.kvo.depth))
                 } else {
-                    machine.emit(.print(text: try Operators.joinedDescriptions(values, meter: machine.kvo.work), depth: machine.kvo.depth))
+                    machine.emit(
+                        .print(
+                            text: try Operators.joinedDescriptions(values, meter: machine.kvo.work),
+                            depth: machine.kvo.depth))
                 }
                 return .null
             })
@@ -99,53 +106,65 @@ extension Compiler {
         return Typed(Self.unreachable("an unresolved call of '\(name)'"))
     }
 
-    private func compileConstructor(_ cls: ScriptClass, _ arguments: [Argument], _ location: SourceLocation, nameHint: String?) -> Typed {
+    private func compileConstructor(
+        _ cls: ScriptClass, _ arguments: [Argument], _ location: SourceLocation, nameHint: String?
+    ) -> Typed {
         if let initializer = cls.anyInitializer {
             return compileInitializerCall(cls, initializer, arguments, nameHint: nameHint)
         }
         var setters: [(PropertyInfo, Eval)] = []
         for argument in arguments {
-            guard let label = argument.label, let property = cls.info.property(named: label), !property.isReadOnly else {
+            guard let label = argument.label, let property = cls.info.property(named: label), !property.isReadOnly
+            else {
                 return Typed(Self.unreachable("a constructor label"))
             }
             setters.append((property, compileExpr(argument.value).eval))
         }
         let info = cls.info
-        return Typed({ machine in
-            let object = machine.kvo.makeObject(info, name: nameHint)
-            let initializers = cls.allInitializers
-            if !initializers.isEmpty {
-                // Initial values run code, which may create objects in turn
-                // (`var next = Account()` inside Account): bounded like calls.
-                guard machine.callDepth < machine.kvo.maxDepth else {
-                    throw ScriptError.runtime("initial values nested deeper than the maximum depth (\(machine.kvo.maxDepth)) creating '\(info.name)'; does a property's initial value create its own class? (--max-depth raises the limit)")
-                }
-                try machine.kvo.stackGuard.check("initial values")
-                machine.callDepth += 1
-                defer { machine.callDepth -= 1 }
-                for (property, initial) in initializers {
-                    if let slot = property.slot {
-                        let value = try initial(machine)
-                        guard let accepted = property.type.accept(value) else {
-                            throw ScriptError.runtime("cannot use \(value.typeName) as the initial value of '\(property.name)', declared \(property.type)")
+        return Typed(
+            { machine in
+                let object = machine.kvo.makeObject(info, name: nameHint)
+                let initializers = cls.allInitializers
+                if !initializers.isEmpty {
+                    // Initial values run code, which may create objects in turn
+                    // (`var next = Account()` inside Account): bounded like calls.
+                    guard machine.callDepth < machine.kvo.maxDepth else {
+                        throw ScriptError.runtime(
+                            "initial values nested deeper than the maximum depth (\(machine.kvo.maxDepth)) creating '\(info.name)'; does a property's initial value create its own class? (--max-depth raises the limit)"
+                        )
+                    }
+                    try machine.kvo.stackGuard.check("initial values")
+                    machine.callDepth += 1
+                    defer { machine.callDepth -= 1 }
+                    for (property, initial) in initializers {
+                        if let slot = property.slot {
+                            let value = try initial(machine)
+                            guard let accepted = property.type.accept(value) else {
+                                throw ScriptError.runtime(
+                                    "cannot use \(value.typeName) as the initial value of '\(property.name)', declared \(property.type)"
+                                )
+                            }
+                            Value.replace(&object.slots[slot], with: accepted)
                         }
-                        Value.replace(&object.slots[slot], with: accepted)
                     }
                 }
-            }
-            for (property, eval) in setters {
-                try machine.kvo.set(object, property, try eval(machine))
-            }
-            return .object(object)
-        }, cls)
+                for (property, eval) in setters {
+                    try machine.kvo.set(object, property, try eval(machine))
+                }
+                return .object(object)
+            }, cls)
     }
 
-    private func compileMethodCall(_ receiver: Expr, _ name: String, _ arguments: [Argument], _ location: SourceLocation) -> Typed {
+    private func compileMethodCall(
+        _ receiver: Expr, _ name: String, _ arguments: [Argument], _ location: SourceLocation
+    ) -> Typed {
         // Class methods: `Account.keyPathsForValuesAffecting("x")`.
         if case .identifier(_, let classLocation, _) = receiver, case .classRef(let cls)? = binding(at: classLocation) {
             guard let box = cls.staticMethod(name) else { return Typed(Self.unreachable("static method '\(name)'")) }
             let argumentEvals = evals(arguments)
-            return Typed({ machine in try machine.invoke(box, selfObject: nil, arguments: try argumentEvals.map { try $0(machine) }) })
+            return Typed({ machine in
+                try machine.invoke(box, selfObject: nil, arguments: try argumentEvals.map { try $0(machine) })
+            })
         }
         let labels = arguments.map { $0.label ?? "_" }
         let signature = Builtins.signature(name, labels)
@@ -159,11 +178,13 @@ extension Compiler {
         if case .member(let base, let property, let memberLocation) = receiver, !property.hasPrefix("_") {
             let baseTyped = compileExpr(base)
             let baseEval = baseTyped.eval
-            typed = compileMember(Typed({ machine in
-                let value = try baseEval(machine)
-                ownerCapture.object = value
-                return value
-            }, baseTyped.cls), property, memberLocation)
+            typed = compileMember(
+                Typed(
+                    { machine in
+                        let value = try baseEval(machine)
+                        ownerCapture.object = value
+                        return value
+                    }, baseTyped.cls), property, memberLocation)
             ownerCapture.key = property
         } else {
             typed = compileExpr(receiver)
@@ -178,7 +199,8 @@ extension Compiler {
             return Typed({ machine in
                 let target = try receiverEval(machine)
                 if case .object(let object) = target, let box = machine.method(of: object, name) {
-                    return try machine.invoke(box, selfObject: object, arguments: try argumentEvals.map { try $0(machine) })
+                    return try machine.invoke(
+                        box, selfObject: object, arguments: try argumentEvals.map { try $0(machine) })
                 }
                 let owner = target.isCollection ? ownerCapture.owner : nil
                 return try buffer.call(argumentEvals, machine) { arguments in
@@ -200,7 +222,9 @@ extension Compiler {
             }
             guard let box = cache.method(machine, object, name) else {
                 let names = machine.classes[ObjectIdentifier(object.cls)]?.allMethodNames ?? []
-                throw ScriptError.runtime("value of type '\(object.cls.name)' has no method '\(name)'\(Suggestion.didYouMean(name, in: names))")
+                throw ScriptError.runtime(
+                    "value of type '\(object.cls.name)' has no method '\(name)'\(Suggestion.didYouMean(name, in: names))"
+                )
             }
             return try machine.invoke(box, selfObject: object, arguments: try argumentEvals.map { try $0(machine) })
         })
@@ -288,14 +312,17 @@ extension Compiler {
     }
 
     private func compileSuperCall(_ name: String, _ arguments: [Argument], _ location: SourceLocation) -> Typed {
-        guard let state = function, let cls = state.cls else { return Typed(Self.unreachable("'super' outside a method")) }
+        guard let state = function, let cls = state.cls else {
+            return Typed(Self.unreachable("'super' outside a method"))
+        }
         let argumentEvals = evals(arguments)
         let superclass = cls.superclass
         if let box = state.isStatic ? superclass?.staticMethod(name) : superclass?.method(name) {
             let isStatic = state.isStatic
             return Typed({ machine in
-                try machine.invoke(box, selfObject: isStatic ? nil : machine.selfObject,
-                                   arguments: try argumentEvals.map { try $0(machine) })
+                try machine.invoke(
+                    box, selfObject: isStatic ? nil : machine.selfObject,
+                    arguments: try argumentEvals.map { try $0(machine) })
             })
         }
         let info = cls.info
@@ -315,8 +342,9 @@ extension Compiler {
                 if case .change(let given) = values[2] { change = given }
                 var context: Context?
                 if case .context(let given) = values[3] { context = given }
-                throw machine.kvo.unhandledNotification(observer: observer, keyPath: string(values[0]), object: object,
-                                                        change: change, context: context)
+                throw machine.kvo.unhandledNotification(
+                    observer: observer, keyPath: string(values[0]), object: object,
+                    change: change, context: context)
             })
         case "setNilValueForKey" where expect(1, "(key)"):
             return Typed({ machine in
@@ -326,21 +354,29 @@ extension Compiler {
         case "valueForUndefinedKey" where expect(1, "(key)"):
             return Typed({ machine in
                 guard let object = machine.selfObject else { return .null }
-                throw machine.kvo.exception(Exceptions.undefinedKeyGet(object.pointerDescription, key: string(try argumentEvals[0](machine))))
+                throw machine.kvo.exception(
+                    Exceptions.undefinedKeyGet(object.pointerDescription, key: string(try argumentEvals[0](machine))))
             })
         case "setValueForUndefinedKey" where expect(2, "(value, key)"):
             return Typed({ machine in
                 guard let object = machine.selfObject else { return .null }
-                throw machine.kvo.exception(Exceptions.undefinedKeySet(object.pointerDescription, key: string(try argumentEvals[1](machine))))
+                throw machine.kvo.exception(
+                    Exceptions.undefinedKeySet(object.pointerDescription, key: string(try argumentEvals[1](machine))))
             })
         case "automaticallyNotifiesObservers" where expect(1, "(key)"):
-            return Typed({ machine in .bool(info.defaultAutomaticallyNotifies(forKey: string(try argumentEvals[0](machine)))) })
+            return Typed({ machine in
+                .bool(info.defaultAutomaticallyNotifies(forKey: string(try argumentEvals[0](machine))))
+            })
         case "keyPathsForValuesAffecting" where expect(1, "(key)"):
-            return Typed({ machine in .array(info.defaultKeyPathsAffecting(string(try argumentEvals[0](machine))).map(Value.string)) })
+            return Typed({ machine in
+                .array(info.defaultKeyPathsAffecting(string(try argumentEvals[0](machine))).map(Value.string))
+            })
         default:
             let labels = arguments.map { $0.label ?? "_" }
             if !state.isStatic, let builtin = Builtins.table[Builtins.signature(name, labels)] {
-                return Typed({ machine in try builtin(machine, try machine.selfValue(), try argumentEvals.map { try $0(machine) }) })
+                return Typed({ machine in
+                    try builtin(machine, try machine.selfValue(), try argumentEvals.map { try $0(machine) })
+                })
             }
             return Typed(Self.unreachable("'super.\(name)'"))
         }

@@ -116,7 +116,8 @@ extension Compiler {
             return UnboxedGetter(eval: { slots throws(NotADouble) in try Self.slotDouble(slots, slot) }, depth: 0)
         }
         guard let getter = getterBodies[ObjectIdentifier(property)], let body = getter.unboxed,
-              body.depth < UnboxedGetter.maxDepth else { return nil }
+            body.depth < UnboxedGetter.maxDepth
+        else { return nil }
         return UnboxedGetter(eval: body.eval, depth: body.depth + 1)
     }
 

@@ -40,7 +40,9 @@ extension Compiler {
             return compileIdentifier(name, location, length)
 
         case .selfRef:
-            guard let cls = function?.cls, function?.isStatic == false else { return Typed(Self.unreachable("'self' outside a method")) }
+            guard let cls = function?.cls, function?.isStatic == false else {
+                return Typed(Self.unreachable("'self' outside a method"))
+            }
             return Typed({ machine in try machine.selfValue() }, cls)
 
         case .dotName(let name, _):
@@ -69,7 +71,8 @@ extension Compiler {
         case .subscripted(let base, let index, _):
             let baseEval = compileExpr(base).eval
             let indexEval = compileExpr(index).eval
-            return Typed({ machine in try Self.element(of: try baseEval(machine), at: try indexEval(machine), machine) })
+            return Typed({ machine in try Self.element(of: try baseEval(machine), at: try indexEval(machine), machine) }
+            )
 
         case .unary(let op, let operand, _):
             let eval = compileExpr(operand).eval
@@ -96,9 +99,13 @@ extension Compiler {
             let right = compileExpr(rhs).eval
             switch op {
             case "&&":
-                return Typed({ machine in .bool(try Operators.truth(try left(machine)) && Operators.truth(try right(machine))) })
+                return Typed({ machine in
+                    .bool(try Operators.truth(try left(machine)) && Operators.truth(try right(machine)))
+                })
             case "||":
-                return Typed({ machine in .bool(try Operators.truth(try left(machine)) || Operators.truth(try right(machine))) })
+                return Typed({ machine in
+                    .bool(try Operators.truth(try left(machine)) || Operators.truth(try right(machine)))
+                })
             case "..<", "...":
                 return Typed(Self.unreachable("a range outside 'for … in'"))
             default:
@@ -119,7 +126,8 @@ extension Compiler {
                         })
                     case .getter(let getter, let body)?:
                         return Typed({ machine in
-                            try Operators.apply(fast, function, try machine.ownGetter(getter, body), constant, at: location)
+                            try Operators.apply(
+                                fast, function, try machine.ownGetter(getter, body), constant, at: location)
                         })
                     case nil:
                         break
@@ -127,19 +135,29 @@ extension Compiler {
                     // `i + 1`, `i < 10`: the variable is read here too.
                     switch variableOperand(lhs) {
                     case .global(let slot)?:
-                        return Typed({ machine in try Operators.apply(fast, function, machine.globals[slot], constant, at: location) })
+                        return Typed({ machine in
+                            try Operators.apply(fast, function, machine.globals[slot], constant, at: location)
+                        })
                     case .local(let slot)?:
-                        return Typed({ machine in try Operators.apply(fast, function, machine.local(slot), constant, at: location) })
+                        return Typed({ machine in
+                            try Operators.apply(fast, function, machine.local(slot), constant, at: location)
+                        })
                     case nil:
-                        return Typed({ machine in try Operators.apply(fast, function, try left(machine), constant, at: location) })
+                        return Typed({ machine in
+                            try Operators.apply(fast, function, try left(machine), constant, at: location)
+                        })
                     }
                 }
                 // `i < n` between two variables of the same scope: both read here.
                 switch (variableOperand(lhs), variableOperand(rhs)) {
                 case (.global(let a)?, .global(let b)?):
-                    return Typed({ machine in try Operators.apply(fast, function, machine.globals[a], machine.globals[b], at: location) })
+                    return Typed({ machine in
+                        try Operators.apply(fast, function, machine.globals[a], machine.globals[b], at: location)
+                    })
                 case (.local(let a)?, .local(let b)?):
-                    return Typed({ machine in try Operators.apply(fast, function, machine.local(a), machine.local(b), at: location) })
+                    return Typed({ machine in
+                        try Operators.apply(fast, function, machine.local(a), machine.local(b), at: location)
+                    })
                 default:
                     return Typed({ machine in
                         let (a, b) = (try left(machine), try right(machine))
@@ -235,7 +253,9 @@ extension Compiler {
     private func selfOperand(_ expr: Expr) -> SelfOperand? {
         guard let property = selfProperty(expr) else { return nil }
         if case .stored(let slot) = property.storage { return .stored(slot: slot) }
-        if let getter = getterBodies[ObjectIdentifier(property)], let body = getter.eval { return .getter(getter, body) }
+        if let getter = getterBodies[ObjectIdentifier(property)], let body = getter.eval {
+            return .getter(getter, body)
+        }
         return nil
     }
 
@@ -274,10 +294,13 @@ extension Compiler {
                         // Already compiled (declared earlier): call it directly.
                         return Typed({ machine in try machine.ownGetter(getter, body) }, type)
                     }
-                    return Typed({ machine in
-                        guard let body = getter.eval else { return try machine.withSelf { try machine.kvo.get($0, property) } }
-                        return try machine.ownGetter(getter, body)
-                    }, type)
+                    return Typed(
+                        { machine in
+                            guard let body = getter.eval else {
+                                return try machine.withSelf { try machine.kvo.get($0, property) }
+                            }
+                            return try machine.ownGetter(getter, body)
+                        }, type)
                 }
                 if case .stored(let slot) = property.storage {
                     // A stored property of `self`: its slot (what `get` reads).
@@ -305,11 +328,12 @@ extension Compiler {
             if let property = cls.info.property(named: key) {
                 let type = propertyClass(property)
                 let cache = MemberCache()
-                return Typed({ machine in
-                    guard case .object(let object) = try receiverEval(machine) else { return .null }
-                    let resolved = cache.lookup(object, key) ?? property
-                    return isIvar ? try Self.ivar(object, resolved) : try machine.kvo.get(object, resolved)
-                }, type)
+                return Typed(
+                    { machine in
+                        guard case .object(let object) = try receiverEval(machine) else { return .null }
+                        let resolved = cache.lookup(object, key) ?? property
+                        return isIvar ? try Self.ivar(object, resolved) : try machine.kvo.get(object, resolved)
+                    }, type)
             }
             if name != "observationInfo" && name != "className" {
                 return Typed(Self.unreachable("an unknown property '\(key)'"))
@@ -330,7 +354,8 @@ extension Compiler {
                 return try ivar(object, property)
             }
             let names = object.cls.properties.map(\.name) + ["observationInfo"]
-            throw ScriptError.runtime("value of type '\(object.cls.name)' has no property '\(name)'\(Suggestion.didYouMean(name, in: names))")
+            throw ScriptError.runtime(
+                "value of type '\(object.cls.name)' has no property '\(name)'\(Suggestion.didYouMean(name, in: names))")
         case .null:
             return .null
         case .array(let elements):

@@ -18,7 +18,9 @@ extension Compiler {
             var text = (machine.pendingPrint ?? "") + parts.joined(separator: separatorText) + terminatorText
             machine.pendingPrint = nil
             if text.utf8.count > Operators.maxStringBytes {
-                throw ScriptError.runtime("print would write more than \(Operators.maxStringBytes) bytes; print fewer or smaller values at a time")
+                throw ScriptError.runtime(
+                    "print would write more than \(Operators.maxStringBytes) bytes; print fewer or smaller values at a time"
+                )
             }
             guard let lastBreak = text.lastIndex(where: { $0 == "\n" || $0 == "\r\n" }) else {
                 machine.pendingPrint = text

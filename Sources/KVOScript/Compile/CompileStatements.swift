@@ -8,8 +8,10 @@ struct LValue {
 }
 
 extension Compiler {
-    static let exceptionNames = ["NSRangeException", "NSUnknownKeyException", "NSInvalidArgumentException",
-                                 "NSInternalInconsistencyException", "NSGenericException"]
+    static let exceptionNames = [
+        "NSRangeException", "NSUnknownKeyException", "NSInvalidArgumentException",
+        "NSInternalInconsistencyException", "NSGenericException",
+    ]
 
     /// A statement that runs `eval` (an internal error) when reached.
     func exec(_ eval: @escaping Eval) -> Exec {
@@ -79,8 +81,10 @@ extension Compiler {
 
         case .ifElse(let branches, let otherwise, _) where branches.contains(where: { $0.binding != nil }):
             let compiled = branches.map { branch in
-                (test: compileExpr(branch.condition).eval, body: compileBlock(branch.body),
-                 store: branch.binding == nil ? nil : binding(at: branch.location).map(storer))
+                (
+                    test: compileExpr(branch.condition).eval, body: compileBlock(branch.body),
+                    store: branch.binding == nil ? nil : binding(at: branch.location).map(storer)
+                )
             }
             let elseExec = otherwise.map(compileBlock)
             return { machine in
@@ -116,7 +120,9 @@ extension Compiler {
                 return { machine in
                     let value = try eval(machine)
                     guard let accepted = declared.accept(value) else {
-                        throw ScriptError.runtime("cannot assign \(value.typeName) \(value.collectionDescription) to '\(name)' of type \(declared)")
+                        throw ScriptError.runtime(
+                            "cannot assign \(value.typeName) \(value.collectionDescription) to '\(name)' of type \(declared)"
+                        )
                     }
                     store(machine, accepted)
                     return nil
@@ -147,7 +153,9 @@ extension Compiler {
             }
 
         case .ifElse(let branches, let otherwise, _):
-            let compiled = branches.map { branch in (test: compileExpr(branch.condition).eval, body: compileBlock(branch.body)) }
+            let compiled = branches.map { branch in
+                (test: compileExpr(branch.condition).eval, body: compileBlock(branch.body))
+            }
             let elseExec = otherwise.map(compileBlock)
             if compiled.count == 1, let only = compiled.first {
                 let (test, thenExec) = only
@@ -181,13 +189,17 @@ extension Compiler {
         case .doCatch(let body, let caught, let handler, let location):
             let exceptionName = caught?.0
             let bodyExec = compileBlock(body)
-            guard let errorBinding = binding(at: location) else { return exec(Self.unreachable("an unresolved 'error'")) }
+            guard let errorBinding = binding(at: location) else {
+                return exec(Self.unreachable("an unresolved 'error'"))
+            }
             let errorStore = storer(errorBinding)
             let handlerExec = compileBlock(handler)
             return { machine in
                 do {
                     return try bodyExec(machine)
-                } catch ScriptError.exception(let exception) where exceptionName == nil || exception.name == exceptionName {
+                } catch ScriptError.exception(let exception)
+                    where exceptionName == nil || exception.name == exceptionName
+                {
                     machine.emit(.exception(exception, caught: true))
                     errorStore(machine, .exception(exception))
                     return try handlerExec(machine)
@@ -217,7 +229,9 @@ extension Compiler {
     }
 
     private func compileFor(_ name: String, _ sequence: Expr, _ body: [Stmt], _ location: SourceLocation) -> Exec {
-        guard let loopVariable = binding(at: location) else { return exec(Self.unreachable("an unresolved loop variable")) }
+        guard let loopVariable = binding(at: location) else {
+            return exec(Self.unreachable("an unresolved loop variable"))
+        }
         let store = storer(loopVariable)
         if case .binary(let op, let lower, let upper, let opLocation) = sequence, op == "..<" || op == "..." {
             let lowerEval = compileExpr(lower).eval
@@ -226,7 +240,8 @@ extension Compiler {
             let closed = op == "..."
             return { machine in
                 guard case .int(let from) = try lowerEval(machine), case .int(let to) = try upperEval(machine) else {
-                    throw ScriptError.runtime(RuntimeFailure("a range needs Int bounds", line: opLocation.line, column: opLocation.column))
+                    throw ScriptError.runtime(
+                        RuntimeFailure("a range needs Int bounds", line: opLocation.line, column: opLocation.column))
                 }
                 guard from <= to else {
                     throw ScriptError.runtime("Range requires lowerBound <= upperBound (\(from) \(op) \(to))")
@@ -300,8 +315,12 @@ extension Compiler {
         case .global(let slot, _, _): return { machine in machine.globals[slot] }
         case .local(let slot, _, _): return { machine in machine.local(slot) }
         case .context(let context): return { _ in .context(context) }
-        case .function(let box): return { _ in throw ScriptError.runtime("'\(box.name)' is a function; call it with '\(box.name)(…)'") }
-        case .classRef(let cls): return { _ in throw ScriptError.runtime("'\(cls.info.name)' is a class; create an instance with '\(cls.info.name)()'") }
+        case .function(let box):
+            return { _ in throw ScriptError.runtime("'\(box.name)' is a function; call it with '\(box.name)(…)'") }
+        case .classRef(let cls):
+            return { _ in
+                throw ScriptError.runtime("'\(cls.info.name)' is a class; create an instance with '\(cls.info.name)()'")
+            }
         }
     }
 
@@ -330,7 +349,8 @@ extension Compiler {
             let indexEval = compileExpr(index).eval
             if let place = compileLValue(base) {
                 return LValue(
-                    get: { machine in try Self.element(of: try place.get(machine), at: try indexEval(machine), machine) },
+                    get: { machine in try Self.element(of: try place.get(machine), at: try indexEval(machine), machine)
+                    },
                     set: { machine, value in
                         let container = try place.get(machine)
                         let position = try indexEval(machine)
@@ -340,9 +360,13 @@ extension Compiler {
                         guard case .array(var elements) = container else {
                             throw ScriptError.runtime("cannot assign through a subscript of \(container.typeName)")
                         }
-                        guard case .int(let offset) = position else { throw ScriptError.runtime("an array index must be an Int") }
+                        guard case .int(let offset) = position else {
+                            throw ScriptError.runtime("an array index must be an Int")
+                        }
                         guard elements.indices.contains(offset) else {
-                            throw ScriptError.runtime("index \(offset) out of range for an array of \(elements.count) element\(elements.count == 1 ? "" : "s")")
+                            throw ScriptError.runtime(
+                                "index \(offset) out of range for an array of \(elements.count) element\(elements.count == 1 ? "" : "s")"
+                            )
                         }
                         elements[offset] = value
                         try place.set(machine, .array(elements))
@@ -386,7 +410,8 @@ extension Compiler {
 
     static func object(_ value: Value, for member: String) throws -> KVOObject {
         guard case .object(let object) = value else {
-            throw ScriptError.runtime("cannot use '.\(member)' on \(value.typeName) \(value.collectionDescription): it is not an object")
+            throw ScriptError.runtime(
+                "cannot use '.\(member)' on \(value.typeName) \(value.collectionDescription): it is not an object")
         }
         return object
     }
@@ -394,7 +419,8 @@ extension Compiler {
     static func ivar(_ object: KVOObject, _ property: PropertyInfo) throws -> Value {
         if object.isReleased { throw ScriptError.runtime("use of released object \(object.description)") }
         guard let slot = property.slot else {
-            throw ScriptError.runtime("computed property '\(property.name)' of \(object.cls.name) has no instance variable")
+            throw ScriptError.runtime(
+                "computed property '\(property.name)' of \(object.cls.name) has no instance variable")
         }
         return object.slots[slot]
     }
@@ -410,13 +436,16 @@ extension Compiler {
         switch container {
         case .array(let elements):
             guard elements.indices.contains(offset) else {
-                throw ScriptError.runtime("index \(offset) out of range for an array of \(elements.count) element\(elements.count == 1 ? "" : "s")")
+                throw ScriptError.runtime(
+                    "index \(offset) out of range for an array of \(elements.count) element\(elements.count == 1 ? "" : "s")"
+                )
             }
             return elements[offset]
         case .arrayProxy:
             guard case .array(let elements) = try machine.kvo.proxyContents(container) else { return .null }
             guard elements.indices.contains(offset) else {
-                throw machine.kvo.exception(Exceptions.beyondBounds("objectAtIndex:", index: offset, count: elements.count))
+                throw machine.kvo.exception(
+                    Exceptions.beyondBounds("objectAtIndex:", index: offset, count: elements.count))
             }
             return elements[offset]
         case .string(let text):
@@ -440,7 +469,9 @@ final class MemberCache {
     func property(of object: KVOObject, _ key: String) throws -> PropertyInfo {
         if object.cls === cls, let cached { return cached }
         guard let property = object.cls.property(named: key) else {
-            throw ScriptError.runtime("value of type '\(object.cls.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: object.cls.properties.map(\.name)))")
+            throw ScriptError.runtime(
+                "value of type '\(object.cls.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: object.cls.properties.map(\.name)))"
+            )
         }
         cls = object.cls
         cached = property

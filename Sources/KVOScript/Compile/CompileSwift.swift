@@ -20,7 +20,7 @@ extension Compiler {
     func optionality(_ expr: Expr) -> SwiftDescription.Optionality? {
         switch expr {
         case .call(.member(_, let name, _), let arguments, _)
-            where (name == "value" && arguments.count == 1) || name == "validateValue":
+        where (name == "value" && arguments.count == 1) || name == "validateValue":
             return .bridged
         case .subscripted(_, .dotName(let key, _), _) where Self.swiftDotLiterals[key] != nil:
             return .bridged
@@ -95,7 +95,8 @@ extension Compiler {
                     if unwrapped { throw ScriptError.runtime(Self.unwrappedNil) }
                     return "nil"
                 }
-                let inner = type.hasPrefix("Optional<")
+                let inner =
+                    type.hasPrefix("Optional<")
                     ? SwiftDescription.describe(value, optional: .typed)
                     : SwiftDescription.describe(value, nested: !unwrapped)
                 return unwrapped ? inner : "Optional(\(inner))"
@@ -108,20 +109,24 @@ extension Compiler {
 
     // MARK: Casts and unwrapping
 
-    func compileCast(_ inner: Expr, _ type: TypeSyntax, forced: Bool, conditional: Bool,
-                     _ location: SourceLocation) -> Typed {
+    func compileCast(
+        _ inner: Expr, _ type: TypeSyntax, forced: Bool, conditional: Bool,
+        _ location: SourceLocation
+    ) -> Typed {
         let eval = compileExpr(inner).eval
         let target = type.type
         var cls: ScriptClass?
         if case .object(let name) = target { cls = environment.classes[name] }
         let written = type.swiftName
-        return Typed({ machine in
-            let value = try eval(machine)
-            if !conditional && !forced { return value }
-            if let cast = Self.cast(value, to: target) { return cast }
-            if conditional { return .null }
-            throw ScriptError.runtime("Fatal error: Could not cast value of type '\(value.typeName)' to '\(written)'")
-        }, cls)
+        return Typed(
+            { machine in
+                let value = try eval(machine)
+                if !conditional && !forced { return value }
+                if let cast = Self.cast(value, to: target) { return cast }
+                if conditional { return .null }
+                throw ScriptError.runtime(
+                    "Fatal error: Could not cast value of type '\(value.typeName)' to '\(written)'")
+            }, cls)
     }
 
     /// What `as? T` gives for a value, as NSNumber and the bridges convert;
@@ -151,11 +156,12 @@ extension Compiler {
         let typed = compileExpr(inner)
         guard isSwift else { return typed }
         let eval = typed.eval
-        return Typed({ machine in
-            let value = try eval(machine)
-            if value.isNull { throw ScriptError.runtime(Self.unwrappedNil) }
-            return value
-        }, typed.cls)
+        return Typed(
+            { machine in
+                let value = try eval(machine)
+                if value.isNull { throw ScriptError.runtime(Self.unwrappedNil) }
+                return value
+            }, typed.cls)
     }
 
     func compileNilCoalescing(_ lhs: Expr, _ rhs: Expr) -> Typed {
@@ -172,17 +178,21 @@ extension Compiler {
     func compileObserve(_ receiver: Expr, _ arguments: [Argument], nameHint: String?) -> Typed {
         let receiverTyped = compileExpr(receiver)
         guard case .keyPath(let literal, _) = arguments[0].value,
-              case .closure(let closure, let closureLocation) = arguments[arguments.count - 1].value else {
+            case .closure(let closure, let closureLocation) = arguments[arguments.count - 1].value
+        else {
             return Typed(Self.unreachable("an 'observe' call"))
         }
         let optionsEval = arguments.count == 3 ? compileExpr(arguments[1].value).eval : { _ in .array([]) }
         let outer = function?.isStatic == false ? function?.cls : nil
-        let (body, frameSize) = compileInMethod(outer, isStatic: outer == nil, name: "observe handler",
-                                                key: closureLocation) {
+        let (body, frameSize) = compileInMethod(
+            outer, isStatic: outer == nil, name: "observe handler",
+            key: closureLocation
+        ) {
             self.compileBlock(closure.body)
         }
-        let handler = FunctionBox(name: "observe handler", parameters: closure.parameters, isStatic: outer == nil,
-                                  location: closureLocation)
+        let handler = FunctionBox(
+            name: "observe handler", parameters: closure.parameters, isStatic: outer == nil,
+            location: closureLocation)
         handler.body = body
         handler.frameSize = frameSize
         let root = literal.root.flatMap { environment.classes[$0] } ?? receiverTyped.cls
@@ -196,9 +206,10 @@ extension Compiler {
             try Self.checkKeyPathIsObjC(literal, from: object.cls, classes)
             let options = try Builtins.options(try optionsEval(machine))
             let token = machine.kvo.makeObject(machine.swift.tokenClass(machine), name: nameHint)
-            let observation = SwiftState.Observation(token: token, observed: object, keyPath: keyPath, handler: handler,
-                                                     capturedSelf: outer == nil ? nil : machine.selfObject,
-                                                     valueType: valueType)
+            let observation = SwiftState.Observation(
+                token: token, observed: object, keyPath: keyPath, handler: handler,
+                capturedSelf: outer == nil ? nil : machine.selfObject,
+                valueType: valueType)
             machine.swift.observations[ObjectIdentifier(token)] = observation
             do {
                 try machine.kvo.addObserver(token, to: target, keyPath: keyPath, options: options, context: nil)
@@ -212,8 +223,10 @@ extension Compiler {
 
     /// Swift turns a key path into a string only when every component is
     /// `@objc`; otherwise `observe` traps.
-    private static func checkKeyPathIsObjC(_ literal: KeyPathLiteral, from start: ClassInfo,
-                                           _ classes: [String: ScriptClass]) throws {
+    private static func checkKeyPathIsObjC(
+        _ literal: KeyPathLiteral, from start: ClassInfo,
+        _ classes: [String: ScriptClass]
+    ) throws {
         var current: ClassInfo? = start
         for key in literal.components {
             guard let cls = current, let property = cls.property(named: key) else { return }
@@ -291,7 +304,8 @@ extension Compiler {
                 let domain = try evals[0](machine).printDescription
                 let code = try evals[1](machine).printDescription
                 let description = try evals[2](machine).printDescription
-                let reason = "Error Domain=\(domain) Code=\(code) \"\(description)\" "
+                let reason =
+                    "Error Domain=\(domain) Code=\(code) \"\(description)\" "
                     + "UserInfo={NSLocalizedDescription=\(description)}"
                 return .exception(CocoaException(name: "NSError", reason: reason, depth: machine.kvo.depth))
             })
@@ -313,7 +327,8 @@ extension Compiler {
         }
         func between(_ start: String, _ end: String) -> String? {
             guard let from = find(start, from: 0).map({ $0 + start.count }), from <= characters.count,
-                  let to = find(end, from: from) else { return nil }
+                let to = find(end, from: from)
+            else { return nil }
             return String(characters[from..<to])
         }
         switch name {
@@ -370,18 +385,21 @@ extension Compiler {
     // MARK: Classes
 
     /// `Account(owner: p)` with an `init`: the object, its initial values, then the body.
-    func compileInitializerCall(_ cls: ScriptClass, _ box: FunctionBox, _ arguments: [Argument],
-                                nameHint: String?) -> Typed {
+    func compileInitializerCall(
+        _ cls: ScriptClass, _ box: FunctionBox, _ arguments: [Argument],
+        nameHint: String?
+    ) -> Typed {
         let evals = arguments.map { compileExpr($0.value).eval }
         let info = cls.info
-        return Typed({ machine in
-            let object = machine.kvo.makeObject(info, name: nameHint)
-            for (property, initial) in cls.allInitializers {
-                if property.slot != nil { try machine.kvo.setIvar(object, property, try initial(machine)) }
-            }
-            _ = try machine.invoke(box, selfObject: object, arguments: try evals.map { try $0(machine) })
-            return .object(object)
-        }, cls)
+        return Typed(
+            { machine in
+                let object = machine.kvo.makeObject(info, name: nameHint)
+                for (property, initial) in cls.allInitializers {
+                    if property.slot != nil { try machine.kvo.setIvar(object, property, try initial(machine)) }
+                }
+                _ = try machine.invoke(box, selfObject: object, arguments: try evals.map { try $0(machine) })
+                return .object(object)
+            }, cls)
     }
 
     func compileInitializerBody(_ decl: ClassDecl, _ cls: ScriptClass) {
@@ -409,14 +427,18 @@ extension Compiler {
             let value = property.type.accept(newValue) ?? newValue
             try machine { machine in
                 if let (exec, frameSize) = willSet {
-                    _ = try machine.invokeBody(frameSize: frameSize, selfObject: object, argument: value,
-                                               name: "willSet \(name)") { try exec($0) ?? .null }
+                    _ = try machine.invokeBody(
+                        frameSize: frameSize, selfObject: object, argument: value,
+                        name: "willSet \(name)"
+                    ) { try exec($0) ?? .null }
                 }
                 let old = object.slots[property.slot ?? 0]
                 try machine.kvo.setIvar(object, property, value)
                 if let (exec, frameSize) = didSet {
-                    _ = try machine.invokeBody(frameSize: frameSize, selfObject: object, argument: old,
-                                               name: "didSet \(name)") { try exec($0) ?? .null }
+                    _ = try machine.invokeBody(
+                        frameSize: frameSize, selfObject: object, argument: old,
+                        name: "didSet \(name)"
+                    ) { try exec($0) ?? .null }
                 }
             }
         }
@@ -429,8 +451,9 @@ extension Compiler {
         let machine = MachineRef(self.machine)
         cls.info.ownHooks.observeValue = { observer, keyPath, object, change, context in
             try machine { machine in
-                throw machine.kvo.unhandledNotification(observer: observer, keyPath: keyPath, object: object,
-                                                        change: change, context: context)
+                throw machine.kvo.unhandledNotification(
+                    observer: observer, keyPath: keyPath, object: object,
+                    change: change, context: context)
             }
         }
     }

@@ -86,11 +86,14 @@ final class Compiler {
             switch statement {
             case .classDecl, .function, .context, .importModule: continue
             case .expression(let expr) where echoesExpressions:
-                compiled.append(CompiledStatement(exec: topLevelErrors(compileEchoed(expr, at: statement.location)),
-                                                  location: statement.location, echoes: true))
+                compiled.append(
+                    CompiledStatement(
+                        exec: topLevelErrors(compileEchoed(expr, at: statement.location)),
+                        location: statement.location, echoes: true))
             case .binding(_, let name, _, _, let location):
-                var statement = CompiledStatement(exec: topLevelErrors(compileStatement(statement, topLevel: true)),
-                                                  location: location)
+                var statement = CompiledStatement(
+                    exec: topLevelErrors(compileStatement(statement, topLevel: true)),
+                    location: location)
                 if let binding = binding(at: location) { statement.declares = (name, binding) }
                 compiled.append(statement)
             default:
@@ -125,7 +128,9 @@ final class Compiler {
         }
         pendingBodies.append { [unowned self] in self.compileInitializerBody(decl, cls) }
         for method in decl.methods {
-            guard let box = method.isStatic ? cls.staticMethods[method.name] : cls.methods[method.name] else { continue }
+            guard let box = method.isStatic ? cls.staticMethods[method.name] : cls.methods[method.name] else {
+                continue
+            }
             pendingBodies.append { [unowned self] in self.compileBody(method, box: box, cls: cls) }
         }
         pendingBodies.append { [unowned self] in
@@ -147,16 +152,21 @@ final class Compiler {
             let getterBody = GetterBody(name: decl.name)
             getterBodies[ObjectIdentifier(property)] = getterBody
             pendingBodies.append { [unowned self] in
-                var (eval, frameSize) = self.compileInMethod(cls, key: computed.location) { self.compileExpr(computed).eval }
+                var (eval, frameSize) = self.compileInMethod(cls, key: computed.location) {
+                    self.compileExpr(computed).eval
+                }
                 let name = decl.name
                 let machine = MachineRef(self.machine)
                 guard frameSize == 0 else {
                     property.getter = { object in
-                        try machine { try $0.invokeBody(frameSize: frameSize, selfObject: object, argument: nil, name: name, eval) }
+                        try machine {
+                            try $0.invokeBody(frameSize: frameSize, selfObject: object, argument: nil, name: name, eval)
+                        }
                     }
                     return
                 }
-                if let unboxed = self.compileInMethod(cls, key: computed.location, { self.compileUnboxed(computed) }).0 {
+                if let unboxed = self.compileInMethod(cls, key: computed.location, { self.compileUnboxed(computed) }).0
+                {
                     // Double arithmetic on `self`: unboxed (CompileDouble.swift).
                     getterBody.unboxed = unboxed
                     let boxed = eval
@@ -174,7 +184,8 @@ final class Compiler {
                         try machine { machine in
                             // The checks `invokeGetter` makes, once for the whole body.
                             if unboxed.runs(atCallDepth: machine.callDepth + 1, maxDepth: machine.kvo.maxDepth),
-                               !object.isReleased {
+                                !object.isReleased
+                            {
                                 try machine.kvo.stackGuard.check("accessor calls")
                                 if let value = try? run(object.slots) { return .double(value) }
                             }
@@ -197,7 +208,9 @@ final class Compiler {
                 let machine = MachineRef(self.machine)
                 property.setter = { object, value in
                     _ = try machine {
-                        try $0.invokeBody(frameSize: frameSize, selfObject: object, argument: value, name: name) { try exec($0) ?? .null }
+                        try $0.invokeBody(frameSize: frameSize, selfObject: object, argument: value, name: name) {
+                            try exec($0) ?? .null
+                        }
                     }
                 }
             }
@@ -226,7 +239,13 @@ final class Compiler {
         func arity(_ box: FunctionBox, _ count: Int, _ signature: String) -> Bool { box.parameters.count == count }
         if let box = cls.methods["observeValue"], arity(box, 4, "(keyPath, object, change, context)") {
             cls.info.ownHooks.observeValue = { observer, keyPath, object, change, context in
-                _ = try machine { try $0.invoke(box, selfObject: observer, arguments: [.string(keyPath), .object(object), .change(change), context.map(Value.context) ?? .null]) }
+                _ = try machine {
+                    try $0.invoke(
+                        box, selfObject: observer,
+                        arguments: [
+                            .string(keyPath), .object(object), .change(change), context.map(Value.context) ?? .null,
+                        ])
+                }
             }
         }
         if let box = cls.methods["setNilValueForKey"], arity(box, 1, "(key)") {
@@ -258,14 +277,16 @@ final class Compiler {
                 case .array(let array): values = array
                 case .set(let set): values = set.elements
                 default:
-                    throw ScriptError.runtime("keyPathsForValuesAffecting must return an array of key paths, got \(result.typeName)")
+                    throw ScriptError.runtime(
+                        "keyPathsForValuesAffecting must return an array of key paths, got \(result.typeName)")
                 }
                 return try values.map { value in
-                        guard case .string(let path) = value else {
-                            throw ScriptError.runtime("keyPathsForValuesAffecting must return key-path strings, got \(value.typeName)")
-                        }
-                        return path
+                    guard case .string(let path) = value else {
+                        throw ScriptError.runtime(
+                            "keyPathsForValuesAffecting must return key-path strings, got \(value.typeName)")
                     }
+                    return path
+                }
             }
         }
         for (name, box) in cls.methods where box.parameters.isEmpty {
@@ -278,7 +299,9 @@ final class Compiler {
     // MARK: Function bodies
 
     private func compileBody(_ decl: FunctionDecl, box: FunctionBox, cls: ScriptClass?) {
-        let (exec, frameSize) = compileInMethod(cls, isStatic: decl.isStatic || cls == nil, name: decl.name, key: decl.location) {
+        let (exec, frameSize) = compileInMethod(
+            cls, isStatic: decl.isStatic || cls == nil, name: decl.name, key: decl.location
+        ) {
             self.compileBlock(decl.body)
         }
         box.body = isSwift ? endingTokensInScope(exec, frameSize: frameSize) : exec
@@ -287,8 +310,10 @@ final class Compiler {
 
     /// Compiles `body` as the inside of a function whose frame the checker
     /// laid out under `key` (parameters first).
-    func compileInMethod<T>(_ cls: ScriptClass?, isStatic: Bool = false, name: String = "", key: SourceLocation,
-                            _ body: () -> T) -> (T, Int) {
+    func compileInMethod<T>(
+        _ cls: ScriptClass?, isStatic: Bool = false, name: String = "", key: SourceLocation,
+        _ body: () -> T
+    ) -> (T, Int) {
         let savedFunction = function
         let savedDepth = blockDepth
         function = FunctionState(cls: cls, isStatic: isStatic, name: name)
@@ -335,10 +360,13 @@ extension Machine {
     @inline(__always)
     func checkAccessorCall(_ name: String, on object: KVOObject) throws {
         guard callDepth < kvo.maxDepth else {
-            throw ScriptError.runtime("accessor calls nested deeper than the maximum depth (\(kvo.maxDepth)) in '\(name)'; raise it with --max-depth")
+            throw ScriptError.runtime(
+                "accessor calls nested deeper than the maximum depth (\(kvo.maxDepth)) in '\(name)'; raise it with --max-depth"
+            )
         }
         if object.isReleased {
-            throw ScriptError.runtime("-[\(object.cls.name) \(name)]: message sent to deallocated instance \(object.description)")
+            throw ScriptError.runtime(
+                "-[\(object.cls.name) \(name)]: message sent to deallocated instance \(object.description)")
         }
         try kvo.stackGuard.check("accessor calls")
     }
@@ -368,7 +396,9 @@ extension Machine {
 
     /// Runs a compiled accessor body (a getter, or a setter with its `newValue`)
     /// as a call of its own.
-    func invokeBody(frameSize: Int, selfObject: KVOObject, argument: Value?, name: String, _ body: (Machine) throws -> Value) throws -> Value {
+    func invokeBody(
+        frameSize: Int, selfObject: KVOObject, argument: Value?, name: String, _ body: (Machine) throws -> Value
+    ) throws -> Value {
         try checkAccessorCall(name, on: selfObject)
         let newBase = stack.count
         if let argument { stack.append(argument) }

@@ -40,7 +40,10 @@ public struct Diagnostic: Error, Equatable, Sendable {
     /// column: each escaped character is padded to its escape's width.
     public func render(file: String, source: SourceText, color: Bool = false) -> String {
         let header = "\(ControlCharacters.escaping(file)):\(location.line):\(location.column): "
-        let label = color ? (severity == .error ? "\u{1B}[1;31merror:\u{1B}[0m" : "\u{1B}[1;35mwarning:\u{1B}[0m") : "\(severity.rawValue):"
+        let label =
+            color
+            ? (severity == .error ? "\u{1B}[1;31merror:\u{1B}[0m" : "\u{1B}[1;35mwarning:\u{1B}[0m")
+            : "\(severity.rawValue):"
         let message = ControlCharacters.escaping(self.message, keepingNewlines: true)
         var text = header + label + " " + (color ? "\u{1B}[1m\(message)\u{1B}[0m" : message)
         if let characters = source.lineCharacters(location.line) {
@@ -76,7 +79,9 @@ public struct Diagnostic: Error, Equatable, Sendable {
 
     /// A character as the source line under a diagnostic shows it.
     private static func shown(_ character: Character) -> String {
-        guard character.unicodeScalars.contains(where: { ControlCharacters.mustEscape($0) }) else { return String(character) }
+        guard character.unicodeScalars.contains(where: { ControlCharacters.mustEscape($0) }) else {
+            return String(character)
+        }
         return ControlCharacters.escaping(String(character))
     }
 }
@@ -164,7 +169,10 @@ enum Suggestion {
             }
             guard distance <= limit else { continue }
             let exact = editDistance(scalars, Array(candidate.unicodeScalars), limit: limit + name.count)
-            if let current = best, (current.distance, current.exact, current.candidate) <= (distance, exact, candidate) { continue }
+            if let current = best, (current.distance, current.exact, current.candidate) <= (distance, exact, candidate)
+            {
+                continue
+            }
             best = (distance, exact, candidate)
         }
         return best?.candidate

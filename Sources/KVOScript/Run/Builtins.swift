@@ -31,33 +31,52 @@ enum Builtins {
         "value(forKeyPath:)": { m, r, a in
             kvcResult(try m.kvo.value(of: r, forKeyPath: try string(a[0], "key path"), owner: m.receiverOwner))
         },
-        "setValue(_:forKey:)": { m, r, a in try m.kvo.setValue(a[0], of: r, forKey: try string(a[1], "key")); return .null },
-        "setValue(_:forKeyPath:)": { m, r, a in try m.kvo.setValue(a[0], of: r, forKeyPath: try string(a[1], "key path")); return .null },
+        "setValue(_:forKey:)": { m, r, a in
+            try m.kvo.setValue(a[0], of: r, forKey: try string(a[1], "key"))
+            return .null
+        },
+        "setValue(_:forKeyPath:)": { m, r, a in
+            try m.kvo.setValue(a[0], of: r, forKeyPath: try string(a[1], "key path"))
+            return .null
+        },
         // Registration
         "addObserver(_:forKeyPath:options:context:)": { m, r, a in try addObserver(m, r, a[0], a[1], a[2], a[3]) },
         "addObserver(_:forKeyPath:options:)": { m, r, a in try addObserver(m, r, a[0], a[1], a[2], .null) },
         "addObserver(_:forKeyPath:context:)": { m, r, a in try addObserver(m, r, a[0], a[1], .array([]), a[2]) },
         "addObserver(_:forKeyPath:)": { m, r, a in try addObserver(m, r, a[0], a[1], .array([]), .null) },
         "removeObserver(_:forKeyPath:context:)": { m, r, a in
-            try m.kvo.removeObserver(try object(a[0], "observer"), from: r, keyPath: try string(a[1], "key path"),
-                                     context: .exactly(try context(a[2])), owner: m.receiverOwner)
+            try m.kvo.removeObserver(
+                try object(a[0], "observer"), from: r, keyPath: try string(a[1], "key path"),
+                context: .exactly(try context(a[2])), owner: m.receiverOwner)
             return .null
         },
         "removeObserver(_:forKeyPath:)": { m, r, a in
-            try m.kvo.removeObserver(try object(a[0], "observer"), from: r, keyPath: try string(a[1], "key path"),
-                                     context: .any, owner: m.receiverOwner)
+            try m.kvo.removeObserver(
+                try object(a[0], "observer"), from: r, keyPath: try string(a[1], "key path"),
+                context: .any, owner: m.receiverOwner)
             return .null
         },
         // Manual notification
-        "willChangeValue(forKey:)": { m, r, a in try m.kvo.willChange(try object(r, "receiver"), key: try string(a[0], "key")); return .null },
-        "didChangeValue(forKey:)": { m, r, a in try m.kvo.didChange(try object(r, "receiver"), key: try string(a[0], "key")); return .null },
-        "willChange(_:valuesAt:forKey:)": { m, r, a in
-            try m.kvo.willChange(try object(r, "receiver"), key: try string(a[2], "key"), .ordered(try kind(a[0]), try indexes(a[1])))
+        "willChangeValue(forKey:)": { m, r, a in
+            try m.kvo.willChange(try object(r, "receiver"), key: try string(a[0], "key"))
             return .null
         },
-        "didChange(_:valuesAt:forKey:)": { m, r, a in try m.kvo.didChange(try object(r, "receiver"), key: try string(a[2], "key")); return .null },
+        "didChangeValue(forKey:)": { m, r, a in
+            try m.kvo.didChange(try object(r, "receiver"), key: try string(a[0], "key"))
+            return .null
+        },
+        "willChange(_:valuesAt:forKey:)": { m, r, a in
+            try m.kvo.willChange(
+                try object(r, "receiver"), key: try string(a[2], "key"), .ordered(try kind(a[0]), try indexes(a[1])))
+            return .null
+        },
+        "didChange(_:valuesAt:forKey:)": { m, r, a in
+            try m.kvo.didChange(try object(r, "receiver"), key: try string(a[2], "key"))
+            return .null
+        },
         "willChangeValue(forKey:withSetMutation:using:)": { m, r, a in
-            try m.kvo.willChangeSet(try object(r, "receiver"), key: try string(a[0], "key"), try mutation(a[1]), try valueSet(a[2]))
+            try m.kvo.willChangeSet(
+                try object(r, "receiver"), key: try string(a[0], "key"), try mutation(a[1]), try valueSet(a[2]))
             return .null
         },
         "didChangeValue(forKey:withSetMutation:using:)": { m, r, a in
@@ -66,9 +85,12 @@ enum Builtins {
         },
         // Proxies
         "mutableArrayValue(forKey:)": { m, r, a in .arrayProxy(try alive(m, r), keyPath: try string(a[0], "key")) },
-        "mutableArrayValue(forKeyPath:)": { m, r, a in .arrayProxy(try alive(m, r), keyPath: try string(a[0], "key path")) },
+        "mutableArrayValue(forKeyPath:)": { m, r, a in
+            .arrayProxy(try alive(m, r), keyPath: try string(a[0], "key path"))
+        },
         "mutableSetValue(forKey:)": { m, r, a in .setProxy(try alive(m, r), keyPath: try string(a[0], "key")) },
-        "mutableSetValue(forKeyPath:)": { m, r, a in .setProxy(try alive(m, r), keyPath: try string(a[0], "key path")) },
+        "mutableSetValue(forKeyPath:)": { m, r, a in .setProxy(try alive(m, r), keyPath: try string(a[0], "key path"))
+        },
         "add(_:)": { m, r, a in
             switch r {
             case .setProxy(let o, let path): try m.kvo.mutateSet(o, keyPath: path, .union, ValueSet([a[0]]))
@@ -83,18 +105,26 @@ enum Builtins {
             if case .array(let values) = a[0], case .array = a[1] {
                 let positions = try indexes(a[1])
                 guard positions.count == values.count else {
-                    throw m.kvo.exception((Exceptions.invalidArgument, "*** -[NSMutableArray insertObjects:atIndexes:]: count of array (\(values.count)) differs from count of index set (\(positions.count))"))
+                    throw m.kvo.exception(
+                        (
+                            Exceptions.invalidArgument,
+                            "*** -[NSMutableArray insertObjects:atIndexes:]: count of array (\(values.count)) differs from count of index set (\(positions.count))"
+                        ))
                 }
                 var count = elements.count
                 for position in positions {
-                    if position > count { throw m.kvo.exception(Exceptions.beyondBounds("insertObjects:atIndexes:", index: position, count: count)) }
+                    if position > count {
+                        throw m.kvo.exception(
+                            Exceptions.beyondBounds("insertObjects:atIndexes:", index: position, count: count))
+                    }
                     count += 1
                 }
                 try m.kvo.mutateArray(o, keyPath: path, .insert(values, at: positions))
             } else {
                 let position = try int(a[1], "index")
                 if position < 0 || position > elements.count {
-                    throw m.kvo.exception(Exceptions.beyondBounds("insertObject:atIndex:", index: position, count: elements.count))
+                    throw m.kvo.exception(
+                        Exceptions.beyondBounds("insertObject:atIndex:", index: position, count: elements.count))
                 }
                 try m.kvo.mutateArray(o, keyPath: path, .insert([a[0]], at: [position]))
             }
@@ -104,7 +134,8 @@ enum Builtins {
             let (o, path, elements) = try arrayProxy(m, r)
             let position = try int(a[0], "index")
             guard elements.indices.contains(position) else {
-                throw m.kvo.exception(Exceptions.beyondBounds("removeObjectAtIndex:", index: position, count: elements.count))
+                throw m.kvo.exception(
+                    Exceptions.beyondBounds("removeObjectAtIndex:", index: position, count: elements.count))
             }
             try m.kvo.mutateArray(o, keyPath: path, .remove(at: [position]))
             return .null
@@ -113,7 +144,8 @@ enum Builtins {
             let (o, path, elements) = try arrayProxy(m, r)
             let positions = try indexes(a[0])
             if let bad = positions.first(where: { !elements.indices.contains($0) }) {
-                throw m.kvo.exception(Exceptions.beyondBounds("removeObjectsAtIndexes:", index: bad, count: elements.count))
+                throw m.kvo.exception(
+                    Exceptions.beyondBounds("removeObjectsAtIndexes:", index: bad, count: elements.count))
             }
             try m.kvo.mutateArray(o, keyPath: path, .remove(at: positions))
             return .null
@@ -167,7 +199,9 @@ enum Builtins {
             }
         },
         "object(at:)": { m, r, a in
-            guard case .array(let elements) = try m.kvo.proxyContents(r) else { throw ScriptError.runtime("object(at:) needs an array") }
+            guard case .array(let elements) = try m.kvo.proxyContents(r) else {
+                throw ScriptError.runtime("object(at:) needs an array")
+            }
             let position = try int(a[0], "index")
             guard elements.indices.contains(position) else {
                 throw m.kvo.exception(Exceptions.beyondBounds("objectAtIndex:", index: position, count: elements.count))
@@ -186,13 +220,16 @@ enum Builtins {
     }
 
     static func int(_ value: Value, _ what: String) throws -> Int {
-        guard case .int(let number) = value else { throw ScriptError.runtime("expected an Int \(what), got \(value.typeName)") }
+        guard case .int(let number) = value else {
+            throw ScriptError.runtime("expected an Int \(what), got \(value.typeName)")
+        }
         return number
     }
 
     static func object(_ value: Value, _ what: String) throws -> KVOObject {
         guard case .object(let object) = value else {
-            throw ScriptError.runtime("expected an object as the \(what), got \(value.typeName) \(value.collectionDescription)")
+            throw ScriptError.runtime(
+                "expected an object as the \(what), got \(value.typeName) \(value.collectionDescription)")
         }
         return object
     }
@@ -207,7 +244,8 @@ enum Builtins {
         switch value {
         case .null: return nil
         case .context(let context): return context
-        default: throw ScriptError.runtime("a context must be declared with 'context NAME' or be nil, got \(value.typeName)")
+        default:
+            throw ScriptError.runtime("a context must be declared with 'context NAME' or be nil, got \(value.typeName)")
         }
     }
 
@@ -250,9 +288,12 @@ enum Builtins {
             let numbers = try values.map { try int($0, "index") }
             if let negative = numbers.first(where: { $0 < 0 }) {
                 // NSIndexSet holds unsigned indexes: a negative one is NSNotFound territory.
-                throw ScriptError.exception(CocoaException(
-                    name: Exceptions.range,
-                    reason: "*** -[NSIndexSet initWithIndexesInRange:]: Range {\(UInt(bitPattern: negative)), 1} exceeds maximum index value of NSNotFound - 1"))
+                throw ScriptError.exception(
+                    CocoaException(
+                        name: Exceptions.range,
+                        reason:
+                            "*** -[NSIndexSet initWithIndexesInRange:]: Range {\(UInt(bitPattern: negative)), 1} exceeds maximum index value of NSNotFound - 1"
+                    ))
             }
             return Array(Set(numbers)).sorted()
         default: throw ScriptError.runtime("indexes are written [0, 2]; got \(value.typeName)")
@@ -272,10 +313,13 @@ enum Builtins {
         throw ScriptError.runtime("pass the objects as an array, not a proxy")
     }
 
-    static func addObserver(_ machine: Machine, _ receiver: Value, _ observer: Value, _ keyPath: Value, _ options: Value, _ context: Value) throws -> Value {
-        try machine.kvo.addObserver(try object(observer, "observer"), to: receiver, keyPath: try string(keyPath, "key path"),
-                                    options: try Self.options(options), context: try Self.context(context),
-                                    owner: machine.receiverOwner)
+    static func addObserver(
+        _ machine: Machine, _ receiver: Value, _ observer: Value, _ keyPath: Value, _ options: Value, _ context: Value
+    ) throws -> Value {
+        try machine.kvo.addObserver(
+            try object(observer, "observer"), to: receiver, keyPath: try string(keyPath, "key path"),
+            options: try Self.options(options), context: try Self.context(context),
+            owner: machine.receiverOwner)
         return .null
     }
 
@@ -299,12 +343,15 @@ enum Builtins {
         let (owner, path, elements) = try arrayProxy(machine, receiver)
         let index = try int(position, "index")
         guard elements.indices.contains(index) else {
-            throw machine.kvo.exception(Exceptions.beyondBounds("replaceObjectAtIndex:withObject:", index: index, count: elements.count))
+            throw machine.kvo.exception(
+                Exceptions.beyondBounds("replaceObjectAtIndex:withObject:", index: index, count: elements.count))
         }
         try machine.kvo.mutateArray(owner, keyPath: path, .replace(at: [index], with: [value]))
     }
 
-    static func setMutation(_ machine: Machine, _ receiver: Value, _ mutation: SetMutation, _ objects: Value) throws -> Value {
+    static func setMutation(
+        _ machine: Machine, _ receiver: Value, _ mutation: SetMutation, _ objects: Value
+    ) throws -> Value {
         guard case .setProxy(let owner, let path) = receiver else {
             throw ScriptError.runtime("this method needs a mutableSetValue(forKey:) proxy, not \(receiver.typeName)")
         }

@@ -134,7 +134,10 @@ public final class Machine {
         workSteps &+= chunks
         stepBudget = maxSteps &- min(maxSteps, workSteps)
         if steps &+ workSteps > maxSteps {
-            throw ScriptError.runtime(RuntimeFailure("more than \(maxSteps) steps executed (statements, and one step per \(WorkMeter.chunk) units of work inside long operations such as comparing or describing large values)", limit: .steps))
+            throw ScriptError.runtime(
+                RuntimeFailure(
+                    "more than \(maxSteps) steps executed (statements, and one step per \(WorkMeter.chunk) units of work inside long operations such as comparing or describing large values)",
+                    limit: .steps))
         }
     }
 
@@ -186,16 +189,21 @@ public final class Machine {
     /// Calls a scenario function or method with a fresh frame.
     func invoke(_ function: FunctionBox, selfObject: KVOObject?, arguments: [Value]) throws -> Value {
         guard callDepth < kvo.maxDepth else {
-            throw ScriptError.runtime(RuntimeFailure("method calls nested deeper than the maximum depth (\(kvo.maxDepth))", limit: .depth))
+            throw ScriptError.runtime(
+                RuntimeFailure("method calls nested deeper than the maximum depth (\(kvo.maxDepth))", limit: .depth))
         }
         guard let body = function.body else {
             throw ScriptError.runtime("'\(function.name)' is not available: its declaration has errors")
         }
         if let selfObject, selfObject.isReleased {
-            throw ScriptError.runtime("-[\(selfObject.cls.name) \(function.name)]: message sent to deallocated instance \(selfObject.description)")
+            throw ScriptError.runtime(
+                "-[\(selfObject.cls.name) \(function.name)]: message sent to deallocated instance \(selfObject.description)"
+            )
         }
         guard arguments.count == function.parameters.count else {
-            throw ScriptError.runtime("'\(function.name)' takes \(function.parameters.count) argument\(function.parameters.count == 1 ? "" : "s"), got \(arguments.count)")
+            throw ScriptError.runtime(
+                "'\(function.name)' takes \(function.parameters.count) argument\(function.parameters.count == 1 ? "" : "s"), got \(arguments.count)"
+            )
         }
         try kvo.stackGuard.check("method calls")
         let newBase = stack.count
@@ -206,7 +214,9 @@ public final class Machine {
     /// Runs `body` as a call whose locals start at `newBase` (its arguments
     /// already pushed there), then pops them and restores the caller's frame.
     @inline(__always)
-    func inFrame(base newBase: Int, size: Int, selfObject newSelf: KVOObject?, _ body: (Machine) throws -> Value) throws -> Value {
+    func inFrame(
+        base newBase: Int, size: Int, selfObject newSelf: KVOObject?, _ body: (Machine) throws -> Value
+    ) throws -> Value {
         while stack.count < newBase + size { stack.append(.null) }
         let savedBase = base
         let savedSelf = enterSelf(newSelf)

@@ -16,8 +16,10 @@ enum Operators {
     /// `function(lhs, rhs)`, trying `fast` first; a runtime failure points at
     /// the operator's location, not the statement's.
     @inline(__always)
-    static func apply(_ fast: FastPath?, _ function: Binary, _ lhs: Value, _ rhs: Value,
-                      at location: SourceLocation) throws -> Value {
+    static func apply(
+        _ fast: FastPath?, _ function: Binary, _ lhs: Value, _ rhs: Value,
+        at location: SourceLocation
+    ) throws -> Value {
         if let fast, let result = fast.apply(lhs, rhs) { return result }
         do {
             return try function(lhs, rhs)
@@ -56,11 +58,19 @@ enum Operators {
         func apply(_ lhs: Value, _ rhs: Value) -> Value? {
             if case .int(let a) = lhs, case .int(let b) = rhs {
                 switch self {
-                case .add: let (r, o) = a.addingReportingOverflow(b); return o ? nil : .int(r)
-                case .subtract: let (r, o) = a.subtractingReportingOverflow(b); return o ? nil : .int(r)
-                case .multiply: let (r, o) = a.multipliedReportingOverflow(by: b); return o ? nil : .int(r)
+                case .add:
+                    let (r, o) = a.addingReportingOverflow(b)
+                    return o ? nil : .int(r)
+                case .subtract:
+                    let (r, o) = a.subtractingReportingOverflow(b)
+                    return o ? nil : .int(r)
+                case .multiply:
+                    let (r, o) = a.multipliedReportingOverflow(by: b)
+                    return o ? nil : .int(r)
                 // Division by zero and Int.min / -1 are errors: the general path reports them.
-                case .divide: let (r, o) = a.dividedReportingOverflow(by: b); return o ? nil : .int(r)
+                case .divide:
+                    let (r, o) = a.dividedReportingOverflow(by: b)
+                    return o ? nil : .int(r)
                 case .less: return .bool(a < b)
                 case .lessOrEqual: return .bool(a <= b)
                 case .greater: return .bool(a > b)
@@ -130,7 +140,8 @@ enum Operators {
 
     static func checkSize(array count: Int) throws {
         if count > maxArrayCount {
-            throw ScriptError.runtime("array of \(count) elements is larger than the limit of \(maxArrayCount) elements")
+            throw ScriptError.runtime(
+                "array of \(count) elements is larger than the limit of \(maxArrayCount) elements")
         }
     }
 
@@ -144,7 +155,8 @@ enum Operators {
             let part = try value.printDescription(meter: meter)
             let total = text.utf8.count + part.utf8.count + (index > 0 ? 1 : 0)
             if total > maxStringBytes {
-                throw ScriptError.runtime("print would write more than \(maxStringBytes) bytes; print fewer or smaller values at a time")
+                throw ScriptError.runtime(
+                    "print would write more than \(maxStringBytes) bytes; print fewer or smaller values at a time")
             }
             if index > 0 { text += " " }
             text += part
@@ -169,9 +181,11 @@ enum Operators {
         }
     }
 
-    private static func arithmetic(_ op: String, _ lhs: Value, _ rhs: Value,
-                                   _ intOp: (Int, Int) -> (partialValue: Int, overflow: Bool),
-                                   _ doubleOp: (Double, Double) -> Double) throws -> Value {
+    private static func arithmetic(
+        _ op: String, _ lhs: Value, _ rhs: Value,
+        _ intOp: (Int, Int) -> (partialValue: Int, overflow: Bool),
+        _ doubleOp: (Double, Double) -> Double
+    ) throws -> Value {
         switch (lhs, rhs) {
         case (.int(let a), .int(let b)):
             let (result, overflow) = intOp(a, b)
@@ -180,7 +194,8 @@ enum Operators {
         case (.int, .double), (.double, .int), (.double, .double):
             return .double(doubleOp(lhs.number ?? 0, rhs.number ?? 0))
         default:
-            throw ScriptError.runtime("binary operator '\(op)' cannot be applied to \(lhs.typeName) and \(rhs.typeName)")
+            throw ScriptError.runtime(
+                "binary operator '\(op)' cannot be applied to \(lhs.typeName) and \(rhs.typeName)")
         }
     }
 
@@ -225,7 +240,8 @@ enum Operators {
     /// Conditions must be Bool, as in Swift.
     static func truth(_ value: Value) throws -> Bool {
         guard case .bool(let flag) = value else {
-            throw ScriptError.runtime("a condition must be a Bool, got \(value.typeName) \(value.collectionDescription)")
+            throw ScriptError.runtime(
+                "a condition must be a Bool, got \(value.typeName) \(value.collectionDescription)")
         }
         return flag
     }

@@ -48,7 +48,9 @@ public final class Session {
         (kvo, machine, compiler) = Session.makeInterpreter(output, options)
     }
 
-    private static func makeInterpreter(_ output: ScriptOutput, _ options: RunOptions) -> (KVORuntime, Machine, Compiler) {
+    private static func makeInterpreter(
+        _ output: ScriptOutput, _ options: RunOptions
+    ) -> (KVORuntime, Machine, Compiler) {
         let kvo = KVORuntime(sink: output)
         kvo.maxDepth = options.maxDepth
         kvo.reportsNotifications = !options.quiet
@@ -123,8 +125,10 @@ public final class Session {
             }
             if end - index > shown {
                 let last = diagnostics[index + shown - 1]
-                output.report(Diagnostic(.error, "\(end - index - shown) more errors on this line; fix the first ones and run again",
-                                           at: last.location, length: last.length), file: file, source: source)
+                output.report(
+                    Diagnostic(
+                        .error, "\(end - index - shown) more errors on this line; fix the first ones and run again",
+                        at: last.location, length: last.length), file: file, source: source)
             }
             index = end
         }
@@ -205,7 +209,8 @@ public final class Session {
                 let value = try statement.exec(machine)
                 execution.outcomes[index] = .completed
                 if statement.echoes, let echo, let value, !value.isNull,
-                   let description = try? Operators.joinedDescriptions([value], meter: machine.kvo.work) {
+                    let description = try? Operators.joinedDescriptions([value], meter: machine.kvo.work)
+                {
                     output.flush()
                     echo(description)
                 }
@@ -217,8 +222,9 @@ public final class Session {
                 lastEnding = .uncaughtException
                 if !options.keepGoing { break }
             } catch ScriptError.runtime(let failure) {
-                var location = SourceLocation(line: failure.line ?? statement.location.line,
-                                              column: failure.column ?? statement.location.column)
+                var location = SourceLocation(
+                    line: failure.line ?? statement.location.line,
+                    column: failure.column ?? statement.location.column)
                 var message = failure.message
                 if echo != nil, let loop = Self.notificationLoop(failure.notificationTrail) {
                     // The statement that started it, not the handler's line, which may be another entry's.
@@ -236,7 +242,8 @@ public final class Session {
                 lastEnding = .runtimeError
                 if !options.keepGoing { break }
             } catch {
-                output.report(Diagnostic(.error, "internal error: \(error)", at: statement.location), file: file, source: text)
+                output.report(
+                    Diagnostic(.error, "internal error: \(error)", at: statement.location), file: file, source: text)
                 execution.outcomes[index] = .failed
                 execution.status = ExitStatus.failure
                 lastEnding = .runtimeError
@@ -260,7 +267,9 @@ extension Session {
 
     /// The value a top-level name holds now, if it is a variable.
     func globalValue(_ name: String) -> Value? {
-        guard case .global(let slot, _, _)? = compiler.environment.globalNames[name], machine.globals.indices.contains(slot) else { return nil }
+        guard case .global(let slot, _, _)? = compiler.environment.globalNames[name],
+            machine.globals.indices.contains(slot)
+        else { return nil }
         return machine.globals[slot]
     }
 
@@ -286,7 +295,8 @@ extension Session {
         let last = components.removeLast()
         for key in components {
             guard let property = cls.info.property(named: key), case .object(let typeName) = property.type,
-                  let next = compiler.environment.classes[typeName] else { return [] }
+                let next = compiler.environment.classes[typeName]
+            else { return [] }
             cls = next
         }
         let prefix = components.isEmpty ? "" : components.joined(separator: ".") + "."
@@ -302,10 +312,12 @@ extension Session {
     /// ever looked up as a name: meta-command arguments are not source.
     public func showObservationInfo(of name: String) -> String? {
         guard Session.isIdentifier(name) else {
-            return ":info takes the name of a variable holding an object, as in ':info acct'; '\(ControlCharacters.escaping(name))' is not a name"
+            return
+                ":info takes the name of a variable holding an object, as in ':info acct'; '\(ControlCharacters.escaping(name))' is not a name"
         }
         guard let value = globalValue(name) else {
-            return "no variable named '\(name)'\(Suggestion.didYouMean(name, in: namesInScope)); :objects lists the objects"
+            return
+                "no variable named '\(name)'\(Suggestion.didYouMean(name, in: namesInScope)); :objects lists the objects"
         }
         guard case .object(let object) = value else {
             return "'\(name)' holds \(value.typeName), not an object; :info shows an object's observation info"
@@ -318,7 +330,9 @@ extension Session {
 
     /// `[A-Za-z_][A-Za-z0-9_]*`, as the lexer reads a name.
     static func isIdentifier(_ text: String) -> Bool {
-        guard let first = text.utf8.first, first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z")) else { return false }
+        guard let first = text.utf8.first,
+            first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
+        else { return false }
         return text.utf8.allSatisfy { byte in
             byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
                 || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
@@ -329,8 +343,12 @@ extension Session {
     public var objectSummary: [String] {
         compiler.environment.globalNames.keys.sorted().compactMap { name in
             guard case .object(let object)? = globalValue(name) else { return nil }
-            let state = object.isReleased ? "released" : object.observationInfo == nil ? "not observed"
-                : "observed (\(object.observationInfo?.count ?? 0) observance\(object.observationInfo?.count == 1 ? "" : "s"))"
+            let state =
+                object.isReleased
+                ? "released"
+                : object.observationInfo == nil
+                    ? "not observed"
+                    : "observed (\(object.observationInfo?.count ?? 0) observance\(object.observationInfo?.count == 1 ? "" : "s"))"
             return "\(name): \(object.description), \(state)"
         }
     }

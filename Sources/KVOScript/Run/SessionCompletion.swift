@@ -24,6 +24,8 @@ extension Session {
     }
 
     /// The leading-dot literals: options, change kinds and set mutations.
-    public static let dotLiterals = [".new", ".old", ".initial", ".prior", ".setting", ".insertion", ".removal",
-                                     ".replacement", ".union", ".minus", ".intersect", ".set"]
+    public static let dotLiterals = [
+        ".new", ".old", ".initial", ".prior", ".setting", ".insertion", ".removal",
+        ".replacement", ".union", ".minus", ".intersect", ".set",
+    ]
 }

@@ -25,8 +25,10 @@ extension Session {
     /// Every name whose declaring statement did not complete means again what
     /// it meant before (or what an earlier, completed declaration in the
     /// entry made it).
-    private func takeBackFailedBindings(_ program: Program, _ outcomes: [StatementOutcome],
-                                        before: [String: Binding]) {
+    private func takeBackFailedBindings(
+        _ program: Program, _ outcomes: [StatementOutcome],
+        before: [String: Binding]
+    ) {
         var completed: [String: Binding] = [:]
         var failed: Set<String> = []
         for (statement, outcome) in zip(program.compiled, outcomes) {
@@ -79,8 +81,9 @@ extension Session {
                     continue
                 }
                 let initializer = piece[piece.index(after: equals)...].drop { $0 == " " }
-                parts.append(commented(piece, "raised an uncaught exception in the session; bound nothing")
-                             + "\ndo {\n" + initializer + "\n} catch {\n}")
+                parts.append(
+                    commented(piece, "raised an uncaught exception in the session; bound nothing")
+                        + "\ndo {\n" + initializer + "\n} catch {\n}")
             case .failed:
                 parts.append(commented(piece, "stopped by a runtime error in the session"))
             case .notRun:
@@ -91,7 +94,8 @@ extension Session {
     }
 
     private static func commented(_ piece: String, _ note: String) -> String {
-        "// (\(note))\n" + piece.split(separator: "\n", omittingEmptySubsequences: false).map { "// " + $0 }
+        "// (\(note))\n"
+            + piece.split(separator: "\n", omittingEmptySubsequences: false).map { "// " + $0 }
             .joined(separator: "\n")
     }
 

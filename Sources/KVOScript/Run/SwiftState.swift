@@ -17,8 +17,10 @@ final class SwiftState {
         /// Stored into a property or a global: its scope's end does not end it.
         var escaped = false
 
-        init(token: KVOObject, observed: KVOObject, keyPath: String, handler: FunctionBox, capturedSelf: KVOObject?,
-             valueType: String) {
+        init(
+            token: KVOObject, observed: KVOObject, keyPath: String, handler: FunctionBox, capturedSelf: KVOObject?,
+            valueType: String
+        ) {
             self.token = token
             self.observed = observed
             self.keyPath = keyPath
@@ -59,19 +61,22 @@ extension Machine {
         guard let observation = swift.observations[ObjectIdentifier(token)], observation.isValid else { return }
         var swiftChange = change
         swiftChange.observedValueType = observation.valueType
-        _ = try invoke(observation.handler, selfObject: observation.capturedSelf,
-                       arguments: [.object(object), .change(swiftChange)])
+        _ = try invoke(
+            observation.handler, selfObject: observation.capturedSelf,
+            arguments: [.object(object), .change(swiftChange)])
     }
 
     /// `token.invalidate()`, or the token's release: the hidden observer goes
     /// away silently; a second time does nothing.
     func invalidate(_ value: Value) {
         guard case .object(let token) = value, let observation = swift.observation(of: token),
-              observation.isValid else { return }
+            observation.isValid
+        else { return }
         observation.isValid = false
         if let observed = observation.observed, !observed.isReleased {
-            try? kvo.removeObserver(token, from: .object(observed), keyPath: observation.keyPath,
-                                    context: .exactly(nil))
+            try? kvo.removeObserver(
+                token, from: .object(observed), keyPath: observation.keyPath,
+                context: .exactly(nil))
         }
         swift.observations[ObjectIdentifier(token)] = nil
     }
@@ -79,15 +84,19 @@ extension Machine {
     /// A Swift assignment to a property that is not `@objc dynamic`: the
     /// setter runs directly and KVO never hears of it. Said once per class and
     /// key, the first time it happens while the key is observed.
-    func assignBypassingKVO(_ object: KVOObject, _ property: PropertyInfo, _ value: Value,
-                            at location: SourceLocation) throws {
+    func assignBypassingKVO(
+        _ object: KVOObject, _ property: PropertyInfo, _ value: Value,
+        at location: SourceLocation
+    ) throws {
         try kvo.checkAlive(object)
         if object.observationInfo != nil,
-           object.observanceSnapshots.contains(where: { $0.keyPath == property.name }),
-           swift.warnedAssignments.insert(object.cls.name + "." + property.name).inserted {
+            object.observanceSnapshots.contains(where: { $0.keyPath == property.name }),
+            swift.warnedAssignments.insert(object.cls.name + "." + property.name).inserted
+        {
             let key = property.name
-            swift.warn?("'\(key)' is not dynamic: this assignment bypasses KVO; declare it '@objc dynamic var \(key)'",
-                        location)
+            swift.warn?(
+                "'\(key)' is not dynamic: this assignment bypasses KVO; declare it '@objc dynamic var \(key)'",
+                location)
         }
         if let setter = property.setter {
             try setter(object, value)
@@ -134,7 +143,8 @@ extension Compiler {
             let base = machine.base
             for slot in base..<min(base + frameSize, machine.stack.count) {
                 guard case .object(let token) = machine.stack[slot],
-                      let observation = machine.swift.observation(of: token), !observation.escaped else { continue }
+                    let observation = machine.swift.observation(of: token), !observation.escaped
+                else { continue }
                 if case .object(let returned)? = result, returned === token { continue }
                 machine.invalidate(machine.stack[slot])
             }

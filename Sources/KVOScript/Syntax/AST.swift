@@ -33,10 +33,11 @@ indirect enum Expr {
 
     var location: SourceLocation {
         switch self {
-        case .literal(_, let l), .interpolation(_, let l), .identifier(_, let l, _), .selfRef(let l), .dotName(_, let l),
-             .arrayLiteral(_, let l), .member(_, _, let l), .superMember(_, let l), .call(_, _, let l),
-             .subscripted(_, _, let l), .unary(_, _, let l), .binary(_, _, _, let l), .chain(_, _, let l),
-             .keyPath(_, let l), .closure(_, let l), .cast(_, _, _, _, let l), .forceUnwrap(_, let l):
+        case .literal(_, let l), .interpolation(_, let l), .identifier(_, let l, _), .selfRef(let l),
+            .dotName(_, let l),
+            .arrayLiteral(_, let l), .member(_, _, let l), .superMember(_, let l), .call(_, _, let l),
+            .subscripted(_, _, let l), .unary(_, _, let l), .binary(_, _, _, let l), .chain(_, _, let l),
+            .keyPath(_, let l), .closure(_, let l), .cast(_, _, _, _, let l), .forceUnwrap(_, let l):
             return l
         }
     }
@@ -111,8 +112,8 @@ indirect enum Stmt {
         switch self {
         case .expression(let e): return e.location
         case .binding(_, _, _, _, let l), .assign(_, _, _, let l), .ifElse(_, _, let l), .forIn(_, _, _, let l),
-             .whileLoop(_, _, let l), .doCatch(_, _, _, let l), .returnValue(_, let l), .release(_, let l),
-             .context(_, let l), .importModule(_, let l), .guardLet(_, _, _, let l), .throwError(_, let l):
+            .whileLoop(_, _, let l), .doCatch(_, _, _, let l), .returnValue(_, let l), .release(_, let l),
+            .context(_, let l), .importModule(_, let l), .guardLet(_, _, _, let l), .throwError(_, let l):
             return l
         case .function(let f): return f.location
         case .classDecl(let c): return c.location

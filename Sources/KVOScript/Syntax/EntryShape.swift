@@ -10,8 +10,10 @@ public enum EntryShape: Equatable {
     case mayContinue
 
     /// Operators that cannot end an expression: a line ending with one goes on.
-    static let continuing: Set<String> = ["==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "=",
-                                          "+", "-", "*", "/", "%", "<", ">", "..<", "...", "->", ","]
+    static let continuing: Set<String> = [
+        "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "=",
+        "+", "-", "*", "/", "%", "<", ">", "..<", "...", "->", ",",
+    ]
 
     public static func of(_ source: String) -> EntryShape {
         let (tokens, diagnostics) = Lexer.tokenize(source)

@@ -46,7 +46,9 @@ struct Lexer {
         stopsAtClosingParen = true
     }
 
-    static func tokenize(_ source: String, start: SourceLocation = SourceLocation(line: 1, column: 1), nesting: Int = 0) -> (tokens: [Token], diagnostics: [Diagnostic]) {
+    static func tokenize(
+        _ source: String, start: SourceLocation = SourceLocation(line: 1, column: 1), nesting: Int = 0
+    ) -> (tokens: [Token], diagnostics: [Diagnostic]) {
         var lexer = Lexer(source, start: start, nesting: nesting)
         lexer.run()
         return (lexer.tokens, lexer.diagnostics)
@@ -137,7 +139,10 @@ struct Lexer {
             } else if c == "." && (peek()?.isASCIIDigit ?? false) && !previousEndsExpression {
                 advance()
                 var digits = ""
-                while let c = current, c.isASCIIDigit { digits.append(c); advance() }
+                while let c = current, c.isASCIIDigit {
+                    digits.append(c)
+                    advance()
+                }
                 error("'.\(digits)' is not a number; write '0.\(digits)'", at: start, length: index - startIndex)
             } else if c == "#" && !(peek()?.isASCIILetter ?? false) {
                 advance()
@@ -149,7 +154,8 @@ struct Lexer {
                 advance()
                 // Printable ASCII quoted; anything else (controls too) by number.
                 let printable = c.asciiValue.map { $0 > 0x20 && $0 < 0x7F } ?? false
-                let shown = printable ? "'\(c)'" : "U+" + String(c.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true)
+                let shown =
+                    printable ? "'\(c)'" : "U+" + String(c.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true)
                 error("unexpected character \(shown) in the scenario", at: start)
             }
         }
@@ -162,15 +168,18 @@ struct Lexer {
         guard let last = tokens.last else { return false }
         switch last.kind {
         case .identifier, .integer, .double, .string: return true
-        case .keyword(let keyword): return keyword == .self || keyword == .super || keyword == .true || keyword == .false || keyword == .nil
+        case .keyword(let keyword):
+            return keyword == .self || keyword == .super || keyword == .true || keyword == .false || keyword == .nil
         case .punct(let p): return p == ")" || p == "]" || p == "?" || p == "!"
         default: return false
         }
     }
 
-    private static let puncts = ["..<", "...", "==", "!=", "<=", ">=", "&&", "||", "->", "+=", "-=", "*=", "/=", "%=",
-                                 "??", "(", ")", "{", "}", "[", "]", ",", ":", ";", ".", "=", "+", "-", "*", "/", "%",
-                                 "<", ">", "!", "?", "\\", "&", "#"]
+    private static let puncts = [
+        "..<", "...", "==", "!=", "<=", ">=", "&&", "||", "->", "+=", "-=", "*=", "/=", "%=",
+        "??", "(", ")", "{", "}", "[", "]", ",", ":", ";", ".", "=", "+", "-", "*", "/", "%",
+        "<", ">", "!", "?", "\\", "&", "#",
+    ]
 
     /// The operators as characters, longest first, kept with their text:
     /// matching compares characters instead of walking every operator's String.
@@ -194,10 +203,12 @@ struct Lexer {
         repeat {
             if current == "/" && peek() == "*" {
                 depth += 1
-                advance(); advance()
+                advance()
+                advance()
             } else if current == "*" && peek() == "/" {
                 depth -= 1
-                advance(); advance()
+                advance()
+                advance()
             } else if current == nil {
                 error("unterminated '/*' comment; close it with '*/'", at: start, length: 2)
                 return
@@ -275,13 +286,27 @@ struct Lexer {
                 let escapeStart = location
                 advance()
                 switch current {
-                case "n": text.append("\n"); advance()
-                case "t": text.append("\t"); advance()
-                case "r": text.append("\r"); advance()
-                case "0": text.append("\0"); advance()
-                case "\"": text.append("\""); advance()
-                case "\\": text.append("\\"); advance()
-                case "'": text.append("'"); advance()
+                case "n":
+                    text.append("\n")
+                    advance()
+                case "t":
+                    text.append("\t")
+                    advance()
+                case "r":
+                    text.append("\r")
+                    advance()
+                case "0":
+                    text.append("\0")
+                    advance()
+                case "\"":
+                    text.append("\"")
+                    advance()
+                case "\\":
+                    text.append("\\")
+                    advance()
+                case "'":
+                    text.append("'")
+                    advance()
                 case "u":
                     advance()
                     guard current == "{" else {
@@ -290,8 +315,15 @@ struct Lexer {
                     }
                     advance()
                     var hex = ""
-                    while let h = current, h.isHexDigit, hex.count < 8 { hex.append(h); advance() }
-                    if current == "}" { advance() } else { error("expected '}' to close '\\u{…}'", at: escapeStart, length: 2) }
+                    while let h = current, h.isHexDigit, hex.count < 8 {
+                        hex.append(h)
+                        advance()
+                    }
+                    if current == "}" {
+                        advance()
+                    } else {
+                        error("expected '}' to close '\\u{…}'", at: escapeStart, length: 2)
+                    }
                     if let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) {
                         text.unicodeScalars.append(scalar)
                     } else {
@@ -299,7 +331,10 @@ struct Lexer {
                     }
                 case "(" where nesting < Self.maxNesting:
                     advance()
-                    if !text.isEmpty { parts.append(.text(text)); text = "" }
+                    if !text.isEmpty {
+                        parts.append(.text(text))
+                        text = ""
+                    }
                     let codeStart = location
                     let codeOffset = offset
                     var inner = Lexer(interpolationIn: self)
@@ -308,7 +343,9 @@ struct Lexer {
                     (index, offset, line, column) = (inner.index, inner.offset, inner.line, inner.column)
                     if current == ")" {
                         let utf8 = source.utf8
-                        let code = source[utf8.index(utf8.startIndex, offsetBy: codeOffset)..<utf8.index(utf8.startIndex, offsetBy: offset)]
+                        let code = source[
+                            utf8.index(
+                                utf8.startIndex, offsetBy: codeOffset)..<utf8.index(utf8.startIndex, offsetBy: offset)]
                         advance()
                         parts.append(.interpolation(source: code, at: codeStart, tokens: inner.tokens))
                     } else {
@@ -317,13 +354,22 @@ struct Lexer {
                 case "(":
                     // Too deep to lex: skipped to its end, for one error.
                     advance()
-                    if !text.isEmpty { parts.append(.text(text)); text = "" }
-                    error("interpolations nested deeper than \(Self.maxNesting) levels; split the expression", at: escapeStart, length: 2)
+                    if !text.isEmpty {
+                        parts.append(.text(text))
+                        text = ""
+                    }
+                    error(
+                        "interpolations nested deeper than \(Self.maxNesting) levels; split the expression",
+                        at: escapeStart, length: 2)
                     var depth = 1
                     var inString = false
                     while let c = current, c != "\n", c != "\r\n" {
                         if inString {
-                            if c == "\\" { advance(); advance(); continue }
+                            if c == "\\" {
+                                advance()
+                                advance()
+                                continue
+                            }
                             if c == "\"" { inString = false }
                         } else if c == "\"" {
                             inString = true

@@ -30,24 +30,35 @@ struct Parser {
     }
 
     /// Parses a whole scenario (or one REPL entry).
-    static func parse(_ source: String, maxNesting: Int = Parser.defaultMaxNesting) -> (statements: [Stmt], diagnostics: [Diagnostic]) {
+    static func parse(
+        _ source: String, maxNesting: Int = Parser.defaultMaxNesting
+    ) -> (statements: [Stmt], diagnostics: [Diagnostic]) {
         let parsed = parseWithStarts(source, maxNesting: maxNesting)
         return (parsed.statements, parsed.diagnostics)
     }
 
     /// `parse`, with where each top-level statement begins.
-    static func parseWithStarts(_ source: String, maxNesting: Int = Parser.defaultMaxNesting)
-        -> (statements: [Stmt], starts: [SourceLocation], diagnostics: [Diagnostic]) {
+    static func parseWithStarts(
+        _ source: String, maxNesting: Int = Parser.defaultMaxNesting
+    )
+        -> (statements: [Stmt], starts: [SourceLocation], diagnostics: [Diagnostic])
+    {
         let (tokens, lexDiagnostics) = Lexer.tokenize(source)
         var parser = Parser(tokens: tokens, maxNesting: maxNesting)
         let statements = parser.parseProgram()
         // An unterminated string leaves its brackets open: what the parser
         // then says about that line and the next is noise after the lexer's error.
-        let unterminated = Set(lexDiagnostics.filter { $0.message.hasPrefix("unterminated string") }.map(\.location.line))
-        let parserDiagnostics = unterminated.isEmpty ? parser.diagnostics : parser.diagnostics.filter {
-            !unterminated.contains($0.location.line) && !unterminated.contains($0.location.line - 1)
-        }
-        return (statements, parser.topLevelStarts, (lexDiagnostics + parserDiagnostics).sorted { $0.location < $1.location })
+        let unterminated = Set(
+            lexDiagnostics.filter { $0.message.hasPrefix("unterminated string") }.map(\.location.line))
+        let parserDiagnostics =
+            unterminated.isEmpty
+            ? parser.diagnostics
+            : parser.diagnostics.filter {
+                !unterminated.contains($0.location.line) && !unterminated.contains($0.location.line - 1)
+            }
+        return (
+            statements, parser.topLevelStarts, (lexDiagnostics + parserDiagnostics).sorted { $0.location < $1.location }
+        )
     }
 
     // MARK: Tokens
@@ -104,7 +115,10 @@ struct Parser {
     private mutating func enter() throws {
         nesting += 1
         if nesting + baseNesting > maxNesting {
-            diagnostics.append(Diagnostic(.error, "nesting deeper than \(maxNesting) levels; split the expression or block", at: current.location, length: current.length))
+            diagnostics.append(
+                Diagnostic(
+                    .error, "nesting deeper than \(maxNesting) levels; split the expression or block",
+                    at: current.location, length: current.length))
             throw TooDeep()
         }
     }
@@ -158,7 +172,10 @@ struct Parser {
                 if depth == 0 { return }
                 depth -= 1
             case .newline, .punct(";"):
-                if depth == 0 { advance(); return }
+                if depth == 0 {
+                    advance()
+                    return
+                }
             default: break
             }
             advance()
@@ -194,7 +211,8 @@ struct Parser {
             return .importModule(module, start.location)
         case .identifier(let word) where Self.modifiers.contains(word) && startsDeclaration(after: 1):
             return try parseModified()
-        case .identifier(let word) where Self.unsupportedDeclarations[word] != nil
+        case .identifier(let word)
+        where Self.unsupportedDeclarations[word] != nil
             && { if case .identifier = peekKind() { return true } else { return false } }():
             throw fail(Self.unsupportedDeclarations[word] ?? "", at: start)
         case .identifier("guard"):
@@ -309,8 +327,10 @@ struct Parser {
             }
             let condition = try parseExpression(allowTrailingBlock: false)
             let then = try parseBlock("after the 'if' condition")
-            branches.append(IfBranch(binding: binding, condition: condition, body: then,
-                                     location: branchStart.location))
+            branches.append(
+                IfBranch(
+                    binding: binding, condition: condition, body: then,
+                    location: branchStart.location))
             let save = index
             skipNewlines()
             guard isKeyword(.else) else {
@@ -350,7 +370,10 @@ struct Parser {
             }
             names.append(name)
             skipNewlines()
-            if isPunct(",") { advance(); skipNewlines() } else if !isPunct(")") {
+            if isPunct(",") {
+                advance()
+                skipNewlines()
+            } else if !isPunct(")") {
                 throw fail("expected ',' or ')' in the parameter list, found \(describe(current))")
             }
         }
@@ -374,8 +397,9 @@ struct Parser {
             _ = try parseType()
         }
         let body = try parseBlock("to start the body of '\(name)'")
-        return FunctionDecl(name: name, parameters: parameters, labels: labels, body: body, isStatic: isStatic,
-                            location: start.location)
+        return FunctionDecl(
+            name: name, parameters: parameters, labels: labels, body: body, isStatic: isStatic,
+            location: start.location)
     }
 
     private mutating func parseType() throws -> TypeSyntax {
@@ -427,8 +451,9 @@ struct Parser {
                 }
             default:
                 if isPunct("<") {
-                    throw fail("generic types like '\(name)<…>' are not supported; the types are Int, Double, Bool, "
-                               + "String, a class name, [T] and Set<T>")
+                    throw fail(
+                        "generic types like '\(name)<…>' are not supported; the types are Int, Double, Bool, "
+                            + "String, a class name, [T] and Set<T>")
                 }
                 type = .object(name)
             }
@@ -444,8 +469,9 @@ struct Parser {
         syntax.isOptional = isOptional
         syntax.swiftName = swiftName
         if isDictionary && !allowDictionaryType {
-            throw fail("dictionary types are not supported; use a class with one property per key, or an array",
-                       at: start)
+            throw fail(
+                "dictionary types are not supported; use a class with one property per key, or an array",
+                at: start)
         }
         return syntax
     }
@@ -463,9 +489,10 @@ struct Parser {
             let (superName, token) = try identifier("a superclass name")
             superclass = (superName, token.location)
             if isPunct(",") {
-                throw fail("protocols are not supported: a class here has one superclass and no protocol list; "
-                           + "'NSKeyValueObservingCustomization' is spelled with the static hooks "
-                           + "'automaticallyNotifiesObservers(key)' and 'keyPathsForValuesAffecting(key)'")
+                throw fail(
+                    "protocols are not supported: a class here has one superclass and no protocol list; "
+                        + "'NSKeyValueObservingCustomization' is spelled with the static hooks "
+                        + "'automaticallyNotifiesObservers(key)' and 'keyPathsForValuesAffecting(key)'")
             }
         }
         skipNewlines()
@@ -477,7 +504,10 @@ struct Parser {
         var decl = ClassDecl(name: name, superclass: superclass, properties: [], methods: [], location: start.location)
         while true {
             while current.kind == .newline || isPunct(";") { advance() }
-            if isPunct("}") { advance(); break }
+            if isPunct("}") {
+                advance()
+                break
+            }
             if current.kind == .eof { throw fail("expected '}' to close class '\(name)'", at: open) }
             let start = index
             do {
@@ -522,7 +552,10 @@ struct Parser {
                     }
                     affectedBy.append((path, pathStart.location))
                     skipNewlines()
-                    if isPunct(",") { advance(); skipNewlines() } else if !isPunct(")") {
+                    if isPunct(",") {
+                        advance()
+                        skipNewlines()
+                    } else if !isPunct(")") {
                         throw fail("expected ',' or ')' in '@affectedBy(…)'")
                     }
                 }
@@ -536,7 +569,9 @@ struct Parser {
             case "dynamic", "objcMembers":
                 if name == "dynamic" { isDynamic = true }
             default:
-                throw fail("unknown attribute '@\(name)'\(Suggestion.didYouMean(name, in: ["manual", "affectedBy"]))", at: token)
+                throw fail(
+                    "unknown attribute '@\(name)'\(Suggestion.didYouMean(name, in: ["manual", "affectedBy"]))",
+                    at: token)
             }
             skipNewlines()
         }
@@ -557,12 +592,15 @@ struct Parser {
             if decl.initializer != nil {
                 throw fail("a class here has one 'init'; give the others' work to it", at: start)
             }
-            decl.initializer = FunctionDecl(name: "init", parameters: parameters, labels: labels, body: body,
-                                            isStatic: false, location: start.location)
+            decl.initializer = FunctionDecl(
+                name: "init", parameters: parameters, labels: labels, body: body,
+                isStatic: false, location: start.location)
         case .identifier("deinit"):
             throw fail("'deinit' is not supported; 'release(x)' ends an object's life, and its observers go with it")
         case .keyword(.func):
-            if isManual || !affectedBy.isEmpty { throw fail("'@manual' and '@affectedBy' apply to properties, not methods", at: start) }
+            if isManual || !affectedBy.isEmpty {
+                throw fail("'@manual' and '@affectedBy' apply to properties, not methods", at: start)
+            }
             decl.methods.append(try parseFunction(isStatic: false))
         case .keyword(.static):
             advance()
@@ -571,8 +609,9 @@ struct Parser {
         case .keyword(.var), .keyword(.let):
             advance()
             let (name, _) = try identifier("a property name")
-            var property = PropertyDecl(name: name, type: nil, initial: nil, computed: nil, setter: nil,
-                                        isManual: isManual, affectedBy: affectedBy, location: start.location)
+            var property = PropertyDecl(
+                name: name, type: nil, initial: nil, computed: nil, setter: nil,
+                isManual: isManual, affectedBy: affectedBy, location: start.location)
             property.isObjC = isObjC
             property.isDynamic = isDynamic
             if isPunct(":") {
@@ -592,7 +631,9 @@ struct Parser {
             }
             decl.properties.append(property)
         default:
-            throw fail("expected 'var', 'let', 'func' or 'static func' in the body of class '\(decl.name)', found \(describe(current))")
+            throw fail(
+                "expected 'var', 'let', 'func' or 'static func' in the body of class '\(decl.name)', found \(describe(current))"
+            )
         }
     }
 
@@ -605,7 +646,8 @@ struct Parser {
         skipNewlines()
         let isAccessorList: Bool
         if case .identifier(let word) = current.kind, ["get", "set", "willSet", "didSet"].contains(word),
-           peekKind() == .punct("{") || peekKind() == .punct("(") {
+            peekKind() == .punct("{") || peekKind() == .punct("(")
+        {
             isAccessorList = true
         } else {
             isAccessorList = false
@@ -708,7 +750,13 @@ struct Parser {
             advance()
             var forced = false
             var conditional = false
-            if isPunct("?") { conditional = true; advance() } else if isPunct("!") { forced = true; advance() }
+            if isPunct("?") {
+                conditional = true
+                advance()
+            } else if isPunct("!") {
+                forced = true
+                advance()
+            }
             let type = try parseType()
             expr = .cast(expr, type, forced: forced, conditional: conditional, token.location)
         }
@@ -742,7 +790,9 @@ struct Parser {
             defer { leave() }
             let operand = try parseUnary()
             if op == "-", case .literal(.int(let value), _) = operand { return .literal(.int(-value), token.location) }
-            if op == "-", case .literal(.double(let value), _) = operand { return .literal(.double(-value), token.location) }
+            if op == "-", case .literal(.double(let value), _) = operand {
+                return .literal(.double(-value), token.location)
+            }
             return .unary(op, operand, token.location)
         }
         return try parsePostfix()
@@ -759,8 +809,10 @@ struct Parser {
                 var arguments = try parseArguments()
                 if isPunct("{"), trailingClosureAllowed, case .member(_, "observe", _) = expr {
                     let closureToken = current
-                    arguments.append(Argument(label: "changeHandler", value: try parseClosure(),
-                                              location: closureToken.location))
+                    arguments.append(
+                        Argument(
+                            label: "changeHandler", value: try parseClosure(),
+                            location: closureToken.location))
                 }
                 expr = .call(expr, arguments, token.location)
             } else if isPunct(".") {
@@ -775,7 +827,8 @@ struct Parser {
                 }
                 advance()
                 if case .identifier(let type, let typeLocation, _) = expr,
-                   ["NSKeyValueObservingOptions", "NSKeyValueChange", "NSKeyValueChangeKey"].contains(type) {
+                    ["NSKeyValueObservingOptions", "NSKeyValueChange", "NSKeyValueChangeKey"].contains(type)
+                {
                     expr = .dotName(name, typeLocation)  // `NSKeyValueObservingOptions.new` is `.new`
                 } else if expr.keywordIfAny == .super {
                     expr = .superMember(name, token.location)
@@ -919,7 +972,8 @@ struct Parser {
             case .interpolation(let source, let start, var tokens):
                 if tokens.isEmpty {
                     // Only an interpolation made by hand (a test) has no tokens yet.
-                    let (lexed, lexDiagnostics) = Lexer.tokenize(String(source), start: start, nesting: nesting + baseNesting + 1)
+                    let (lexed, lexDiagnostics) = Lexer.tokenize(
+                        String(source), start: start, nesting: nesting + baseNesting + 1)
                     diagnostics += lexDiagnostics
                     tokens = lexed
                 }
@@ -953,8 +1007,10 @@ private extension Expr {
 
 extension Parser {
     /// Declaration modifiers Swift source writes and a scenario ignores.
-    static let modifiers: Set<String> = ["private", "fileprivate", "public", "internal", "open", "final", "override",
-                                         "required", "convenience", "lazy", "weak", "unowned", "nonisolated"]
+    static let modifiers: Set<String> = [
+        "private", "fileprivate", "public", "internal", "open", "final", "override",
+        "required", "convenience", "lazy", "weak", "unowned", "nonisolated",
+    ]
 
     /// Swift declarations a scenario has no counterpart for, with what to write instead.
     static let unsupportedDeclarations: [String: String] = [
@@ -968,15 +1024,17 @@ extension Parser {
     ]
 
     static let genericsMessage = "generics are not supported; declare the class or function for the types it uses"
-    static let dictionaryMessage = "dictionary literals are not supported; use a class with one property per key, "
+    static let dictionaryMessage =
+        "dictionary literals are not supported; use a class with one property per key, "
         + "or an array"
 
     /// Whether a declaration keyword (or another modifier) is `offset` tokens ahead.
     func startsDeclaration(after offset: Int) -> Bool {
         switch peekKind(offset) {
         case .keyword(.var), .keyword(.let), .keyword(.func), .keyword(.class), .keyword(.static): return true
-        case .identifier(let word): return Self.modifiers.contains(word) || word == "init"
-            || Self.unsupportedDeclarations[word] != nil
+        case .identifier(let word):
+            return Self.modifiers.contains(word) || word == "init"
+                || Self.unsupportedDeclarations[word] != nil
         case .attribute: return true
         default: return false
         }
@@ -991,7 +1049,8 @@ extension Parser {
             advance()
         }
         if isPrivate, isKeyword(.var) || isKeyword(.static),
-           case .identifier(let name) = peekKind(isKeyword(.static) ? 2 : 1) {
+            case .identifier(let name) = peekKind(isKeyword(.static) ? 2 : 1)
+        {
             let start = current
             let save = index
             if isKeyword(.static) { advance() }

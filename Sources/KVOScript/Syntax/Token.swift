@@ -72,5 +72,5 @@ enum StringPart: Equatable {
 
 enum Keyword: String, CaseIterable {
     case `class`, context, `var`, `let`, `func`, `static`, `if`, `else`, `for`, `in`, `while`, `do`,
-         `catch`, `return`, `self`, `super`, `nil`, `true`, `false`, release
+        `catch`, `return`, `self`, `super`, `nil`, `true`, `false`, release
 }
