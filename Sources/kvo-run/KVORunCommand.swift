@@ -30,24 +30,13 @@ struct KVORunCommand: ParsableCommand {
         subcommands: [RunCommand.self, CheckCommand.self, TestCommand.self, GraphCommand.self, TraceCommand.self],
         defaultSubcommand: RunCommand.self)
 
-    /// `kvo-run FILE` and its simplest flags start without the parser
-    /// (`QuickStart`); a mistyped subcommand gets a suggestion before it.
+    /// A mistyped subcommand and the plainest `kvo-run FILE` are handled
+    /// before the parser (`EarlyExit`).
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
         let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
-        if let message = CommandSuggestion.mistypedSubcommand(arguments, subcommands: names) {
-            FileHandleless.standardError(message + "\n")
-            Glibc.exit(64)
+        if let status = EarlyExit.status(Array(CommandLine.arguments.dropFirst()), subcommands: names) {
+            Glibc.exit(status)
         }
-        if let status = QuickStart.run(arguments[...], subcommands: names) { Glibc.exit(status) }
         main(nil)
-    }
-}
-
-/// Writing to standard error without Foundation.
-enum FileHandleless {
-    static func standardError(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
     }
 }
