@@ -125,11 +125,11 @@ struct JUnitReport {
         text +=
             "  <testsuite name=\"kvo-run test\" tests=\"\(cases.count)\" failures=\"\(failures)\" time=\"\(Self.seconds(total))\">\n"
         for item in cases {
-            let name = Self.escaped(item.name)
+            let name = XMLText.escaped(item.name)
             text += "    <testcase classname=\"golden\" name=\"\(name)\" time=\"\(Self.seconds(item.seconds))\""
             if let failure = item.failure {
                 text +=
-                    ">\n      <failure message=\"output differs from the .out file\">\(Self.escaped(failure))</failure>\n"
+                    ">\n      <failure message=\"output differs from the .out file\">\(XMLText.escaped(failure))</failure>\n"
                 text += "    </testcase>\n"
             } else {
                 text += "/>\n"
@@ -139,24 +139,4 @@ struct JUnitReport {
     }
 
     static func seconds(_ value: Double) -> String { String((value * 1000).rounded() / 1000) }
-
-    /// XML text: the five entities escaped; control characters XML 1.0 forbids dropped.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            default:
-                if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result
-    }
 }

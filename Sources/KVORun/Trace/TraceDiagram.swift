@@ -92,7 +92,7 @@ public enum TraceDiagram {
             <defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" \
             orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#1b1b1b"/></marker></defs>
             <rect x="0" y="0" width="\(n(width))" height="\(n(height))" fill="#ffffff"/>
-            <text x="\(n(margin))" y="26" font-size="15" font-weight="bold">\(xml(title))</text>
+            <text x="\(n(margin))" y="26" font-size="15" font-weight="bold">\(XMLText.escaped(title))</text>
 
             """
         // Lifelines and their headers.
@@ -108,10 +108,10 @@ public enum TraceDiagram {
                 + "height=\"\(n(headerHeight))\" rx=\"6\" fill=\"\(fill)\" stroke=\"#1b1b1b\"/>\n"
             svg +=
                 "<text x=\"\(n(center))\" y=\"\(n(top + 19))\" text-anchor=\"middle\" font-weight=\"bold\">"
-                + "\(xml(clipped(participant.name, 24)))</text>\n"
+                + "\(XMLText.escaped(clipped(participant.name, 24)))</text>\n"
             svg +=
                 "<text x=\"\(n(center))\" y=\"\(n(top + 35))\" text-anchor=\"middle\" fill=\"#555555\">"
-                + "\(xml(clipped(participant.cls, 24)))</text>\n"
+                + "\(XMLText.escaped(clipped(participant.cls, 24)))</text>\n"
         }
         // Activation bars: an observer's handler runs from its arrow until
         // the next row that is not deeper.
@@ -146,7 +146,7 @@ public enum TraceDiagram {
                 let labelX = min(x(from), x(to)) + 6 + step
                 svg +=
                     "<text x=\"\(n(labelX))\" y=\"\(n(rowY - 5))\" fill=\"\(color)\" stroke=\"#ffffff\" "
-                    + "stroke-width=\"3\" paint-order=\"stroke\">\(xml(clipped(label)))</text>\n"
+                    + "stroke-width=\"3\" paint-order=\"stroke\">\(XMLText.escaped(clipped(label)))</text>\n"
             case .note(let at, let text, let depth, let isException):
                 let left = x(at) + 10 + depthStep * Double(depth)
                 let noteWidth = characterWidth * Double(clipped(text).count) + 14
@@ -156,7 +156,7 @@ public enum TraceDiagram {
                     "<rect x=\"\(n(left))\" y=\"\(n(rowY - 17))\" width=\"\(n(noteWidth))\" height=\"22\" rx=\"3\" "
                     + "fill=\"\(fill)\" stroke=\"\(stroke)\"/>\n"
                 let ink = isException ? "#b3261e" : "#1b1b1b"
-                svg += "<text x=\"\(n(left + 7))\" y=\"\(n(rowY - 2))\" fill=\"\(ink)\">\(xml(clipped(text)))</text>\n"
+                svg += "<text x=\"\(n(left + 7))\" y=\"\(n(rowY - 2))\" fill=\"\(ink)\">\(XMLText.escaped(clipped(text)))</text>\n"
             }
         }
         if dropped > 0 {
@@ -177,23 +177,6 @@ public enum TraceDiagram {
     static func clipped(_ text: String, _ limit: Int = maxLabel) -> String {
         let line = ControlCharacters.escaping(text)
         return line.count <= limit ? line : String(line.prefix(limit - 1)) + "…"
-    }
-
-    /// Text for SVG: the five XML specials escaped (control characters are
-    /// already escaped by `clipped`).
-    static func xml(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 
     /// A coordinate with at most one decimal.

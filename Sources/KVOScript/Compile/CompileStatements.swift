@@ -47,8 +47,12 @@ extension Compiler {
     /// Compiles one statement, counted as a step; runtime errors raised inside it
     /// carry its line and column.
     func compileStatement(_ statement: Stmt, topLevel: Bool) -> Exec {
-        let body = compileStatementBody(statement, topLevel: topLevel)
-        let location = statement.location
+        counted(compileStatementBody(statement, topLevel: topLevel), at: statement.location)
+    }
+
+    /// `body` counted as a step, with `location` given to the runtime errors
+    /// raised inside it that carry none yet.
+    func counted(_ body: @escaping Exec, at location: SourceLocation) -> Exec {
         return { machine in
             try machine.step()
             do {
