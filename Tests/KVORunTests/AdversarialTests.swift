@@ -182,7 +182,10 @@ enum Adversarial {
         #expect(expected.statuses.contains(result.status), "\(context)", sourceLocation: sourceLocation)
         let lineCount = bytes.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
         let diagnostics = errorLocations(in: result.err, file: file)
-        let terminated = result.out.contains("*** Terminating app due to uncaught exception '")
+        // With --keep-going the run goes on: the same line without "Terminating app".
+        let terminated =
+            result.out.contains("*** Terminating app due to uncaught exception '")
+            || result.out.contains("*** Statement stopped by uncaught exception '")
         switch result.status {
         case 2:
             #expect(
@@ -1007,8 +1010,15 @@ enum Adversarial {
 
             """, .exception, arguments: ["--keep-going"])
         #expect(
-            result.out.components(separatedBy: "*** Terminating app due to uncaught exception 'NSRangeException'").count
+            result.out.components(separatedBy: "*** Statement stopped by uncaught exception 'NSRangeException'").count
                 == 4, "\(result)")
+        #expect(!result.out.contains("Terminating app"), "the run went on: \(result)")
+        // Each names the handler's statement that raised it.
+        #expect(
+            result.err.components(
+                separatedBy: "adv.kvo:5:30: note: the uncaught exception 'NSRangeException' was raised here"
+            )
+            .count == 4, "\(result)")
         for n in 1...3 {
             #expect(result.out.contains("a.x → p {kind = 1; new = \(n)}"), "\(result)")
             #expect(result.out.contains("handling \(n)"), "\(result)")

@@ -417,13 +417,13 @@ enum Hostile {
     @Test func deepHandlerOutputIsNotQuadratic() throws {
         let result = try Adversarial.check(H.recursion(depth: 1000), .success, arguments: ["--max-depth", "100000"])
         let lines = result.outLines
-        #expect(lines.count == 1000, "\(lines.count) lines")
-        #expect(lines.allSatisfy { $0.utf8.count < 260 }, "longest line \(lines.map(\.utf8.count).max() ?? 0) bytes")
+        // Depths 0…100 shown, the 899 deeper ones counted in one last line.
+        #expect(lines.count == 102, "\(lines.count) lines")
+        #expect(lines.allSatisfy { $0.utf8.count < 300 }, "longest line \(lines.map(\.utf8.count).max() ?? 0) bytes")
         #expect(lines.dropFirst(100).first == String(repeating: "  ", count: 100) + "c.value → c {kind = 1; new = 101}")
         #expect(
-            lines.dropFirst(101).first == String(repeating: "  ", count: 100)
-                + "[depth 101] c.value → c {kind = 1; new = 102}")
-        #expect(lines.last == String(repeating: "  ", count: 100) + "[depth 999] c.value → c {kind = 1; new = 1000}")
+            lines.last == String(repeating: "  ", count: 100)
+                + "… 899 lines nested deeper than 100 handlers not shown (--format json shows every event)")
         let json = try Adversarial.check(
             H.recursion(depth: 1000), .success, arguments: ["--max-depth", "100000", "--format", "json"])
         #expect(

@@ -206,7 +206,9 @@ let observedScenario = """
             source: "class A { }\nlet a = A()\nprint(a.value(forKey: \"nope\"))\nprint(\"after\")\n", status: 1,
             out:
                 "*** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: '[<A a> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.'\n",
-            err: ""),
+            err:
+                "t.kvo:3:6: note: the uncaught exception 'NSUnknownKeyException' was raised here\nprint(a.value(forKey: \"nope\"))\n     ^\n"
+        ),
         Failing(
             name: "script errors are status 2, and nothing runs",
             source: "print(\"never\")\nlet a = Acount()\nclass Account { }\n", status: 2,

@@ -88,15 +88,28 @@ import KVOCore
 
     // MARK: Indentation
 
-    @Test func indentationIsCappedAndShowsTheDepth() {
+    @Test func indentationIsCapped() {
         #expect(TextFormat.indent(0) == "")
         #expect(TextFormat.indent(3) == "      ")
         #expect(TextFormat.indent(100) == String(repeating: " ", count: 200))
-        #expect(TextFormat.indent(100_000) == String(repeating: " ", count: 200) + "[depth 100000] ")
+        #expect(TextFormat.indent(100_000) == String(repeating: " ", count: 200))
+    }
+
+    /// Lines deeper than 100 handlers are counted, not written: one line says
+    /// how many, where they would have been, before whatever comes next.
+    @Test func linesDeeperThanTheCapAreCountedNotWritten() {
+        let writer = OutputWriter(capturing: ())
+        let renderer = EventRenderer(format: .text, out: writer, err: writer)
+        renderer.emit(.print(text: "shown", depth: 100))
+        renderer.emit(.print(text: "a\nb", depth: 101))
+        renderer.emit(.print(text: "c", depth: 5000))
+        renderer.emit(.print(text: "back", depth: 0))
+        renderer.emit(.print(text: "d", depth: 102))
+        renderer.flush()
+        let pad = String(repeating: " ", count: 200)
+        let cut = " nested deeper than 100 handlers not shown (--format json shows every event)\n"
         #expect(
-            TextFormat.render(.print(text: "a\nb", depth: 101), color: false)
-                == String(repeating: " ", count: 200) + "[depth 101] a\n" + String(repeating: " ", count: 200)
-                + "[depth 101] b\n")
+            writer.capturedText == pad + "shown\n" + pad + "… 3 lines" + cut + "back\n" + pad + "… 1 line" + cut)
     }
 
     // MARK: Flat chains

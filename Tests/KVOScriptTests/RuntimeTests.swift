@@ -60,6 +60,12 @@ import KVOCore
                 acct.balance → alice {kind = 1; new = 250; old = 200} context: PersonAccountBalanceContext
                 *** Terminating app due to uncaught exception 'NSRangeException', reason: 'Cannot remove an observer <Person alice> for the key path "balance" from <Account acct> because it is not registered as an observer.'
 
+                """,
+            err: """
+                t.kvo:21:20: note: the uncaught exception 'NSRangeException' was raised here
+                acct.removeObserver(alice, forKeyPath: "balance")     // not registered any more
+                                   ^
+
                 """)
     }
 
@@ -605,9 +611,12 @@ import KVOCore
 
                 """,
             err: """
-                t.kvo:4:11: error: notifications nested deeper than the maximum depth (3); raise it with --max-depth
+                t.kvo:4:11: error: notifications nested deeper than the maximum depth (3); a notification loop: c.n repeats, each handler changing what the next observes; raise it with --max-depth
                         n = n + 1
                           ^
+                t.kvo:9:1: note: the loop started with this statement
+                c.n = 1
+                ^
 
                 """)
     }
@@ -659,6 +668,12 @@ import KVOCore
             out: """
                 *** Terminating app due to uncaught exception 'NSRangeException', reason: 'Cannot remove an observer <Person alice> for the key path "balance" from <Account acct> because it is not registered as an observer.'
 
+                """,
+            err: """
+                t.kvo:5:20: note: the uncaught exception 'NSRangeException' was raised here
+                acct.removeObserver(alice, forKeyPath: "balance")
+                                   ^
+
                 """)
     }
 
@@ -667,6 +682,12 @@ import KVOCore
             Self.observed + "print(acct.value(forKey: \"nope\"))\n", status: 1,
             out: """
                 *** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: '[<Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.'
+
+                """,
+            err: """
+                t.kvo:5:6: note: the uncaught exception 'NSUnknownKeyException' was raised here
+                print(acct.value(forKey: "nope"))
+                     ^
 
                 """)
     }
@@ -703,6 +724,12 @@ import KVOCore
             out: """
                 *** Terminating app due to uncaught exception 'NSRangeException', reason: 'Cannot remove an observer <Person alice> for the key path "balance" from <Account acct> because it is not registered as an observer.'
 
+                """,
+            err: """
+                t.kvo:6:24: note: the uncaught exception 'NSRangeException' was raised here
+                    acct.removeObserver(alice, forKeyPath: "balance")
+                                       ^
+
                 """)
     }
 
@@ -717,12 +744,15 @@ import KVOCore
                 print("after the error")
                 """, options: options(keepGoing: true), status: 1,
             out: """
-                *** Terminating app due to uncaught exception 'NSRangeException', reason: 'Cannot remove an observer <Person alice> for the key path "balance" from <Account acct> because it is not registered as an observer.'
+                *** Statement stopped by uncaught exception 'NSRangeException', reason: 'Cannot remove an observer <Person alice> for the key path "balance" from <Account acct> because it is not registered as an observer.'
                 after the exception
                 after the error
 
                 """,
             err: """
+                t.kvo:5:20: note: the uncaught exception 'NSRangeException' was raised here
+                acct.removeObserver(alice, forKeyPath: "balance")
+                                   ^
                 t.kvo:7:9: error: division by zero
                 print(1 / 0)
                         ^

@@ -58,6 +58,9 @@ import KVOCore
                 '@objc dynamic var notDynamic'
                 acct.notDynamic = 1
                 ^
+                t.kvo:11:14: note: the uncaught exception 'NSInternalInconsistencyException' was raised here
+                acct.setValue(3, forKey: "notDynamic")
+                             ^
 
                 """)
         // NSObject's observeValue raises: Account does not override it.
@@ -76,7 +79,13 @@ import KVOCore
             Self.account + "print(acct.value(forKey: \"plain\"))", status: 1,
             out: "*** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: "
                 + "'[<main.Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant "
-                + "for the key plain.'\n")
+                + "for the key plain.'\n",
+            err: """
+                t.kvo:8:6: note: the uncaught exception 'NSUnknownKeyException' was raised here
+                print(acct.value(forKey: "plain"))
+                     ^
+
+                """)
     }
 
     @Test func observingAPlainVarTrapsAsSwiftDoes() {

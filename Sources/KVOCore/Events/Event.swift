@@ -9,6 +9,16 @@ public enum Event {
     case explain(Explanation, depth: Int)
     /// `graph(o…)`: the observation graph from these objects, drawn now.
     case graph(objects: [KVOObject], depth: Int)
+
+    /// The number of handlers running when it happened.
+    public var depth: Int {
+        switch self {
+        case .notify(_, _, _, _, _, let depth), .print(_, let depth), .observationInfo(_, _, let depth),
+            .explain(_, let depth), .graph(_, let depth):
+            return depth
+        case .exception(let exception, _): return exception.depth
+        }
+    }
 }
 
 /// Receives events. Implementations write them out, count them or collect

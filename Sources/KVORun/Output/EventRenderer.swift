@@ -10,9 +10,6 @@ public final class EventRenderer: ScriptOutput {
     public let err: OutputWriter
     public let color: Bool
     public let diagnosticColor: Bool
-    /// The run goes on after an uncaught exception (the REPL): its report
-    /// must not say that the app terminated.
-    public var uncaughtExceptionsGoOn = false
 
     public init(
         format: OutputFormatKind, out: OutputWriter, err: OutputWriter, color: Bool = false,
@@ -31,27 +28,65 @@ public final class EventRenderer: ScriptOutput {
             // Matched by consuming it: the fields move out, none is copied.
             switch consume event {
             case .notify(let object, let keyPath, let observer, let change, let context, let depth):
+                if depth > TextFormat.maxIndentDepth {
+                    linesCut += 1
+                    return
+                }
+                if linesCut > 0 { writeCutLines() }
                 // The trace's hot path: bytes straight into the output buffer.
                 var sink = out
                 TextFormat.writeNotification(object, keyPath, observer, change, context, depth, color: color, to: &sink)
                 out.endLine()
-            case .exception(let exception, caught: false) where uncaughtExceptionsGoOn:
-                out.write(TextFormat.uncaughtGoingOn(exception, color: color))
             case let other:
-                out.write(TextFormat.render(other, color: color))
+                let text = TextFormat.render(other, color: color)
+                if other.depth > TextFormat.maxIndentDepth {
+                    linesCut += text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                    return
+                }
+                if linesCut > 0 { writeCutLines() }
+                out.write(text)
             }
         case .json: out.write(JSONFormat.render(event) + "\n")
         }
     }
 
+    /// Text lines nested deeper than `TextFormat.maxIndentDepth`, not written
+    /// since the last line that was. Past that depth it is almost always a
+    /// runaway loop: a thousand lines of it would bury what comes after.
+    private var linesCut = 0
+
+    /// One line, at the deepest indentation, for the lines just left out.
+    private func writeCutLines() {
+        let count = linesCut
+        linesCut = 0
+        let what = count == 1 ? "1 line" : "\(count) lines"
+        out.write(
+            TextFormat.indent(TextFormat.maxIndentDepth)
+                + "… \(what) nested deeper than \(TextFormat.maxIndentDepth) handlers not shown (--format json shows every event)\n"
+        )
+    }
+
+    public func uncaught(_ exception: CocoaException, stopping: UncaughtStop) {
+        if linesCut > 0 { writeCutLines() }
+        switch format {
+        case .text: out.write(TextFormat.uncaught(exception, stopping: stopping, color: color))
+        case .json: emit(.exception(exception, caught: false))
+        }
+    }
+
     public func flush() {
+        if linesCut > 0 { writeCutLines() }
         out.flush()
         err.flush()
     }
 
     /// A diagnostic about the script: text on stderr, or a JSON event on stdout.
     public func report(_ diagnostic: Diagnostic, file: String, source: SourceText) {
+        if linesCut > 0 { writeCutLines() }
         switch format {
+        case .json where diagnostic.severity == .note:
+            // JSON Lines has no note event (docs/language.md#json-format).
+            break
         case .text:
             out.flush()
             err.write(diagnostic.render(file: file, source: source, color: diagnosticColor) + "\n")

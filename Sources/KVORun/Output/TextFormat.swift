@@ -22,7 +22,7 @@ public enum TextFormat {
             if caught {
                 return indented(paint("*** \(name) (caught): ", "31") + reason, exception.depth) + "\n"
             }
-            return paint("*** Terminating app due to uncaught exception '\(name)', reason: '\(reason)'", "1;31") + "\n"
+            return uncaught(exception, stopping: .app, color: color)
         case .observationInfo(let object, _, let depth):
             return indented(
                 ControlCharacters.escaping(object.observationInfoDescription ?? "nil", keepingNewlines: true), depth)
@@ -32,6 +32,21 @@ public enum TextFormat {
         case .graph(let objects, let depth):
             return indented(String(ObservationGraph.dot(from: objects).dropLast()), depth) + "\n"
         }
+    }
+
+    /// Apple's words for an exception that ends the app; where the run goes
+    /// on (`--keep-going`, the REPL), the same words without "Terminating app".
+    static func uncaught(_ exception: CocoaException, stopping: UncaughtStop, color: Bool) -> String {
+        let name = ControlCharacters.escaping(exception.name, keepingNewlines: true)
+        let reason = ControlCharacters.escaping(exception.reason, keepingNewlines: true)
+        let stopped: String
+        switch stopping {
+        case .app: stopped = "Terminating app due to"
+        case .statement: stopped = "Statement stopped by"
+        case .entry: stopped = "Entry stopped by"
+        }
+        let text = "*** \(stopped) uncaught exception '\(name)', reason: '\(reason)'"
+        return (color ? "\u{1B}[1;31m\(text)\(reset)" : text) + "\n"
     }
 
     /// `OBJECT.KEYPATH → OBSERVER {CHANGE} context: CONTEXT`, without the
@@ -73,17 +88,15 @@ public enum TextFormat {
         }
     }
 
-    /// Indentation stops growing here: with `--max-depth 100000` two spaces
-    /// per level would make each deep line up to 200 KB and the output
-    /// quadratic in the depth.
+    /// The deepest text line shown: with `--max-depth 100000` two spaces per
+    /// level would make each deep line up to 200 KB and the output quadratic
+    /// in the depth. `EventRenderer` counts the deeper lines instead; JSON
+    /// keeps every event with its exact depth.
     static let maxIndentDepth = 100
 
-    /// Two spaces per depth; past `maxIndentDepth`, that depth's indentation
-    /// and then the depth as a number: `[depth 5000] ` after 200 spaces.
-    /// JSON keeps the exact depth in its `depth` field.
+    /// Two spaces per depth, up to `maxIndentDepth`.
     public static func indent(_ depth: Int) -> String {
-        if depth <= maxIndentDepth { return String(repeating: "  ", count: max(0, depth)) }
-        return String(repeating: "  ", count: maxIndentDepth) + "[depth \(depth)] "
+        String(repeating: "  ", count: min(max(0, depth), maxIndentDepth))
     }
 
     static func indented(_ text: String, _ depth: Int) -> String {

@@ -21,7 +21,6 @@ struct REPL<Input: LineInput> {
         self.input = input
         self.write = write
         session.limitAdvice = { $0.replAdvice }
-        (session.output as? EventRenderer)?.uncaughtExceptionsGoOn = true
     }
 
     mutating func run() -> Int32 {

@@ -44,14 +44,14 @@ extension Compiler {
         }
     }
 
-    /// Compiles one statement, counted as a step; runtime errors raised inside it
-    /// carry its line and column.
+    /// Compiles one statement, counted as a step; runtime errors and Cocoa
+    /// exceptions raised inside it carry its line and column.
     func compileStatement(_ statement: Stmt, topLevel: Bool) -> Exec {
         counted(compileStatementBody(statement, topLevel: topLevel), at: statement.location)
     }
 
     /// `body` counted as a step, with `location` given to the runtime errors
-    /// raised inside it that carry none yet.
+    /// and exceptions raised inside it that carry none yet.
     func counted(_ body: @escaping Exec, at location: SourceLocation) -> Exec {
         return { machine in
             try machine.step()
@@ -61,6 +61,10 @@ extension Compiler {
                 failure.line = location.line
                 failure.column = location.column
                 throw ScriptError.runtime(failure)
+            } catch ScriptError.exception(var exception) where exception.line == nil {
+                exception.line = location.line
+                exception.column = location.column
+                throw ScriptError.exception(exception)
             }
         }
     }

@@ -17,6 +17,10 @@ public struct SourceLocation: Hashable, Sendable, Comparable {
 public struct Diagnostic: Error, Equatable, Sendable {
     public enum Severity: String, Sendable {
         case error, warning
+        /// More about what was just reported (where an uncaught exception was
+        /// raised, where a loop started): text only, never a JSON event, whose
+        /// kinds docs/language.md#json-format fixes.
+        case note
     }
 
     public var severity: Severity
@@ -40,10 +44,13 @@ public struct Diagnostic: Error, Equatable, Sendable {
     /// column: each escaped character is padded to its escape's width.
     public func render(file: String, source: SourceText, color: Bool = false) -> String {
         let header = "\(ControlCharacters.escaping(file)):\(location.line):\(location.column): "
-        let label =
-            color
-            ? (severity == .error ? "\u{1B}[1;31merror:\u{1B}[0m" : "\u{1B}[1;35mwarning:\u{1B}[0m")
-            : "\(severity.rawValue):"
+        let label: String
+        switch (severity, color) {
+        case (_, false): label = "\(severity.rawValue):"
+        case (.error, true): label = "\u{1B}[1;31merror:\u{1B}[0m"
+        case (.warning, true): label = "\u{1B}[1;35mwarning:\u{1B}[0m"
+        case (.note, true): label = "\u{1B}[1;36mnote:\u{1B}[0m"
+        }
         let message = ControlCharacters.escaping(self.message, keepingNewlines: true)
         var text = header + label + " " + (color ? "\u{1B}[1m\(message)\u{1B}[0m" : message)
         if let characters = source.lineCharacters(location.line) {

@@ -8,4 +8,23 @@ public protocol ScriptOutput: EventSink {
     func report(_ diagnostic: Diagnostic, file: String, source: SourceText)
     /// Writes out what is buffered: the end of a run or of a REPL entry.
     func flush()
+    /// An exception no `do/catch` handled, and what it stopped. Its event is
+    /// the same whatever it stopped; only the text's words differ.
+    func uncaught(_ exception: CocoaException, stopping: UncaughtStop)
+}
+
+/// What an uncaught exception stops.
+public enum UncaughtStop: Sendable {
+    /// The run (Apple's "Terminating app").
+    case app
+    /// The top-level statement; the run goes on (`--keep-going`).
+    case statement
+    /// The REPL entry; the session goes on.
+    case entry
+}
+
+extension ScriptOutput {
+    public func uncaught(_ exception: CocoaException, stopping: UncaughtStop) {
+        emit(.exception(exception, caught: false))
+    }
 }

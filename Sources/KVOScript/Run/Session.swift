@@ -216,27 +216,44 @@ public final class Session {
                 }
                 afterStatement?(statement.location.line)
             } catch ScriptError.exception(let exception) {
-                output.emit(.exception(exception, caught: false))
+                output.uncaught(exception, stopping: echo != nil ? .entry : options.keepGoing ? .statement : .app)
+                if let line = exception.line, let column = exception.column {
+                    let (location, whence) = shown(
+                        SourceLocation(line: line, column: column), of: statement, in: program, text: text,
+                        repl: echo != nil)
+                    output.report(
+                        Diagnostic(
+                            .note, "the uncaught exception '\(exception.name)' was raised here" + whence, at: location),
+                        file: file, source: text)
+                }
                 execution.outcomes[index] = .raised
                 execution.status = ExitStatus.failure
                 lastEnding = .uncaughtException
                 if !options.keepGoing { break }
             } catch ScriptError.runtime(let failure) {
-                var location = SourceLocation(
+                let raisedAt = SourceLocation(
                     line: failure.line ?? statement.location.line,
                     column: failure.column ?? statement.location.column)
-                var message = failure.message
-                if echo != nil, let loop = Self.notificationLoop(failure.notificationTrail) {
-                    // The statement that started it, not the handler's line, which may be another entry's.
-                    location = program.start(of: statement.location)
-                    message += "; a notification loop: \(loop) repeats, each handler changing what the next observes"
-                } else if echo != nil, !program.statement(at: statement.location, contains: location, in: text) {
-                    // In code an earlier REPL entry declared, whose text is gone: the statement that called it.
-                    location = program.start(of: statement.location)
-                    message += " (in code declared by an earlier entry)"
+                let start = program.start(of: statement.location)
+                var location: SourceLocation, message: String
+                let loop = Self.notificationLoop(failure.notificationTrail)
+                if let loop {
+                    // In the REPL the handler's line may be another entry's: the statement that started it instead.
+                    location = echo != nil ? start : raisedAt
+                    message =
+                        failure.message
+                        + "; a notification loop: \(loop) repeats, each handler changing what the next observes"
+                } else {
+                    let (shownAt, whence) = shown(raisedAt, of: statement, in: program, text: text, repl: echo != nil)
+                    location = shownAt
+                    message = failure.message + whence
                 }
                 if let limit = failure.limit, let advice = limitAdvice(limit) { message += "; " + advice }
                 output.report(Diagnostic(.error, message, at: location), file: file, source: text)
+                if loop != nil, location != start {
+                    output.report(
+                        Diagnostic(.note, "the loop started with this statement", at: start), file: file, source: text)
+                }
                 execution.outcomes[index] = .failed
                 execution.status = ExitStatus.failure
                 lastEnding = .runtimeError
@@ -252,6 +269,20 @@ public final class Session {
         }
         machine.endPendingPrint()
         return execution
+    }
+}
+
+extension Session {
+    /// Where to show a problem raised at `location` while `statement` ran, and
+    /// words to add to its message. In the REPL, code an earlier entry
+    /// declared has no text any more: the statement that called it is shown.
+    fileprivate func shown(
+        _ location: SourceLocation, of statement: CompiledStatement, in program: Program, text: SourceText, repl: Bool
+    ) -> (SourceLocation, String) {
+        guard repl, !program.statement(at: statement.location, contains: location, in: text) else {
+            return (location, "")
+        }
+        return (program.start(of: statement.location), " (in code declared by an earlier entry)")
     }
 }
 
