@@ -267,4 +267,233 @@ final class Terminal {
         terminal.send(":q\r")
         #expect(terminal.wait() == 0)
     }
+
+    // MARK: A rejected entry changes nothing
+
+    @Test func aRejectedRebindingKeepsTheEarlierObject() throws {
+        let terminal = try start()
+        terminal.send("class A {}\rlet b = A()\r")
+        terminal.expect("let b = A()")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send("let b = Acount()\r")
+        terminal.expect("<repl>:1:9: error: cannot find 'Acount' in scope\r\n")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send("print(b)\r")
+        terminal.expect("\r\n<A: b>\r\n")
+        #expect(!terminal.transcript.contains("nil"))
+    }
+
+    @Test func aDeclarationStoppedByARuntimeErrorBindsNothing() throws {
+        let terminal = try start()
+        terminal.send("let d = 1 / 0\r")
+        terminal.expect("<repl>:1:11: error: division by zero\r\n")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send("print(d)\r")
+        terminal.expect("<repl>:1:7: error: cannot find 'd' in scope")
+    }
+
+    @Test func aFailedLoadOfAMissingFileLeavesTheObjectsAsTheyWere() throws {
+        let terminal = try start()
+        let missing = folder.appendingPathComponent("missing.kvo").path
+        terminal.send(classes + "let acct = Account()\rlet alice = Person()\r")
+        terminal.send("acct.addObserver(alice, forKeyPath: \"balance\")\r")
+        terminal.send(":objects\r")
+        let objects = "acct: <Account: acct>, observed (1 observance)\r\nalice: <Person: alice>, not observed\r\n"
+        terminal.expect(objects)
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send(":load \(missing)\r")
+        terminal.expect("cannot read '\(missing)': No such file or directory\r\n")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send(":objects\r")
+        terminal.expect(objects)
+    }
+
+    @Test func aClassWithACheckErrorInAMethodIsNotDeclared() throws {
+        let terminal = try start()
+        terminal.send("class Broken {\r")
+        terminal.send("func f() { print(nowhere) }\r")
+        terminal.send("}\r")
+        terminal.expect("<repl>:2:18: error: cannot find 'nowhere' in scope\r\n")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send("let x = Broken()\r")
+        terminal.expect("<repl>:1:9: error: cannot find 'Broken' in scope\r\n")
+        terminal.send(":classes\r")
+        terminal.expect("no classes declared\r\n")
+    }
+
+    // MARK: Echoes and continuation
+
+    @Test func theValueOfAnExpressionIsEchoed() throws {
+        let terminal = try start()
+        terminal.send("1 + 2\r")
+        terminal.expect("1 + 2\r\n3\r\n")
+        terminal.send(classes + "let acct = Account()\r")
+        terminal.expect("let acct = Account()")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send("acct\r")
+        terminal.expect("acct\r\n<Account: acct>\r\n")
+    }
+
+    @Test func aLineEndingWithAnOperatorContinuesOnTheNext() throws {
+        let terminal = try start()
+        terminal.send("let x = 1 +\r")
+        terminal.expect("...> ")
+        terminal.send("2\r")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send("print(x)\r")
+        terminal.expect("print(x)\r\n3\r\n")
+    }
+
+    @Test func anElseOnTheLineAfterTheClosingBraceContinuesTheIf() throws {
+        let terminal = try start()
+        terminal.send("let n = 1\rif n > 5 {\rprint(\"big\")\r}\r")
+        terminal.expect("...> ")
+        terminal.send("else {\rprint(\"small\")\r}\r")
+        terminal.expect("\r\nsmall\r\n")
+        terminal.expect("kvo> ")
+        #expect(!terminal.transcript.contains("\r\nbig\r\n"))
+        #expect(!terminal.transcript.contains("error"))
+    }
+
+    @Test func aCatchOnTheLineAfterTheClosingBraceContinuesTheDo() throws {
+        let terminal = try start()
+        terminal.send(classes + "let acct = Account()\r")
+        terminal.send("do {\racct.value(forKey: \"missing\")\r}\r")
+        terminal.expect("...> ")
+        terminal.send("catch {\rprint(\"caught \" + error.name)\r}\r")
+        terminal.expect("\r\ncaught NSUnknownKeyException\r\n")
+        terminal.expect("kvo> ")
+        #expect(!terminal.transcript.contains("error:"))
+        #expect(!terminal.transcript.contains("uncaught"))
+    }
+
+    @Test func anIfElseOrDoCatchOnOneLineRunsWithoutWaitingForAnotherLine() throws {
+        let terminal = try start()
+        terminal.clear()
+        terminal.send("if true { print(\"then\") } else { print(\"else\") }\r")
+        terminal.expect("\r\nthen\r\n")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send("do { print(\"body\") } catch { print(\"handler\") }\r")
+        terminal.expect("\r\nbody\r\n")
+        terminal.expect("kvo> ")
+        #expect(!terminal.transcript.contains("...> "))
+    }
+
+    @Test func anUnterminatedStringIsReportedOnce() throws {
+        let terminal = try start()
+        terminal.clear()
+        terminal.send("let s = \"abc\r")
+        terminal.expect(
+            "<repl>:1:9: error: unterminated string literal; close it with '\"' on the same line\r\n")
+        terminal.expect("kvo> ")
+        terminal.send("print(\"next\")\r")
+        terminal.expect("\r\nnext\r\n")
+        #expect(terminal.transcript.components(separatedBy: "error:").count == 2)
+        #expect(!terminal.transcript.contains("...> "))
+    }
+
+    // MARK: Tab completion
+
+    @Test func tabCompletesAMethodNameWithItsOpeningParenthesis() throws {
+        let terminal = try start()
+        terminal.send(classes + "let acct = Account()\rlet alice = Person()\r")
+        terminal.send("acct.addObserver(alice, forKeyPath: \"balance\")\r")
+        terminal.expect("kvo> acct.addObserver")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send("acct.removeObs\t")
+        terminal.expect("acct.removeObserver(")
+        terminal.send("alice, forKeyPath: \"balance\")\r:objects\r")
+        terminal.expect("acct: <Account: acct>, not observed\r\n")
+    }
+
+    @Test func tabCompletesAnOptionAfterADot() throws {
+        let terminal = try start()
+        terminal.send(classes + "let acct = Account()\rlet alice = Person()\r")
+        terminal.expect("let alice = Person()")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send("acct.addObserver(alice, forKeyPath: \"balance\", options: [.ne\t")
+        terminal.expect("options: [.new")
+        terminal.send("])\racct.balance = 7\r")
+        terminal.expect("acct.balance → alice {kind = 1; new = 7}")
+    }
+
+    @Test func tabCompletesAWholePathAfterLoad() throws {
+        let file = folder.appendingPathComponent("sample-scenario.kvo")
+        try "print(\"loaded by tab\")\n".write(to: file, atomically: true, encoding: .utf8)
+        let terminal = try start()
+        terminal.clear()
+        terminal.send(":load \(folder.path)/sample-sc\t")
+        terminal.expect(":load \(file.path) ")
+        terminal.send("\r")
+        terminal.expect("\r\nloaded by tab\r\n")
+    }
+
+    // MARK: Words from other REPLs
+
+    @Test func bareExitQuitAndHelpPrintAHintAndDoNotExit() throws {
+        let terminal = try start()
+        terminal.send("exit\r")
+        terminal.expect("exit\r\ntype :quit (or press Ctrl-D) to leave\r\n")
+        terminal.send("quit\r")
+        terminal.expect("quit\r\ntype :quit (or press Ctrl-D) to leave\r\n")
+        terminal.send("help\r")
+        terminal.expect("help\r\ntype :help for the list of commands\r\n")
+        terminal.send("print(\"still here\")\r")
+        terminal.expect("\r\nstill here\r\n")
+        var status: Int32 = 0
+        #expect(waitpid(terminal.pid, &status, WNOHANG) == 0)
+    }
+
+    // MARK: Limits
+
+    @Test func aNotificationLoopStopsAtTheDepthLimitAndNamesTheLoop() throws {
+        let terminal = try start()
+        terminal.send(":set max-depth 5\r")
+        terminal.expect("max-depth is now 5\r\n")
+        terminal.send(classes + "let acct = Account()\r")
+        terminal.send("class Bouncer {\r")
+        terminal.send("    func observeValue(forKeyPath keyPath: String?, of object: Any?,\r")
+        terminal.send(
+            "                      change: [NSKeyValueChangeKey: Any]?, context: UnsafeMutableRawPointer?) {\r")
+        terminal.send("        acct.balance = acct.balance + 1\r")
+        terminal.send("    }\r")
+        terminal.send("}\r")
+        terminal.send("let bouncer = Bouncer()\r")
+        terminal.send("acct.addObserver(bouncer, forKeyPath: \"balance\", options: [.new])\r")
+        terminal.expect("kvo> acct.addObserver")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send("acct.balance = 1\r")
+        terminal.expect("          acct.balance → bouncer {kind = 1; new = 6}\r\n")
+        terminal.expect(
+            "<repl>:1:1: error: notifications nested deeper than the maximum depth (5); a notification loop: acct.balance repeats, each handler changing what the next observes; raise it with :set max-depth N\r\n"
+        )
+        terminal.expect("acct.balance = 1\r\n^\r\n")
+        terminal.expect("kvo> ")
+        #expect(!terminal.transcript.contains("new = 7"))
+    }
+
+    @Test func anEndlessLoopStopsAtTheStepLimitAndTheSessionGoesOn() throws {
+        let terminal = try start()
+        terminal.send(":set max-steps 100\r")
+        terminal.expect("max-steps is now 100 for each entry\r\n")
+        terminal.send("while true {}\r")
+        terminal.expect(
+            "<repl>:1:1: error: more than 100 statements executed; raise the limit with :set max-steps N\r\n")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send("print(1)\r")
+        terminal.expect("print(1)\r\n1\r\n")
+    }
 }

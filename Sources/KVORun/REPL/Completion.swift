@@ -32,15 +32,7 @@ public enum Completion {
             let open = candidates.count == 1 && candidates[0].hasSuffix(".")
             return Result(candidates: candidates, append: candidates.count == 1 && !open ? "\"" : "")
         }
-        let command = before.trimmingLeadingSpaces()
-        if command.hasPrefix(":") {
-            let name = command.dropFirst().prefix { $0 != " " }
-            if !name.isEmpty && command.contains(" ")
-                && (":load".hasPrefix(":" + name) || ":save".hasPrefix(":" + name))
-            {
-                return Result(candidates: [], append: "", files: true)
-            }
-        }
+        if takesFileName(before) { return Result(candidates: [], append: "", files: true) }
         if before.trimmingLeadingSpaces().isEmpty && word.hasPrefix(":") {
             return Result(candidates: metaCommands.filter { $0.hasPrefix(word) }, append: " ")
         }
@@ -57,6 +49,16 @@ public enum Completion {
         }
         let names = Set(Session.keywords + session.namesInScope)
         return Result(candidates: names.filter { $0.hasPrefix(word) }.sorted(), append: " ")
+    }
+
+    /// Whether `before` is `:load ` or `:save ` (or a prefix of either), so
+    /// that what follows is a file name.
+    static func takesFileName(_ before: String) -> Bool {
+        let command = before.trimmingLeadingSpaces()
+        guard command.hasPrefix(":") else { return false }
+        let name = command.dropFirst().prefix { $0 != " " }
+        return !name.isEmpty && command.contains(" ")
+            && (":load".hasPrefix(":" + name) || ":save".hasPrefix(":" + name))
     }
 
     /// The variable whose key path is being typed, when the cursor is inside

@@ -97,11 +97,20 @@ struct ReadlineInput: LineInput {
         }
     }
 
+    /// Word breaks for a file name: spaces only.
+    private nonisolated(unsafe) static let fileNameBreaks = strdup(" \t\n")
+
     private static func installCompletion() {
         rl_readline_name = UnsafePointer(strdup("kvo-run"))
         rl_completer_word_break_characters = UnsafePointer(strdup(" \t\n\"(,[{}=;+-*/<>!&|"))
         rl_completer_quote_characters = nil
         rl_basic_quote_characters = nil  // else readline re-appends the `"` that broke the word
+        // After `:load` and `:save` the word is the whole path, `/` and `-` included.
+        rl_completion_word_break_hook = {
+            let line = rl_line_buffer.map { String(cString: $0) } ?? ""
+            let before = String(decoding: line.utf8.prefix(Int(max(0, rl_point))), as: UTF8.self)
+            return Completion.takesFileName(before) ? ReadlineInput.fileNameBreaks : nil
+        }
         rl_attempted_completion_function = { text, start, _ in
             rl_attempted_completion_over = 1  // never fall back to file names
             guard let text, let session = TerminalState.session else { return nil }

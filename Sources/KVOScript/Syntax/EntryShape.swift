@@ -25,7 +25,15 @@ public enum EntryShape: Equatable {
         var statementStart: Keyword?
         var atStatementStart = true
         var last: Token.Kind?
+        // A `catch`, or an `else` not followed by `if`, is the statement's last clause.
+        var lastClause = false
+        var afterElse = false
         for token in tokens {
+            if depth == 0 && token.kind != .newline && token.kind != .eof {
+                if afterElse { lastClause = token.kind != .keyword(.if) }
+                afterElse = token.kind == .keyword(.else)
+                if token.kind == .keyword(.catch) { lastClause = true }
+            }
             switch token.kind {
             case .eof:
                 continue
@@ -49,8 +57,10 @@ public enum EntryShape: Equatable {
                     // The same statement, continued.
                 } else if case .keyword(let keyword) = token.kind {
                     statementStart = keyword
+                    lastClause = false
                 } else {
                     statementStart = nil
+                    lastClause = false
                 }
             }
             last = token.kind
@@ -59,7 +69,9 @@ public enum EntryShape: Equatable {
         guard let last else { return .complete }
         if case .punct(let p) = last {
             if continuing.contains(p) { return .open }
-            if p == "}" && depth == 0 && (statementStart == .if || statementStart == .do) { return .mayContinue }
+            if p == "}" && depth == 0 && (statementStart == .if || statementStart == .do) && !lastClause {
+                return .mayContinue
+            }
         }
         return .complete
     }
