@@ -186,10 +186,28 @@ final class Terminal {
         terminal.send(classes + "let acct = Account()\rlet alice = Person()\r")
         terminal.send("acct.addObserver(alice, forKeyPath: \"balance\", options: [.new])\r")
         terminal.send("acct.removeObserver(alice, forKeyPath: \"nope\")\r")
-        terminal.expect("uncaught exception 'NSRangeException'")
+        // The session goes on: the words don't say the app terminated, and a
+        // note shows where the exception was raised.
+        terminal.expect("*** Entry stopped by uncaught exception 'NSRangeException', reason: 'Cannot remove")
+        terminal.expect(
+            "<repl>:1:20: note: the uncaught exception 'NSRangeException' was raised here\r\n"
+                + "acct.removeObserver(alice, forKeyPath: \"nope\")\r\n                   ^")
+        #expect(!terminal.transcript.contains("Terminating app"))
         terminal.clear()
         terminal.send("acct.balance = 9\r")
         terminal.expect("acct.balance → alice {kind = 1; new = 9}")
+    }
+
+    @Test func anExceptionInCodeAnEarlierEntryDeclaredPointsAtTheCall() throws {
+        let terminal = try start()
+        terminal.send(classes + "let acct = Account()\rlet alice = Person()\r")
+        terminal.send("class Poker { func poke(a) { a.removeObserver(self, forKeyPath: \"x\") } }\r")
+        terminal.send("let poker = Poker()\r")
+        terminal.send("poker.poke(acct)\r")
+        terminal.expect("*** Entry stopped by uncaught exception 'NSRangeException'")
+        terminal.expect(
+            "<repl>:1:1: note: the uncaught exception 'NSRangeException' was raised here "
+                + "(in code declared by an earlier entry)\r\npoker.poke(acct)\r\n")
     }
 
     @Test func controlCInterruptsARunningLoopAndKeepsState() throws {
