@@ -14,10 +14,12 @@ setup:
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libreadline-dev; \
 	fi
 	@# Graphviz renders `kvo-run graph -o X.svg`; rsvg-convert lets the tests
-	@# check that the SVG pictures render to something.
-	@if ! command -v dot >/dev/null 2>&1 || ! command -v rsvg-convert >/dev/null 2>&1; then \
-		echo "Installing graphviz and librsvg2-bin (SVG rendering)…"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq graphviz librsvg2-bin; \
+	@# check that the SVG pictures render to something; zsh and fish let them
+	@# run the completion scripts (bash is always there).
+	@if ! command -v dot >/dev/null 2>&1 || ! command -v rsvg-convert >/dev/null 2>&1 \
+		|| ! command -v zsh >/dev/null 2>&1 || ! command -v fish >/dev/null 2>&1; then \
+		echo "Installing graphviz, librsvg2-bin (SVG rendering), zsh and fish (completion tests)…"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq graphviz librsvg2-bin zsh fish; \
 	fi
 
 build: setup revision

@@ -30,11 +30,17 @@ struct KVORunCommand: ParsableCommand {
         subcommands: [RunCommand.self, CheckCommand.self, TestCommand.self, GraphCommand.self, TraceCommand.self],
         defaultSubcommand: RunCommand.self)
 
-    /// A mistyped subcommand and the plainest `kvo-run FILE` are handled
-    /// before the parser (`EarlyExit`).
+    /// A completion script is the parser's, patched for the default
+    /// subcommand (`CompletionScripts`); a mistyped subcommand and the
+    /// plainest `kvo-run FILE` are handled before the parser (`EarlyExit`).
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let name = CompletionScripts.requestedShell(arguments), let shell = CompletionShell(rawValue: name) {
+            print(CompletionScripts.patched(name, completionScript(for: shell)))
+            Glibc.exit(0)
+        }
         let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
-        if let status = EarlyExit.status(Array(CommandLine.arguments.dropFirst()), subcommands: names) {
+        if let status = EarlyExit.status(arguments, subcommands: names) {
             Glibc.exit(status)
         }
         main(nil)

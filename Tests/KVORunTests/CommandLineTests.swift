@@ -50,6 +50,179 @@ import Testing
         #expect(fish.out.contains("kvo"))
     }
 
+    /// The scripts are the parser's with kvo-run's fixes for the default
+    /// subcommand (`CompletionScripts`), in every spelling of the request.
+    @Test func completionScriptsArePatchedForTheDefaultSubcommand() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try CLI.run(["--generate-completion-script", shell])
+            #expect(script.status == 0, "\(script)")
+            let patched = script.out.contains(CompletionScripts.marker)
+            #expect(
+                patched,
+                """
+                The \(shell) script is not patched: a snippet CompletionScripts replaces is no longer in \
+                swift-argument-parser's script (did the parser change?), so kvo-run ok<TAB> completes nothing. \
+                Update the snippets in Sources/KVORun/Commands/CompletionScripts.swift.
+                """)
+            let equals = try CLI.run(["--generate-completion-script=\(shell)"])
+            #expect(equals.status == 0 && equals.out == script.out)
+        }
+        let unknown = try CLI.run(["--generate-completion-script", "tcsh"])
+        #expect(unknown.status == 64)
+        #expect(unknown.err.hasPrefix("Error: Can't generate completion scripts for 'tcsh'."), "\(unknown)")
+        #expect(CompletionScripts.requestedShell(["--generate-completion-script", "zsh"]) == "zsh")
+        #expect(CompletionScripts.requestedShell(["--generate-completion-script=fish"]) == "fish")
+        #expect(CompletionScripts.requestedShell(["--format", "json"]) == nil)
+        #expect(CompletionScripts.requestedShell(["run", "--generate-completion-script", "zsh"]) == nil)
+        // Another parser's script comes back unchanged,
+        #expect(CompletionScripts.patched("zsh", "#compdef kvo-run\n") == "#compdef kvo-run\n")
+        #expect(CompletionScripts.patched("tcsh", "complete kvo-run\n") == "complete kvo-run\n")
+        // never half patched: the second fish snippet is here, the first is not.
+        let halfFish = #"""
+                    case 'run'
+            complete -c 'kvo-run' -n '__kvo-run_should_offer_completions_for_positional "kvo-run" -eq 1' -fa 'run'
+
+            """#
+        #expect(CompletionScripts.patched("fish", halfFish) == halfFish)
+    }
+
+    /// Each command line (the last word is the one completed) and what every
+    /// shell offers for it in a folder holding ok.kvo, other.txt and okdir/.
+    /// Without a subcommand the words are run's, the first word may also be a
+    /// subcommand's name; after a subcommand, completion is the parser's.
+    static let completionCases: [(line: String, completions: Set<String>)] = [
+        ("kvo-run ok", ["ok.kvo", "okdir"]),
+        ("kvo-run --format j", ["json"]),
+        ("kvo-run --format json o", ["ok.kvo", "okdir"]),
+        ("kvo-run ru", ["run"]),
+        ("kvo-run ", ["ok.kvo", "okdir", "run", "check", "test", "graph", "trace", "help"]),
+        ("kvo-run --ke", ["--keep-going"]),
+        ("kvo-run ok.kvo --format t", ["text"]),
+        ("kvo-run run ok", ["ok.kvo", "okdir"]),
+        ("kvo-run run --format j", ["json"]),
+        ("kvo-run check o", ["ok.kvo", "okdir"]),
+        ("kvo-run test --u", ["--update"]),
+    ]
+
+    /// Each shell runs kvo-run's script for every case, in one process that
+    /// prints `=== LINE` and then one completion a line.
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsCompleteWithoutASubcommand(shell: String) throws {
+        guard let program = ExternalTool.find(shell) else {
+            Issue.record("\(shell) is not installed: `make setup` installs it (this test runs its completion script)")
+            return
+        }
+        let tools = try Folder()
+        let script = try CLI.run(["--generate-completion-script", shell])
+        let scriptPath = try tools.write("script.\(shell)", script.out)
+        let driver = try tools.write("driver.\(shell)", Self.completionDrivers[shell] ?? "")
+        let arguments: [String]
+        switch shell {
+        case "zsh": arguments = ["-f", driver, scriptPath, try tools.write("setup.zsh", Self.zshCompletionSetup)]
+        case "fish": arguments = ["--no-config", driver, scriptPath]
+        default: arguments = [driver, scriptPath]
+        }
+        let work = try Folder()
+        try work.write("ok.kvo", "print(1)\n")
+        try work.write("other.txt", "")
+        try FileManager.default.createDirectory(
+            at: work.url.appendingPathComponent("okdir"), withIntermediateDirectories: false)
+        let lines = Self.completionCases.map(\.line)
+        let result = try CLI.run(arguments + lines, in: work.url, timeout: 120, executable: program)
+        #expect(result.status == 0, "\(result)")
+        var offered: [String: Set<String>] = [:]
+        var current: String?
+        for line in result.outLines {
+            if line.hasPrefix("=== ") {
+                let name = String(line.dropFirst(4))
+                current = name
+                offered[name] = []
+            } else if let current, !line.isEmpty {
+                // fish: "WORD<tab>DESCRIPTION", directories with a slash.
+                var word = String(line.prefix { $0 != "\t" })
+                if word.hasSuffix("/") { word.removeLast() }
+                offered[current, default: []].insert(word)
+            }
+        }
+        for (line, completions) in Self.completionCases {
+            #expect(offered[line] == completions, "\(shell): \(line)<TAB>\n\(result)")
+        }
+    }
+
+    /// bash: source the script, set what bash sets for a completion, call
+    /// the function, print COMPREPLY.
+    /// fish: `complete -C LINE` prints what fish would offer.
+    /// zsh: completion needs the line editor, so each line is typed into an
+    /// interactive `zsh -f -i` on a pseudo-terminal (zpty) followed by a Tab;
+    /// the setup wraps `compadd` to print each match it adds.
+    static let completionDrivers: [String: String] = [
+        "bash": #"""
+        source "$1"
+        shift
+        for line in "$@"; do
+            echo "=== $line"
+            read -ra COMP_WORDS <<< "$line"
+            [[ "$line" == *" " ]] && COMP_WORDS+=("")
+            COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+            COMP_LINE="$line"
+            COMP_POINT=${#line}
+            COMPREPLY=()
+            _kvo-run kvo-run "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+            printf '%s\n' "${COMPREPLY[@]}"
+        done
+        """#,
+        "fish": #"""
+        source $argv[1]
+        for line in $argv[2..]
+            echo "=== $line"
+            complete -C "$line"
+        end
+        """#,
+        "zsh": #"""
+        zmodload zsh/zpty || exit 3
+        script=$1 setup=$2
+        shift 2
+        for line in "$@"; do
+            print -r -- "=== $line"
+            zpty completion TERM=xterm zsh -f -i
+            zpty -w completion "KVO_SCRIPT=${(q)script} source ${(q)setup}"
+            zpty -r completion output '*READY*' || exit 4
+            zpty -w -n completion "$line"$'\t'
+            zpty -r completion output '*END-OF-COMPLETION*' || exit 5
+            zpty -d completion
+            for output_line in "${(@f)output//$'\r'/}"; do
+                [[ "$output_line" == MATCH:* ]] && print -r -- "${output_line#MATCH:}"
+            done
+        done
+        exit 0
+        """#,
+    ]
+
+    /// Sourced by the interactive zsh: the completion system, kvo-run's
+    /// script, and a `compadd` that also prints the matches it adds (each on
+    /// a line of its own), then a line once completion is over.
+    static let zshCompletionSetup = #"""
+        PROMPT='' RPROMPT=''
+        autoload -Uz compinit && compinit -u -D
+        bindkey '^I' complete-word
+        zstyle ':completion:*' insert-tab false
+        compadd() {
+            # Calls that only compute matches (-O, -A, -D) add nothing.
+            if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then
+                builtin compadd "$@"
+                return
+            fi
+            local -a kvo_matches
+            builtin compadd -O kvo_matches "$@"
+            (( ${#kvo_matches} )) && print -rl -- '' "MATCH:"${^kvo_matches}
+            builtin compadd "$@"
+        }
+        kvo_completion_done() { print -rl -- '' 'END-OF-COMPLETION' }
+        comppostfuncs=(kvo_completion_done)
+        source "$KVO_SCRIPT"
+        print -r -- READY
+        """#
+
     // MARK: check
 
     @Test func checkTakesSeveralFiles() throws {

@@ -53,13 +53,14 @@ enum CLI {
         case pipe(String)
     }
 
-    /// Runs kvo-run with `arguments` in `directory`; stdout and stderr go to
-    /// files so a large output can never block the child.
+    /// Runs kvo-run (or `executable`, a path) with `arguments` in
+    /// `directory`; stdout and stderr go to files so a large output can never
+    /// block the child.
     static func run(
         _ arguments: [String], stdin: Input = .none, in directory: URL? = nil,
-        timeout: TimeInterval = 300
+        timeout: TimeInterval = 300, executable: String? = nil
     ) throws -> Result {
-        guard let binary else {
+        guard let program = executable.map({ URL(fileURLWithPath: $0) }) ?? binary else {
             throw Failure(
                 "kvo-run not found next to the test runner (\(CommandLine.arguments.first ?? "?")) nor in .build/debug")
         }
@@ -74,7 +75,7 @@ enum CLI {
         let errHandle = try FileHandle(forWritingTo: errURL)
 
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? scratch
         var environment = ProcessInfo.processInfo.environment
@@ -102,7 +103,8 @@ enum CLI {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
-            throw Failure("kvo-run \(arguments.joined(separator: " ")) did not finish in \(Int(timeout)) s")
+            throw Failure(
+                "\(program.lastPathComponent) \(arguments.joined(separator: " ")) did not finish in \(Int(timeout)) s")
         }
         process.waitUntilExit()
         try outHandle.close()
