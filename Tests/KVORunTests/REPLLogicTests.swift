@@ -141,6 +141,24 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
         #expect(run.out.split(separator: "\n").allSatisfy { $0.count < 300 })
     }
 
+    /// At the default depth (1000) a loop prints its first 100 levels, then one
+    /// line counting the rest, not a thousand ever more indented lines.
+    @Test func aRunawayLoopAtTheDefaultDepthSaysHowManyLinesWereCut() {
+        let run = runREPL([
+            "class C { var n: Int = 0\n func observeValue(keyPath, object, change, context) { n = n + 1 } }",
+            "let c = C()", "c.addObserver(c, forKeyPath: \"n\")", "c.n = 1",
+        ])
+        let lines = run.out.split(separator: "\n").map(String.init)
+        let cut =
+            String(repeating: "  ", count: 100)
+            + "… 900 lines nested deeper than 100 handlers not shown (--format json shows every event)"
+        #expect(lines.count == 102, "\(lines.count) lines")
+        #expect(lines.last == cut)
+        #expect(run.out.utf8.count < 40_000)
+        #expect(run.err.hasPrefix("<repl>:1:1: error: notifications nested deeper than the maximum depth (1000); "))
+        #expect(run.err.contains("a notification loop: c.n repeats"))
+    }
+
     // MARK: Echo
 
     @Test func expressionValuesEcho() {
