@@ -24,6 +24,9 @@ enum SX {
         case .selfRef: return "self"
         case .dotName(let name, _): return "." + name
         case .arrayLiteral(let elements, _): return "[" + elements.map(expr).joined(separator: " ") + "]"
+        case .dictionaryLiteral(let pairs, _):
+            if pairs.isEmpty { return "[:]" }
+            return "[" + pairs.map { expr($0.key) + ": " + expr($0.value) }.joined(separator: " ") + "]"
         case .member(let receiver, let name, _): return "(. \(expr(receiver)) \(name))"
         case .superMember(let name, _): return "super.\(name)"
         case .call(let callee, let arguments, _):
@@ -183,6 +186,25 @@ enum SX {
         #expect(expression("a.b().c[1].d") == "(. (sub (. (call (. a b)) c) 1) d)")
         #expect(expression("owner?.name") == "(. owner name)")
         #expect(expression("super.observeValue(k, o, c, x)") == "(call super.observeValue k o c x)")
+    }
+
+    /// A `userInfo:` argument may be a dictionary literal (an NSError's,
+    /// which the checker verifies); any other is an error, and parsing goes on.
+    @Test func dictionaryLiteralsOnlyAsUserInfo() {
+        #expect(expression("f(userInfo: [:])") == "(call f userInfo: [:])")
+        #expect(
+            expression(#"f(userInfo: [NSLocalizedDescriptionKey: "x"])"#)
+                == #"(call f userInfo: [NSLocalizedDescriptionKey: "x"])"#)
+        #expect(expression("f(userInfo: [\n a: 1,\n b: 2,\n])") == "(call f userInfo: [a: 1 b: 2])")
+        #expect(expression("f(userInfo: [1, 2])") == "(call f userInfo: [1 2])")
+        let message = "dictionary literals are not supported; use a class with one property per key, or an array"
+        #expect(errors("let d = [\"a\": 1]\nlet e = [:]") == ["1:13: " + message, "2:10: " + message])
+        #expect(errors("f(userInfo: [a: [b: 1]])") == ["1:19: " + message])
+        #expect(
+            errors("let d = [1: 2, 3]") == [
+                "1:11: " + message,
+                "1:17: expected ':' between a key and its value in the dictionary literal, found ']'",
+            ])
     }
 
     @Test func stringInterpolationIsParsed() {

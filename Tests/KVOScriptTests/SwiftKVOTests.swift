@@ -418,6 +418,53 @@ import KVOCore
                 """)
     }
 
+    /// Swift's spelling: `userInfo: [NSLocalizedDescriptionKey: …]`, and
+    /// Foundation's texts for an error without a description.
+    @Test func nsErrorTakesUserInfoAsSwiftWritesIt() {
+        expectRun(
+            """
+            import Foundation
+            let described = NSError(domain: "Bank", code: 42, userInfo: [NSLocalizedDescriptionKey: "Too low"])
+            print(described)
+            print(described.localizedDescription, described.domain, described.code)
+            let bare = NSError(domain: "d", code: 1, userInfo: nil)
+            print(bare)
+            print(bare.localizedDescription, bare.domain, bare.code)
+            let empty = NSError(domain: "E", code: 2, userInfo: [:])
+            print(empty.localizedDescription)
+            do { throw bare } catch { print("caught", error.code) }
+            """,
+            out: """
+                Error Domain=Bank Code=42 "Too low" UserInfo={NSLocalizedDescription=Too low}
+                Too low Bank 42
+                Error Domain=d Code=1 "(null)"
+                The operation couldn\u{2019}t be completed. (d error 1.) d 1
+                The operation couldn\u{2019}t be completed. (E error 2.)
+                *** NSError (caught): Error Domain=d Code=1 "(null)"
+                caught 1
+
+                """)
+    }
+
+    @Test(arguments: [
+        (
+            "userInfo: [\"k\": 1]",
+            "2:50: error: an NSError's userInfo takes only NSLocalizedDescriptionKey here"
+        ),
+        (
+            "userInfo: [NSLocalizedDescriptionKey: \"a\", NSLocalizedDescriptionKey: \"b\"]",
+            "2:82: error: NSLocalizedDescriptionKey is given twice"
+        ),
+        ("userInfo: 5", "2:49: error: an NSError's userInfo is written here as a literal"),
+        ("userInfo: [NSLocalizedDescriptionKey: nope]", "cannot find 'nope' in scope"),
+        ("userInfo: [NSLocalizedDescriptionKey \"a\"]", "expected ',' or ']' in the array literal"),
+    ])
+    func nsErrorUserInfoOtherwiseIsACheckError(userInfo: String, message: String) {
+        let result = check("import Foundation\nlet e = NSError(domain: \"d\", code: 1, \(userInfo))\n")
+        #expect(result.status == 2, "\(result)")
+        #expect(result.err.contains(message), "\(result)")
+    }
+
     // MARK: What stays unsupported
 
     @Test(arguments: [
@@ -425,6 +472,9 @@ import KVOCore
         ("protocol P { }", "protocols are not supported"),
         ("let d: [String: Int] = [:]", "dictionary"),
         ("let d = [\"a\": 1]", "dictionary literals are not supported"),
+        ("let d = [:]", "dictionary literals are not supported"),
+        ("print([1: 2, 3: 4].count)", "dictionary literals are not supported"),
+        ("let d = [1: 2, 3]", "expected ':' between a key and its value in the dictionary literal"),
         ("class Box<T> { }", "generics are not supported"),
         ("let a: Array<Int> = [1]\nlet f = { print(1) }", "closures are only supported as the handler of 'observe"),
         ("let x = \\.balance", "a key path like"),

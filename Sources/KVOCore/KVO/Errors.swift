@@ -9,11 +9,27 @@ public struct CocoaException: Sendable {
     /// uncaught one can say where it came from.
     public var line: Int?
     public var column: Int?
+    /// An `NSError` thrown by Swift code travels as an exception named
+    /// "NSError" whose reason is its description; these are its fields.
+    public var error: NSErrorFields?
 
     public init(name: String, reason: String, depth: Int = 0) {
         self.name = name
         self.reason = reason
         self.depth = depth
+    }
+}
+
+/// What `error.domain`, `error.code` and `error.localizedDescription` read.
+public struct NSErrorFields: Sendable {
+    public var domain: String
+    public var code: Int?
+    /// `NSLocalizedDescriptionKey`'s value, nil without one.
+    public var description: String?
+    public init(domain: String, code: Int?, description: String?) {
+        self.domain = domain
+        self.code = code
+        self.description = description
     }
 }
 

@@ -113,7 +113,45 @@ extension Checker {
             let shown = expected.map { "\(name)(\($0.map { $0 + ":" }.joined()))" }.joined(separator: "' or '")
             error("'\(name)' is called as '\(shown)'", at: location, length: length)
         }
-        checkArguments(arguments)
+        for argument in arguments {
+            if argument.label == "userInfo", name == "NSError" {
+                checkUserInfo(argument.value)
+            } else {
+                checkExpr(argument.value)
+            }
+        }
+    }
+
+    static func isDescriptionKey(_ key: Expr) -> Bool {
+        if case .identifier("NSLocalizedDescriptionKey", _, _) = key { return true }
+        return false
+    }
+
+    /// An NSError's `userInfo`: nil, `[:]`, or `[NSLocalizedDescriptionKey: text]`
+    /// (Apple's guide spells its validation error so). Other keys would print in
+    /// the order of a hashed NSDictionary, which kvo-run cannot reproduce.
+    func checkUserInfo(_ value: Expr) {
+        switch value {
+        case .literal(.null, _):
+            return
+        case .dictionaryLiteral(let pairs, _):
+            for (key, value) in pairs {
+                if !Self.isDescriptionKey(key) {
+                    error(
+                        "an NSError's userInfo takes only NSLocalizedDescriptionKey here: "
+                            + "'[NSLocalizedDescriptionKey: \"…\"]'", at: key.location)
+                }
+                checkExpr(value)
+            }
+            let descriptions = pairs.filter { Self.isDescriptionKey($0.key) }
+            if descriptions.count > 1 {
+                error("NSLocalizedDescriptionKey is given twice", at: descriptions[1].key.location)
+            }
+        default:
+            error(
+                "an NSError's userInfo is written here as a literal: "
+                    + "'[NSLocalizedDescriptionKey: \"…\"]', '[:]' or nil", at: value.location)
+        }
     }
 
     /// `Account(owner: p)` runs `init(owner:)`.

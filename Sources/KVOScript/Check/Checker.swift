@@ -634,6 +634,11 @@ extension Checker {
         case .arrayLiteral(let elements, _):
             for element in elements { checkExpr(element) }
             return nil
+        case .dictionaryLiteral(_, let location):
+            // Only an NSError's `userInfo` takes one (checkSwiftBuiltin); the
+            // parser reports the others, except another call's `userInfo:`.
+            error(Parser.dictionaryMessage, at: location)
+            return nil
         case .member(let receiver, let name, let location):
             return checkMember(checkExpr(receiver), name, location)
         case .superMember(let name, let location):

@@ -49,6 +49,10 @@ extension Compiler {
             guard let value = Self.dotLiterals[name] else { return Typed(Self.unreachable("literal '.\(name)'")) }
             return Typed({ _ in value })
 
+        case .dictionaryLiteral:
+            // Checked: only an NSError's userInfo, which compileSwiftBuiltin reads itself.
+            return Typed(Self.unreachable("dictionary literal"))
+
         case .arrayLiteral(let elements, _):
             let evals = elements.map { compileExpr($0).eval }
             if let constant = constantElements(elements) {

@@ -299,44 +299,53 @@ extension Compiler {
                 })
             }
             return Typed({ machine in try evals[0](machine) })
-        default:  // NSError(domain:code:description:)
+        default:  // NSError(domain:code:description:), NSError(domain:code:userInfo:)
+            // The description: the third argument, or the NSLocalizedDescriptionKey
+            // value of a userInfo literal; none for `userInfo: nil` or `[:]`.
+            let descriptionEval: Eval?
+            switch arguments.dropFirst(2).first {
+            case .some(let argument) where argument.label == "userInfo":
+                if case .dictionaryLiteral(let pairs, _) = argument.value, let pair = pairs.first {
+                    descriptionEval = compileExpr(pair.value).eval
+                } else {
+                    descriptionEval = nil
+                }
+            case .some: descriptionEval = evals.dropFirst(2).first
+            case .none: descriptionEval = nil
+            }
             return Typed({ machine in
                 let domain = try evals[0](machine).printDescription
-                let code = try evals[1](machine).printDescription
-                let description = try evals[2](machine).printDescription
+                let codeValue = try evals[1](machine)
+                let code = codeValue.printDescription
+                let description = try descriptionEval.map { try $0(machine).printDescription }
+                // Foundation's description of an NSError; "(null)" without a description.
                 let reason =
-                    "Error Domain=\(domain) Code=\(code) \"\(description)\" "
-                    + "UserInfo={NSLocalizedDescription=\(description)}"
-                return .exception(CocoaException(name: "NSError", reason: reason, depth: machine.kvo.depth))
+                    description.map {
+                        "Error Domain=\(domain) Code=\(code) \"\($0)\" UserInfo={NSLocalizedDescription=\($0)}"
+                    } ?? "Error Domain=\(domain) Code=\(code) \"(null)\""
+                var error = CocoaException(name: "NSError", reason: reason, depth: machine.kvo.depth)
+                let codeNumber: Int? = if case .int(let number) = codeValue { number } else { nil }
+                error.error = NSErrorFields(domain: domain, code: codeNumber, description: description)
+                return .exception(error)
             })
         }
     }
 
-    /// `error.domain`, `error.code`, `error.localizedDescription` of an NSError.
+    /// `error.domain`, `error.code`, `error.localizedDescription` of an NSError;
+    /// a Cocoa exception's `localizedDescription` is its reason.
     static func errorField(_ exception: CocoaException, _ name: String) -> Value? {
-        let reason = exception.reason
-        let characters = Array(reason)
-        func find(_ needle: String, from start: Int) -> Int? {
-            let pattern = Array(needle)
-            guard characters.count >= pattern.count else { return nil }
-            for index in start...(characters.count - pattern.count)
-            where Array(characters[index..<(index + pattern.count)]) == pattern {
-                return index
-            }
-            return nil
-        }
-        func between(_ start: String, _ end: String) -> String? {
-            guard let from = find(start, from: 0).map({ $0 + start.count }), from <= characters.count,
-                let to = find(end, from: from)
-            else { return nil }
-            return String(characters[from..<to])
+        guard let fields = exception.error else {
+            return name == "localizedDescription" ? .string(exception.reason) : nil
         }
         switch name {
-        case "domain": return between("Domain=", " Code=").map(Value.string)
-        case "code": return between(" Code=", " \"").flatMap { Int($0) }.map(Value.int)
+        case "domain": return .string(fields.domain)
+        case "code": return fields.code.map(Value.int)
         case "localizedDescription":
-            if exception.name != "NSError" { return .string(exception.reason) }
-            return between("\"", "\" UserInfo=").map(Value.string)
+            // Without a description Foundation makes one from the domain and code.
+            return .string(
+                fields.description
+                    ?? "The operation couldn\u{2019}t be completed. (\(fields.domain) error \(fields.code.map(String.init) ?? "0").)"
+            )
         default: return nil
         }
     }
@@ -348,8 +357,10 @@ extension Compiler {
                 throw ScriptError.runtime(
                     "'throw' needs an error: 'throw NSError(domain: \"D\", code: 1, description: \"…\")'")
             }
-            let depth = machine.kvo.depth
-            throw ScriptError.exception(CocoaException(name: error.name, reason: error.reason, depth: depth))
+            // Raised anew here: this depth, and located at this statement.
+            var raised = CocoaException(name: error.name, reason: error.reason, depth: machine.kvo.depth)
+            raised.error = error.error
+            throw ScriptError.exception(raised)
         }
     }
 

@@ -9,6 +9,9 @@ indirect enum Expr {
     /// `.new`, `.insertion`, `.union`…
     case dotName(String, SourceLocation)
     case arrayLiteral([Expr], SourceLocation)
+    /// `[key: value, …]` or `[:]`: parsed so that a check error can name it, and
+    /// taken only as an NSError's `userInfo` (`[NSLocalizedDescriptionKey: "…"]`).
+    case dictionaryLiteral([(key: Expr, value: Expr)], SourceLocation)
     /// `a.b` (and `a._b`, the instance variable).
     case member(Expr, String, SourceLocation)
     /// `super.name`, only as the callee of a call.
@@ -35,7 +38,8 @@ indirect enum Expr {
         switch self {
         case .literal(_, let l), .interpolation(_, let l), .identifier(_, let l, _), .selfRef(let l),
             .dotName(_, let l),
-            .arrayLiteral(_, let l), .member(_, _, let l), .superMember(_, let l), .call(_, _, let l),
+            .arrayLiteral(_, let l), .dictionaryLiteral(_, let l), .member(_, _, let l), .superMember(_, let l),
+            .call(_, _, let l),
             .subscripted(_, _, let l), .unary(_, _, let l), .binary(_, _, _, let l), .chain(_, _, let l),
             .keyPath(_, let l), .closure(_, let l), .cast(_, _, _, _, let l), .forceUnwrap(_, let l):
             return l

@@ -8,6 +8,11 @@ struct Parser {
 
     private var tokens: [Token]
     private var index = 0
+    /// The token index of the `[` that may open a dictionary literal: the
+    /// value of a `userInfo:` argument (an NSError's, which the checker
+    /// verifies). Any other dictionary literal is reported while parsing, with
+    /// the other unsupported Swift, and parsed on.
+    private var dictionaryAllowedAt: Int?
     private var nesting = 0
     /// False while parsing an `if`/`while` condition, where `{` starts the body.
     private var trailingClosureAllowed = true
@@ -876,6 +881,7 @@ struct Parser {
                     skipNewlines()
                 }
             }
+            if label == "userInfo", isPunct("[") { dictionaryAllowedAt = index }
             let value = try parseExpression()
             arguments.append(Argument(label: label, value: value, location: start.location))
             skipNewlines()
@@ -932,14 +938,25 @@ struct Parser {
             try expectPunct(")", "to close '('")
             return inner
         case .punct("["):
+            let dictionaryAllowed = dictionaryAllowedAt == index
             advance()
             skipNewlines()
             var elements: [Expr] = []
-            if isPunct(":") { throw fail(Self.dictionaryMessage) }
+            if isPunct(":") {
+                // `[:]`, the empty dictionary.
+                if !dictionaryAllowed { _ = fail(Self.dictionaryMessage) }
+                advance()
+                skipNewlines()
+                try expectPunct("]", "to close the empty dictionary '[:]'")
+                return .dictionaryLiteral([], token.location)
+            }
             while !isPunct("]") {
                 elements.append(try parseExpression())
                 skipNewlines()
-                if isPunct(":") { throw fail(Self.dictionaryMessage) }
+                if isPunct(":"), elements.count == 1 {
+                    if !dictionaryAllowed { _ = fail(Self.dictionaryMessage) }
+                    return try parseDictionaryLiteral(firstKey: elements[0], at: token.location)
+                }
                 if isPunct(",") {
                     advance()
                     skipNewlines()
@@ -1022,6 +1039,29 @@ extension Parser {
         "extension": "extensions are not supported; declare the members in the class itself",
         "typealias": "type aliases are not supported; write the type itself",
     ]
+
+    /// The rest of `[key: value, …]` once its first key is read and `:` is next.
+    private mutating func parseDictionaryLiteral(firstKey: Expr, at location: SourceLocation) throws -> Expr {
+        var pairs: [(key: Expr, value: Expr)] = []
+        var key = firstKey
+        while true {
+            try expectPunct(":", "between a key and its value in the dictionary literal")
+            skipNewlines()
+            pairs.append((key, try parseExpression()))
+            skipNewlines()
+            if isPunct(",") {
+                advance()
+                skipNewlines()
+            } else if !isPunct("]") {
+                throw fail("expected ',' or ']' in the dictionary literal, found \(describe(current))")
+            }
+            if isPunct("]") { break }
+            key = try parseExpression()
+            skipNewlines()
+        }
+        advance()
+        return .dictionaryLiteral(pairs, location)
+    }
 
     static let genericsMessage = "generics are not supported; declare the class or function for the types it uses"
     static let dictionaryMessage =
