@@ -248,6 +248,60 @@ import Testing
             ])
     }
 
+    /// docs/explain.md: the Swift silent cases — an assignment to a property
+    /// that is not `@objc dynamic`, and a change after the `observe` token
+    /// was released or invalidated.
+    @Test func swiftsSilentCasesSayWhy() {
+        let lines = explainLines(
+            """
+            import Foundation
+            class Account: NSObject {
+                @objc dynamic var balance: Double = 0
+                @objc var note: String = ""
+            }
+            let acct = Account()
+            _ = acct.observe(\\.balance) { a, change in print("told") }
+            acct.balance = 1
+            let token = acct.observe(\\.balance) { a, change in print("told") }
+            token.invalidate()
+            acct.balance = 2
+            acct.note = "x"
+            """)
+        #expect(
+            lines.contains(
+                "# token of observe(\\.balance) on acct released (nothing holds it any more): its observer is removed"),
+            "\(lines)")
+        #expect(lines.contains("# acct.balance set: nobody is told, the observe(\\.balance) token was released"))
+        #expect(lines.contains("# token of observe(\\.balance) on acct invalidated: its observer is removed"))
+        #expect(lines.contains("# acct.balance set: nobody is told, the observe(\\.balance) token was invalidated"))
+        #expect(
+            lines.last
+                == "# acct.note set: nobody is told, note is not @objc dynamic: the assignment runs its setter "
+                + "directly, KVO's subclass never sees it")
+        // A new registration of the key forgets the ended token.
+        let again = explainLines(
+            """
+            import Foundation
+            class Account: NSObject { @objc dynamic var balance: Double = 0 }
+            class Watcher: NSObject { }
+            let acct = Account()
+            let w = Watcher()
+            _ = acct.observe(\\.balance) { a, change in }
+            acct.addObserver(w, forKeyPath: "balance", options: [], context: nil)
+            acct.removeObserver(w, forKeyPath: "balance")
+            acct.balance = 1
+            """)
+        #expect(again.last == "# acct.balance set: nobody is told, nobody observes acct", "\(again)")
+        let json = run(
+            "import Foundation\nclass A: NSObject { @objc dynamic var n = 0 }\nlet a = A()\n"
+                + "_ = a.observe(\\.n) { o, c in }\na.n = 1\n", options: explaining, format: .json)
+        #expect(json.out.contains(#"{"event":"explain","step":"tokenReleased","object":"a","keyPath":"n","depth":0}"#))
+        #expect(
+            json.out.contains(
+                #"{"event":"explain","step":"silent","object":"a","key":"n","reason":"tokenReleased","depth":0}"#),
+            "\(json.out)")
+    }
+
     @Test func theIsaSwizzleStepReadsInTextAndJSON() {
         let swizzled = Explanation.classChanged(
             object: "acct", from: "Account", to: "NSKVONotifying_Account",

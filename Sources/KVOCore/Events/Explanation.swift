@@ -44,6 +44,9 @@ public enum Explanation {
     /// The isa-swizzle: the object's class replaced by the generated
     /// `NSKVONotifying_` subclass (`to`), or given back (`to` is the class).
     case classChanged(object: String, from: String, to: String, swizzled: Bool)
+    /// Swift's `NSKeyValueObservation` for `keyPath` of `object` ended: its
+    /// token was released (`released`) or `invalidate()`d.
+    case observationEnded(object: String, keyPath: String, released: Bool)
 
     /// Why a change notifies nobody.
     public enum SilentReason: String, Sendable {
@@ -59,6 +62,13 @@ public enum Explanation {
         case ivarWrite
         /// `didChangeValue` with no pending `willChangeValue` for that key.
         case unpairedDidChange
+        /// A Swift assignment to a property that is not `@objc dynamic`: its
+        /// setter runs directly, KVO's subclass never sees it.
+        case notDynamic
+        /// The `observe(…)` token that observed the key was released.
+        case tokenReleased
+        /// The `observe(…)` token that observed the key was invalidated.
+        case tokenInvalidated
     }
 }
 

@@ -67,11 +67,25 @@ extension KVORuntime {
     func explainSilentSet(_ object: KVOObject, _ property: PropertyInfo) {
         let reason: Explanation.SilentReason
         if object.observationInfo == nil {
-            reason = .noObservers
+            reason = endedObservationReason(object, property.name) ?? .noObservers
         } else {
             reason = property.isManual ? .manual : .notAutomatic
         }
         explain(.silent(object: object.name, key: property.name, reason: reason))
+    }
+
+    /// Nobody observes `key` of `object` because a Swift token ended: which way.
+    func endedObservationReason(_ object: KVOObject, _ key: String) -> Explanation.SilentReason? {
+        endedObservations[EndedObservation(object, key)].map { $0 ? .tokenReleased : .tokenInvalidated }
+    }
+
+    /// Swift's `NSKeyValueObservation` token for `keyPath` of `object` ended
+    /// and its observer is gone: said now, and remembered for the changes of
+    /// that key that then tell nobody.
+    public func explainObservationEnded(_ object: KVOObject, keyPath: String, released: Bool) {
+        guard explains else { return }
+        endedObservations[EndedObservation(object, keyPath)] = released
+        explain(.observationEnded(object: object.name, keyPath: keyPath, released: released))
     }
 
     /// `removeObserver`: the registration it takes out, and how many matched.
@@ -104,7 +118,9 @@ extension KVORuntime {
     /// The will phase is over: nobody affected, and the pending stack.
     func explainWillPhaseEnd(_ object: KVOObject, _ key: String, _ change: PendingChange) {
         if change.first == nil {
-            let reason: Explanation.SilentReason = object.observationInfo == nil ? .noObservers : .noObserversOfKey
+            let reason: Explanation.SilentReason =
+                endedObservationReason(object, key)
+                ?? (object.observationInfo == nil ? .noObservers : .noObserversOfKey)
             explain(.silent(object: object.name, key: key, reason: reason))
         }
         explain(.pendingStack(pendingSnapshot()))
@@ -153,5 +169,15 @@ extension KVORuntime {
     /// `explains` is true.
     public func explainClassChange(_ object: KVOObject, from: String, to: String, swizzled: Bool) {
         explain(.classChanged(object: object.name, from: from, to: to, swizzled: swizzled))
+    }
+}
+
+/// A key of one object, for `KVORuntime.endedObservations`.
+struct EndedObservation: Hashable {
+    let object: ObjectIdentifier
+    let key: String
+    init(_ object: KVOObject, _ key: String) {
+        self.object = ObjectIdentifier(object)
+        self.key = key
     }
 }

@@ -22,6 +22,9 @@ public final class KVORuntime {
     /// its kind of class and observed keys): read only to explain the
     /// isa-swizzle when an observance is added or removed.
     public var runtimeClassName: ((KVOObject) throws -> String)?
+    /// `--explain`: keys whose Swift `observe(…)` token ended (true: released,
+    /// false: invalidated), so that a later silent change of one can say why.
+    var endedObservations: [EndedObservation: Bool] = [:]
     /// Set by an automatic change (a setter, a proxy) for the will phase it
     /// starts, so the explanation can tell it from `willChangeValue`.
     var explainAutomatic = false
@@ -147,6 +150,7 @@ public final class KVORuntime {
             throw error
         }
         if explains {
+            endedObservations[EndedObservation(object, keyPath)] = nil
             explain(.registered(explained(root), forwards: root.forwards.map(explained)))
             explainClassChange(object, from: classBefore)
         }

@@ -109,6 +109,13 @@ public enum ExplainFormat {
             ]
         case .silent(let object, let key, let reason):
             return [silent(object, key, reason)]
+        case .observationEnded(let object, let keyPath, let released):
+            return [
+                released
+                    ? "token of observe(\\.\(keyPath)) on \(object) released (nothing holds it any more): "
+                        + "its observer is removed"
+                    : "token of observe(\\.\(keyPath)) on \(object) invalidated: its observer is removed"
+            ]
         case .classChanged(let object, let from, let to, let swizzled):
             return swizzled
                 ? ["isa-swizzle: \(object)'s class \(from) is replaced by the generated subclass \(to)"]
@@ -131,6 +138,13 @@ public enum ExplainFormat {
             return "\(object).\(key) written: nobody is told, an instance variable write runs no setter"
         case .unpairedDidChange:
             return "didChange of \(object).\(key): nobody is told, no willChange of \(key) is pending"
+        case .notDynamic:
+            return "\(object).\(key) set: nobody is told, \(key) is not @objc dynamic: "
+                + "the assignment runs its setter directly, KVO's subclass never sees it"
+        case .tokenReleased:
+            return "\(object).\(key) set: nobody is told, the observe(\\.\(key)) token was released"
+        case .tokenInvalidated:
+            return "\(object).\(key) set: nobody is told, the observe(\\.\(key)) token was invalidated"
         }
     }
 

@@ -86,6 +86,10 @@ extension JSONFormat {
             add("object", string(object))
             add("key", string(key))
             add("reason", string(reason.rawValue))
+        case .observationEnded(let object, let keyPath, let released):
+            add("step", string(released ? "tokenReleased" : "tokenInvalidated"))
+            add("object", string(object))
+            add("keyPath", string(keyPath))
         case .classChanged(let object, let from, let to, let swizzled):
             add("step", string(swizzled ? "swizzled" : "unswizzled"))
             add("object", string(object))

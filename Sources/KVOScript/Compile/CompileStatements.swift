@@ -225,7 +225,7 @@ extension Compiler {
                 guard case .object(let object) = try eval(machine) else {
                     throw ScriptError.runtime("release needs an object")
                 }
-                machine.invalidate(.object(object))  // a released token unregisters silently
+                machine.invalidate(.object(object), released: true)  // a released token unregisters silently
                 try machine.kvo.release(object)
                 return nil
             }

@@ -268,7 +268,7 @@ extension Compiler {
     func compileDiscard(_ value: Expr) -> Exec {
         let eval = compileExpr(value).eval
         return { machine in
-            machine.invalidate(try eval(machine))
+            machine.invalidate(try eval(machine), released: true)
             return nil
         }
     }

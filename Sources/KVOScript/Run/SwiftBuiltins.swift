@@ -6,7 +6,7 @@ import KVOCore
 extension Builtins {
     nonisolated(unsafe) static let swiftTable: [String: Implementation] = [
         "invalidate()": { m, r, _ in
-            m.invalidate(r)
+            m.invalidate(r, released: false)
             return .null
         },
         "validateValue(_:forKey:)": { m, r, a in try validate(m, r, a[0], key: try string(a[1], "key")) },

@@ -66,14 +66,15 @@ extension Machine {
             arguments: [.object(object), .change(swiftChange)])
     }
 
-    /// `token.invalidate()`, or the token's release: the hidden observer goes
-    /// away silently; a second time does nothing.
-    func invalidate(_ value: Value) {
+    /// `token.invalidate()`, or the token's release (`released`): the hidden
+    /// observer goes away silently; a second time does nothing.
+    func invalidate(_ value: Value, released: Bool) {
         guard case .object(let token) = value, let observation = swift.observation(of: token),
             observation.isValid
         else { return }
         observation.isValid = false
         if let observed = observation.observed, !observed.isReleased {
+            kvo.explainObservationEnded(observed, keyPath: observation.keyPath, released: released)
             try? kvo.removeObserver(
                 token, from: .object(observed), keyPath: observation.keyPath,
                 context: .exactly(nil))
@@ -98,11 +99,7 @@ extension Machine {
                 "'\(key)' is not dynamic: this assignment bypasses KVO; declare it '@objc dynamic var \(key)'",
                 location)
         }
-        if let setter = property.setter {
-            try setter(object, value)
-        } else {
-            try kvo.setIvar(object, property, value)
-        }
+        try kvo.setBypassingKVO(object, property, value)
     }
 
     /// `object_getClass(o)`: KVO's generated subclass while a key the class
@@ -130,7 +127,7 @@ extension Machine {
         }
         guard case .object(let previous) = old, swift.observation(of: previous) != nil else { return }
         if case .object(let current) = value, current === previous { return }
-        invalidate(old)
+        invalidate(old, released: true)
     }
 }
 
@@ -146,7 +143,7 @@ extension Compiler {
                     let observation = machine.swift.observation(of: token), !observation.escaped
                 else { continue }
                 if case .object(let returned)? = result, returned === token { continue }
-                machine.invalidate(machine.stack[slot])
+                machine.invalidate(machine.stack[slot], released: true)
             }
             return result
         }
