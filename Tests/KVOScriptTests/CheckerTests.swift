@@ -1,5 +1,7 @@
 import _KVOTestSupport
+import Foundation
 import KVORun
+import Synchronization
 import Testing
 @testable import KVOScript
 
@@ -32,6 +34,27 @@ import Testing
             #expect(Suggestion.closest(to: "cat", in: candidates) == "bat")
         }
         #expect(Suggestion.closest(to: "balance", in: ["x", "y"]) == nil)
+    }
+
+    /// The suggestions' budget belongs to one run (a task-local bound by the
+    /// session), not to the process: a spent one stops only its own run's
+    /// suggestions, and another thread's run has its own.
+    @Test func eachRunSpendsItsOwnSuggestionBudget() {
+        let spent = Suggestion.Work()
+        spent.cellsLeft = 0
+        Suggestion.Work.$current.withValue(spent) {
+            #expect(Suggestion.closest(to: "balanse", in: ["balance"]) == nil)
+            let done = DispatchSemaphore(value: 0)
+            let answer = Mutex<String?>(nil)
+            let thread = Thread {
+                answer.withLock { $0 = Suggestion.closest(to: "balanse", in: ["balance"]) }
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+            #expect(answer.withLock { $0 } == "balance")
+        }
+        #expect(Suggestion.closest(to: "balanse", in: ["balance"]) == "balance")
     }
 
     static let account = """

@@ -146,16 +146,30 @@ public struct SourceText {
 enum Suggestion {
     static let maxLength = 256
     static let workBudget = 30_000_000
-    /// Cells left for this run (the interpreter is single-threaded).
-    nonisolated(unsafe) static var workLeft = workBudget
+
+    /// The budget and scratch rows of the suggestions of one run. A session
+    /// binds its own around parsing, checking and running (`Work.$current`, a
+    /// task-local, so sessions on other threads never share one); unbound, a
+    /// suggestion gets a fresh one. `@unchecked Sendable` because a task-local
+    /// needs it: a binding is used only on the thread that made it (the
+    /// interpreter starts no tasks that could inherit it).
+    final class Work: @unchecked Sendable {
+        @TaskLocal static var current: Work?
+        /// Table cells the run's suggestions may still compute.
+        var cellsLeft = workBudget
+        /// Two rows of the distance table, kept from call to call.
+        var rowA: [Int] = []
+        var rowB: [Int] = []
+    }
 
     /// The candidate nearest to `name` ignoring case, within a third of its
     /// length. Ties go to the nearer spelling with case, then to the first in
     /// alphabetical order: candidates often come from a dictionary, whose
     /// order changes from run to run, and the message must not.
     static func closest(to name: String, in candidates: [String]) -> String? {
+        let work = Work.current ?? Work()
         let scalars = Array(name.unicodeScalars)
-        guard scalars.count <= maxLength, workLeft > 0 else { return nil }
+        guard scalars.count <= maxLength, work.cellsLeft > 0 else { return nil }
         let lowered = Array(name.lowercased().unicodeScalars)
         let limit = max(1, name.count / 3)
         var best: (distance: Int, exact: Int, candidate: String)?
@@ -164,18 +178,18 @@ enum Suggestion {
             // Cheap pruning before anything is built: lengths too far apart.
             let length = candidate.utf8.count
             guard length <= 4 * (scalars.count + limit + 1), length <= 4 * maxLength else { continue }
-            guard workLeft > 0 else { break }
+            guard work.cellsLeft > 0 else { break }
             let distance: Int
-            if let asciiName, let folded = asciiDistance(asciiName, candidate, limit: limit) {
+            if let asciiName, let folded = asciiDistance(asciiName, candidate, limit: limit, work) {
                 // ASCII on both sides (nearly every name): compared in place.
                 distance = folded
             } else {
                 let other = Array(candidate.unicodeScalars)
                 guard abs(other.count - scalars.count) <= limit, other.count <= maxLength else { continue }
-                distance = editDistance(lowered, Array(candidate.lowercased().unicodeScalars), limit: limit)
+                distance = editDistance(lowered, Array(candidate.lowercased().unicodeScalars), limit: limit, work)
             }
             guard distance <= limit else { continue }
-            let exact = editDistance(scalars, Array(candidate.unicodeScalars), limit: limit + name.count)
+            let exact = editDistance(scalars, Array(candidate.unicodeScalars), limit: limit + name.count, work)
             if let current = best, (current.distance, current.exact, current.candidate) <= (distance, exact, candidate)
             {
                 continue
@@ -192,14 +206,14 @@ enum Suggestion {
     /// The case-insensitive distance between ASCII `name` and `candidate`,
     /// read in place with rows kept from call to call; nil when the
     /// candidate is not ASCII.
-    private static func asciiDistance(_ name: [UInt8], _ candidate: String, limit: Int) -> Int? {
+    private static func asciiDistance(_ name: [UInt8], _ candidate: String, limit: Int, _ work: Work) -> Int? {
         var candidate = candidate
         return candidate.withUTF8 { other -> Int? in
             guard other.count <= maxLength else { return limit + 1 }
             if abs(other.count - name.count) > limit { return limit + 1 }
             if other.contains(where: { $0 >= 0x80 }) { return nil }
             return name.withUnsafeBufferPointer { a in
-                bandedDistance(count: a.count, other.count, limit: limit) { i, j in
+                bandedDistance(count: a.count, other.count, limit: limit, work) { i, j in
                     lowercase(a[i]) == lowercase(other[j])
                 }
             }
@@ -211,24 +225,24 @@ enum Suggestion {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
-    nonisolated(unsafe) private static var rowA: [Int] = []
-    nonisolated(unsafe) private static var rowB: [Int] = []
-
     /// Levenshtein distance between sequences of `n` and `m` elements
     /// (`same(i, j)` compares two), within a band of `limit` either side of
     /// the diagonal, stopping once a row exceeds `limit`; limit + 1 past it.
     @inline(__always)
-    private static func bandedDistance(count n: Int, _ m: Int, limit: Int, _ same: (Int, Int) -> Bool) -> Int {
+    private static func bandedDistance(
+        count n: Int, _ m: Int, limit: Int, _ work: Work, _ same: (Int, Int) -> Bool
+    ) -> Int {
         if abs(n - m) > limit { return limit + 1 }
         if n == 0 { return m }
         if m == 0 { return n }
         let over = limit + 1
-        var previous = rowA, current = rowB
-        rowA = []
-        rowB = []
+        // Taken out of `work` while in use, so that they stay uniquely referenced.
+        var previous = work.rowA, current = work.rowB
+        work.rowA = []
+        work.rowB = []
         defer {
-            rowA = previous
-            rowB = current
+            work.rowA = previous
+            work.rowB = current
         }
         if previous.count < m + 1 {
             previous = [Int](repeating: over, count: m + 1)
@@ -237,7 +251,7 @@ enum Suggestion {
         for j in 0...m { previous[j] = j <= limit ? j : over }
         for i in 1...n {
             let low = max(1, i - limit), high = min(m, i + limit)
-            workLeft -= high - low + 1
+            work.cellsLeft -= high - low + 1
             current[low - 1] = low == 1 ? min(i, over) : over
             var rowMinimum = current[low - 1]
             if low <= high {
@@ -255,13 +269,8 @@ enum Suggestion {
         return min(previous[m], over)
     }
 
-    /// Levenshtein distance, giving up (returning limit + 1) past `limit`.
-    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars), limit: limit)
-    }
-
     /// Levenshtein distance between scalar arrays, giving up past `limit`.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
-        bandedDistance(count: a.count, b.count, limit: limit) { a[$0] == b[$1] }
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int, _ work: Work) -> Int {
+        bandedDistance(count: a.count, b.count, limit: limit, work) { a[$0] == b[$1] }
     }
 }

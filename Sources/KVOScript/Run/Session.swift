@@ -98,7 +98,6 @@ public final class Session {
             report(syntaxDiagnostics, file: file, source: text)
             return nil
         }
-        Suggestion.workLeft = Suggestion.workBudget
         let checker = Checker(environment: compiler.environment)
         checker.check(statements)
         let diagnostics = checker.diagnostics.sorted { $0.location < $1.location }
@@ -136,7 +135,8 @@ public final class Session {
 
     /// `kvo-run check`: parse and check only.
     public func check(_ source: String, file: String) -> Int32 {
-        let status = load(source, file: file) == nil ? ExitStatus.scriptErrors : ExitStatus.success
+        let program = Suggestion.Work.$current.withValue(Suggestion.Work()) { load(source, file: file) }
+        let status = program == nil ? ExitStatus.scriptErrors : ExitStatus.success
         output.flush()
         return status
     }
@@ -189,6 +189,12 @@ public final class Session {
     /// Runs `source`; with `echo`, top-level expression statements hand it
     /// the description of their value when it is not nil (the REPL).
     func execute(_ source: String, file: String, echo: ((String) -> Void)?) -> Execution {
+        // One budget for the "did you mean" suggestions of the run: parsing,
+        // checking and running share it.
+        Suggestion.Work.$current.withValue(Suggestion.Work()) { executeStatements(source, file: file, echo: echo) }
+    }
+
+    private func executeStatements(_ source: String, file: String, echo: ((String) -> Void)?) -> Execution {
         defer { output.flush() }
         // A failure of an earlier run's output (the REPL) must not stop this one.
         if machine.stop.pending == .outputFailed { machine.stop.clear() }
