@@ -222,44 +222,13 @@ public final class Session {
                 }
                 afterStatement?(statement.location.line)
             } catch ScriptError.exception(let exception) {
-                output.uncaught(exception, stopping: echo != nil ? .entry : options.keepGoing ? .statement : .app)
-                if let line = exception.line, let column = exception.column {
-                    let (location, whence) = shown(
-                        SourceLocation(line: line, column: column), of: statement, in: program, text: text,
-                        repl: echo != nil)
-                    output.report(
-                        Diagnostic(
-                            .note, "the uncaught exception '\(exception.name)' was raised here" + whence, at: location),
-                        file: file, source: text)
-                }
+                reportUncaught(exception, in: statement, of: program, file: file, text: text, repl: echo != nil)
                 execution.outcomes[index] = .raised
                 execution.status = ExitStatus.failure
                 lastEnding = .uncaughtException
                 if !options.keepGoing { break }
             } catch ScriptError.runtime(let failure) {
-                let raisedAt = SourceLocation(
-                    line: failure.line ?? statement.location.line,
-                    column: failure.column ?? statement.location.column)
-                let start = program.start(of: statement.location)
-                var location: SourceLocation, message: String
-                let loop = Self.notificationLoop(failure.notificationTrail)
-                if let loop {
-                    // In the REPL the handler's line may be another entry's: the statement that started it instead.
-                    location = echo != nil ? start : raisedAt
-                    message =
-                        failure.message
-                        + "; a notification loop: \(loop) repeats, each handler changing what the next observes"
-                } else {
-                    let (shownAt, whence) = shown(raisedAt, of: statement, in: program, text: text, repl: echo != nil)
-                    location = shownAt
-                    message = failure.message + whence
-                }
-                if let limit = failure.limit, let advice = limitAdvice(limit) { message += "; " + advice }
-                output.report(Diagnostic(.error, message, at: location), file: file, source: text)
-                if loop != nil, location != start {
-                    output.report(
-                        Diagnostic(.note, "the loop started with this statement", at: start), file: file, source: text)
-                }
+                reportFailure(failure, in: statement, of: program, file: file, text: text, repl: echo != nil)
                 execution.outcomes[index] = .failed
                 execution.status = ExitStatus.failure
                 lastEnding = .runtimeError
@@ -279,6 +248,50 @@ public final class Session {
 }
 
 extension Session {
+    /// An uncaught exception: Apple's line (words by what it stopped), then a
+    /// note at the statement that raised it.
+    fileprivate func reportUncaught(
+        _ exception: CocoaException, in statement: CompiledStatement, of program: Program, file: String,
+        text: SourceText, repl: Bool
+    ) {
+        output.uncaught(exception, stopping: repl ? .entry : options.keepGoing ? .statement : .app)
+        guard let line = exception.line, let column = exception.column else { return }
+        let (location, whence) = shown(
+            SourceLocation(line: line, column: column), of: statement, in: program, text: text, repl: repl)
+        let note = "the uncaught exception '\(exception.name)' was raised here" + whence
+        output.report(Diagnostic(.note, note, at: location), file: file, source: text)
+    }
+
+    /// A runtime error at the statement that raised it; a notification loop
+    /// is named, with a note at the statement that started it, and a limit
+    /// gets the front end's advice.
+    fileprivate func reportFailure(
+        _ failure: RuntimeFailure, in statement: CompiledStatement, of program: Program, file: String,
+        text: SourceText, repl: Bool
+    ) {
+        let raisedAt = SourceLocation(
+            line: failure.line ?? statement.location.line, column: failure.column ?? statement.location.column)
+        let start = program.start(of: statement.location)
+        var location: SourceLocation, message: String
+        let loop = Self.notificationLoop(failure.notificationTrail)
+        if let loop {
+            // In the REPL the handler's line may be another entry's: the statement that started it instead.
+            location = repl ? start : raisedAt
+            message =
+                failure.message + "; a notification loop: \(loop) repeats, each handler changing what the next observes"
+        } else {
+            let (shownAt, whence) = shown(raisedAt, of: statement, in: program, text: text, repl: repl)
+            location = shownAt
+            message = failure.message + whence
+        }
+        if let limit = failure.limit, let advice = limitAdvice(limit) { message += "; " + advice }
+        output.report(Diagnostic(.error, message, at: location), file: file, source: text)
+        if loop != nil, location != start {
+            output.report(
+                Diagnostic(.note, "the loop started with this statement", at: start), file: file, source: text)
+        }
+    }
+
     /// Where to show a problem raised at `location` while `statement` ran, and
     /// words to add to its message. In the REPL, code an earlier entry
     /// declared has no text any more: the statement that called it is shown.
