@@ -6,22 +6,48 @@
 //   swiftc -sanitize=fuzzer,address -parse-as-library
 // against KVOCore and KVOScript compiled as separate modules. Each input runs
 // in a fresh Session with small limits, on a thread with a large stack (as
-// kvo-run itself does), in both output formats and with --keep-going on odd
-// inputs so more of a script runs after its first error.
+// kvo-run itself does), with --keep-going and --explain chosen by the input's
+// last byte, so more of a script runs after its first error and the explain
+// paths run too.
 import KVOCore
 import KVOScript
 #if canImport(Glibc)
 import Glibc
 #endif
 
+/// Takes a session's events and diagnostics as kvo-run's text output would,
+/// through the describers KVOCore and KVOScript own (change dictionaries,
+/// observation infos, diagnostics with their caret lines), and keeps only a
+/// count. The output writers live in KVORun, which this target does not build
+/// (it needs swift-argument-parser and readline).
+private final class FuzzOutput: ScriptOutput {
+    var characters = 0
+    func emit(_ event: consuming Event) {
+        switch event {
+        case .notify(_, _, _, let change, _, _):
+            var text = ""
+            change.describe(into: &text)
+            characters += text.utf8.count
+        case .print(let text, _): characters += text.utf8.count
+        case .exception(let exception, _): characters += exception.reason.utf8.count
+        case .observationInfo(let object, _, _): characters += (object.observationInfoDescription ?? "").utf8.count
+        case .explain, .graph: characters += 1
+        }
+    }
+    func report(_ diagnostic: Diagnostic, file: String, source: SourceText) {
+        characters += diagnostic.render(file: file, source: source).utf8.count
+    }
+    func flush() {}
+}
+
 private final class FuzzJob: @unchecked Sendable {
     let source: String
     let keepGoing: Bool
-    let json: Bool
-    init(source: String, keepGoing: Bool, json: Bool) {
+    let explain: Bool
+    init(source: String, keepGoing: Bool, explain: Bool) {
         self.source = source
         self.keepGoing = keepGoing
-        self.json = json
+        self.explain = explain
     }
 
     func run() {
@@ -29,16 +55,12 @@ private final class FuzzJob: @unchecked Sendable {
         options.maxSteps = 5_000
         options.maxDepth = 50
         options.keepGoing = keepGoing
-        options.format = json ? .json : .text
-        let out = OutputWriter(capturing: ())
-        let err = OutputWriter(capturing: ())
-        let session = Session(options: options, out: out, err: err)
+        options.explain = explain
+        let session = Session(options: options, output: FuzzOutput())
         let status = session.run(source, file: "fuzz.kvo")
         if status != 0 && status != 1 && status != 2 {
             fatalError("unexpected exit status \(status)")
         }
-        _ = out.capturedText
-        _ = err.capturedText
     }
 }
 
@@ -123,6 +145,6 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let source = String(decoding: bytes, as: UTF8.self)
     // Cheap, deterministic variation of the options from the input itself.
     let selector = size == 0 ? 0 : Int(data[size - 1])
-    worker.perform(FuzzJob(source: source, keepGoing: selector & 1 == 1, json: selector & 2 == 2))
+    worker.perform(FuzzJob(source: source, keepGoing: selector & 1 == 1, explain: selector & 2 == 2))
     return 0
 }

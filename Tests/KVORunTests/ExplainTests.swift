@@ -302,6 +302,34 @@ import Testing
             "\(json.out)")
     }
 
+    /// A fuzzer's find: a 3,000-component affecting path on an object whose
+    /// `next` is itself makes 3,000 forwarding observances. Each step lists
+    /// at most 16 (then how many more), each key path is cut at 200
+    /// characters, and the isa-swizzle check reads first keys only: the
+    /// explanation stays a few kilobytes instead of tens of megabytes.
+    @Test func aLongAffectingPathIsExplainedInBoundedText() {
+        let path = Array(repeating: "next", count: 3_000).joined(separator: ".") + ".x"
+        let result = run(
+            """
+            class N {
+                var next: N?
+                var x: Int = 0
+                @affectedBy(\(path)) var y: Int { return x }
+            }
+            class W { }
+            let n = N()
+            n.next = n
+            let w = W()
+            n.addObserver(w, forKeyPath: "y")
+            n.x = 1
+            """, options: explaining)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.utf8.count < 20_000, "\(result.out.utf8.count) bytes")
+        #expect(result.out.contains("#   … and 2984 more not listed\n"))
+        #expect(result.out.contains("n.y → w {kind = 1}"))
+        #expect(result.out.split(separator: "\n").allSatisfy { $0.utf8.count < 300 })
+    }
+
     @Test func theIsaSwizzleStepReadsInTextAndJSON() {
         let swizzled = Explanation.classChanged(
             object: "acct", from: "Account", to: "NSKVONotifying_Account",

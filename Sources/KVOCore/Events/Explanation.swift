@@ -12,8 +12,9 @@ public enum Explanation {
     /// many registrations of that observer and key path matched; with
     /// `anyContext` (no `context:` given) the most recent one is picked.
     case removed(ExplainedObservance, candidates: Int, anyContext: Bool, forwards: [ExplainedObservance])
-    /// `release(x)`: its observances were unregistered silently.
-    case released(object: String, observances: [ExplainedObservance])
+    /// `release(x)`: its `count` observances were unregistered silently (the
+    /// first `KVORuntime.explainedListLimit` listed).
+    case released(object: String, observances: [ExplainedObservance], count: Int)
     /// A change begins: `automatic` when a setter, `setValue` or a collection
     /// proxy wrapped it in will/did; false for `willChangeValue` called by the script.
     case changeStarts(object: String, key: String, kind: Change.Kind, automatic: Bool)
@@ -47,6 +48,9 @@ public enum Explanation {
     /// Swift's `NSKeyValueObservation` for `keyPath` of `object` ended: its
     /// token was released (`released`) or `invalidate()`d.
     case observationEnded(object: String, keyPath: String, released: Bool)
+    /// The list of the step before was cut at `KVORuntime.explainedListLimit`:
+    /// `count` more observances are not listed.
+    case notListed(count: Int)
 
     /// Why a change notifies nobody.
     public enum SilentReason: String, Sendable {

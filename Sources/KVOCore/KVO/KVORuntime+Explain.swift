@@ -6,6 +6,13 @@ extension KVORuntime {
         sink.emit(.explain(step, depth: depth))
     }
 
+    /// Observances listed in one step at most; a 24,000-component affecting
+    /// path has as many forwarding observances, and listing each (with its key
+    /// path) at every step took minutes and gigabytes.
+    static let explainedListLimit = 16
+    /// Characters of a key path shown in a step, past which it ends in `…`.
+    static let explainedKeyPathLimit = 200
+
     /// An observance by its place in its object's observation info (`acct[1]`).
     func explained(_ observance: Observance) -> ExplainedObservance {
         let index = observance.isRemoved ? nil : observance.observed.observationInfo?.index(of: observance)
@@ -13,8 +20,21 @@ extension KVORuntime {
         if let root = observance.root { forwarding = explained(root).label }
         return ExplainedObservance(
             object: observance.observed.name, index: index, observer: observance.observer.name,
-            keyPath: observance.keyPath, options: observance.options.names, context: observance.context?.name,
+            keyPath: observance.keyPath(shownUpTo: Self.explainedKeyPathLimit), options: observance.options.names,
+            context: observance.context?.name,
             forwarding: forwarding)
+    }
+
+    /// The first `explainedListLimit` of `observances`, explained.
+    func explainedList(_ observances: [Observance]) -> [ExplainedObservance] {
+        observances.prefix(Self.explainedListLimit).map(explained)
+    }
+
+    /// `step`, then how many observances its lists left out (`total` the
+    /// longest list's length).
+    func explain(_ step: Explanation, listing total: Int) {
+        explain(step)
+        if total > Self.explainedListLimit { explain(.notListed(count: total - Self.explainedListLimit)) }
     }
 
     /// A value as a change dictionary shows it.
@@ -105,14 +125,19 @@ extension KVORuntime {
         explain(
             .removed(
                 explained(observance), candidates: candidates, anyContext: anyContext,
-                forwards: observance.forwards.map(explained)))
+                forwards: explainedList(observance.forwards)),
+            listing: observance.forwards.count)
     }
 
-    /// A root's forwarding observances after a rebuild, when they moved to other objects.
-    func explainMovedForwards(_ root: Observance, _ before: [ExplainedObservance]) {
-        let after = root.forwards.map(explained)
-        guard before.map(\.object) != after.map(\.object) else { return }
-        explain(.forwardsMoved(explained(root), from: before, to: after))
+    /// A root's forwarding observances after a rebuild, when they moved to
+    /// other objects (`before`: the objects they watched, and those listed).
+    func explainMovedForwards(
+        _ root: Observance, _ before: (objects: [ObjectIdentifier], shown: [ExplainedObservance])
+    ) {
+        guard before.objects != root.forwards.map({ ObjectIdentifier($0.observed) }) else { return }
+        explain(
+            .forwardsMoved(explained(root), from: before.shown, to: explainedList(root.forwards)),
+            listing: max(before.objects.count, root.forwards.count))
     }
 
     /// The will phase is over: nobody affected, and the pending stack.

@@ -82,8 +82,10 @@ public final class KVORuntime {
         }
         object.isReleased = true
         if explains {
-            let observances = object.observationInfo?.observances.map(explained) ?? []
-            explain(.released(object: object.name, observances: observances))
+            let observances = object.observationInfo?.observances ?? []
+            explain(
+                .released(object: object.name, observances: explainedList(observances), count: observances.count),
+                listing: observances.count)
         }
         guard let info = object.observationInfo else { return }
         for observance in info.observances {
@@ -151,7 +153,7 @@ public final class KVORuntime {
         }
         if explains {
             endedObservations[EndedObservation(object, keyPath)] = nil
-            explain(.registered(explained(root), forwards: root.forwards.map(explained)))
+            explain(.registered(explained(root), forwards: explainedList(root.forwards)), listing: root.forwards.count)
             explainClassChange(object, from: classBefore)
         }
     }
@@ -355,7 +357,8 @@ public final class KVORuntime {
     /// object they watched often comes back (B4 swaps between two accounts),
     /// and an observance depends only on its object, its path and its root.
     private func rebuildForwards(of root: Observance) {
-        let before = explains ? root.forwards.map(explained) : []
+        let before =
+            explains ? (root.forwards.map { ObjectIdentifier($0.observed) }, explainedList(root.forwards)) : ([], [])
         defer { if explains { explainMovedForwards(root, before) } }
         for forward in root.forwards {
             remove(forward, from: forward.observed)

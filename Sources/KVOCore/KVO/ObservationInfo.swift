@@ -15,6 +15,23 @@ public final class Observance {
     private let storedKeyPath: String?
     /// `keyPath` split at dots, once; forwarding observances share the root's storage.
     let components: ArraySlice<String>
+    /// The first key of `keyPath`, without joining the path.
+    public var firstKey: String { components.first ?? "" }
+    /// Whether `keyPath` is the single key `key`, without joining the path.
+    public func isKeyPath(_ key: String) -> Bool { components.count == 1 && components.first == key }
+
+    /// `keyPath`, joined only up to about `limit` characters and then cut
+    /// with `…`: 24,000 forwarding observances of one long path must not
+    /// each join their whole rest of it to be shown.
+    public func keyPath(shownUpTo limit: Int) -> String {
+        var text = ""
+        for (offset, component) in components.enumerated() {
+            if offset > 0 { text += "." }
+            text += component
+            if text.count > limit { return String(text.prefix(limit)) + "…" }
+        }
+        return text
+    }
     public let options: ObservingOptions
     public let context: Context?
 

@@ -48,9 +48,9 @@ public enum ExplainFormat {
             }
             if observance.index == nil { first += " (an identical registration stays)" }
             return [first] + forwards.map { "  its forwarding observance \($0.label) on \($0.object) goes too" }
-        case .released(let object, let observances):
-            if observances.isEmpty { return ["release(\(object)): nobody observes \(object); nothing to unregister"] }
-            let count = observances.count == 1 ? "its observance is" : "its \(observances.count) observances are"
+        case .released(let object, let observances, let total):
+            if total == 0 { return ["release(\(object)): nobody observes \(object); nothing to unregister"] }
+            let count = total == 1 ? "its observance is" : "its \(total) observances are"
             return [
                 "release(\(object)): \(count) unregistered silently, as macOS does since 10.13: "
                     + observances.map(\.label).joined(separator: ", ")
@@ -109,6 +109,8 @@ public enum ExplainFormat {
             ]
         case .silent(let object, let key, let reason):
             return [silent(object, key, reason)]
+        case .notListed(let count):
+            return ["  … and \(count) more not listed"]
         case .observationEnded(let object, let keyPath, let released):
             return [
                 released

@@ -24,10 +24,11 @@ extension JSONFormat {
             add("candidates", String(candidates))
             add("anyContext", anyContext ? "true" : "false")
             add("forwards", observances(forwards))
-        case .released(let object, let list):
+        case .released(let object, let list, let count):
             add("step", string("released"))
             add("object", string(object))
             add("observances", observances(list))
+            add("count", String(count))
         case .changeStarts(let object, let key, let kind, let automatic):
             add("step", string("change"))
             add("object", string(object))
@@ -86,6 +87,9 @@ extension JSONFormat {
             add("object", string(object))
             add("key", string(key))
             add("reason", string(reason.rawValue))
+        case .notListed(let count):
+            add("step", string("notListed"))
+            add("count", String(count))
         case .observationEnded(let object, let keyPath, let released):
             add("step", string(released ? "tokenReleased" : "tokenInvalidated"))
             add("object", string(object))

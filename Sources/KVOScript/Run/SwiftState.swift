@@ -91,7 +91,7 @@ extension Machine {
     ) throws {
         try kvo.checkAlive(object)
         if object.observationInfo != nil,
-            object.observanceSnapshots.contains(where: { $0.keyPath == property.name }),
+            (object.observationInfo?.observances ?? []).contains(where: { $0.isKeyPath(property.name) }),
             swift.warnedAssignments.insert(object.cls.name + "." + property.name).inserted
         {
             let key = property.name
@@ -106,8 +106,10 @@ extension Machine {
     /// notifies automatically is observed, the class otherwise.
     func runtimeClassName(_ object: KVOObject) throws -> String {
         let name = object.cls.runtimeName
-        for item in object.observanceSnapshots {
-            let key = KeyPaths.components(item.keyPath).first ?? item.keyPath
+        // Each observance's first key, not its snapshot: a snapshot joins the
+        // whole key path, and a long path has as many forwarding observances.
+        for observance in object.observationInfo?.observances ?? [] {
+            let key = observance.firstKey
             // A property Objective-C cannot see has no setter for the subclass to override.
             guard let property = object.cls.property(named: key), !property.kvcHidden else { continue }
             if try object.cls.automaticallyNotifies(forKey: key) {
