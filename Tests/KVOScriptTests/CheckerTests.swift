@@ -57,6 +57,35 @@ import Testing
         #expect(Suggestion.closest(to: "balanse", in: ["balance"]) == "balance")
     }
 
+    /// A fuzzer's find: classes are declared superclass first however the
+    /// file orders them, in one pass (a 20,000-class chain written subclass
+    /// first took one pass per class, each scanning them all: minutes).
+    @Test func aLongInheritanceChainInReverseOrderIsDeclaredInOnePass() {
+        var source = ""
+        for number in stride(from: 2_000, to: 1, by: -1) {
+            source += "class C\(number): C\(number - 1) { var p\(number) = \(number) }\n"
+        }
+        source += "class C1 { var p1 = 1 }\nlet c = C2000()\nprint(c.p1, c.p1000, c.p2000)\n"
+        let result = run(source)
+        #expect(result.status == 0, "\(result.err.prefix(300))")
+        #expect(result.out == "1 1000 2000\n")
+    }
+
+    /// A class whose superclass could not be declared is not declared either,
+    /// and says nothing more: one error for the cause, not one per subclass.
+    @Test func subclassesOfAClassInError() {
+        let result = check(
+            """
+            class C1 { var p1 = 0 }
+            class C2: Cx { }
+            class C3: C2 { }
+            class C4: C3 { }
+            """)
+        #expect(result.status == 2)
+        #expect(result.err.components(separatedBy: "error:").count == 2, "\(result.err)")
+        #expect(result.err.hasPrefix("t.kvo:2:11: error: unknown superclass 'Cx'"), "\(result.err)")
+    }
+
     static let account = """
         class Account {
             var balance: Double = 0

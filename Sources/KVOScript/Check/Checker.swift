@@ -113,28 +113,48 @@ final class Checker {
 // MARK: Classes
 
 extension Checker {
+    /// Declares each class after its superclass, which may come later in the
+    /// file: a class's subclasses in this batch are declared right after it,
+    /// breadth first. Linear in the number of classes and without recursion —
+    /// an inheritance chain may be 20,000 classes long, in any order.
     private func declareClasses(_ decls: [ClassDecl]) {
         batchClassNames = decls.map(\.name)
         defer { batchClassNames = [] }
-        var remaining = decls
-        var declared: [(ClassDecl, ScriptClass)] = []
-        var progress = true
-        while !remaining.isEmpty && progress {
-            progress = false
-            var next: [ClassDecl] = []
-            for decl in remaining {
-                if let (superName, _) = decl.superclass, superName != "NSObject", environment.classes[superName] == nil,
-                    remaining.contains(where: { $0.name == superName })
-                {
-                    next.append(decl)
-                    continue
-                }
-                progress = true
-                if let cls = declareClass(decl) { declared.append((decl, cls)) }
+        var firstIndex: [String: Int] = [:]
+        for (index, decl) in decls.enumerated() where firstIndex[decl.name] == nil { firstIndex[decl.name] = index }
+        var subclasses = Array(repeating: [Int](), count: decls.count)
+        var roots: [Int] = []
+        for (index, decl) in decls.enumerated() {
+            if let (superName, _) = decl.superclass, superName != "NSObject", environment.classes[superName] == nil,
+                let parent = firstIndex[superName]
+            {
+                subclasses[parent].append(index)
+            } else {
+                roots.append(index)
             }
-            remaining = next
         }
-        for decl in remaining {
+        var reached = Array(repeating: false, count: decls.count)
+        var declared: [(ClassDecl, ScriptClass)] = []
+        for root in roots {
+            // (index, whether its superclass was declared)
+            var queue = [(root, true)]
+            var head = 0
+            reached[root] = true
+            while head < queue.count {
+                let (index, superclassDeclared) = queue[head]
+                head += 1
+                // A class whose superclass could not be declared (reported
+                // there) is not declared either, without a second error.
+                var cls: ScriptClass?
+                if superclassDeclared { cls = declareClass(decls[index]) }
+                if let cls { declared.append((decls[index], cls)) }
+                for child in subclasses[index] {
+                    reached[child] = true
+                    queue.append((child, cls != nil))
+                }
+            }
+        }
+        for (index, decl) in decls.enumerated() where !reached[index] {
             error("class '\(decl.name)' inherits from itself through its superclasses", at: decl.location)
         }
         for (decl, cls) in declared { resolveTypes(decl, cls) }
