@@ -96,7 +96,7 @@ extension KVORuntime {
 
     /// Nobody observes `key` of `object` because a Swift token ended: which way.
     func endedObservationReason(_ object: KVOObject, _ key: String) -> Explanation.SilentReason? {
-        endedObservations[EndedObservation(object, key)].map { $0 ? .tokenReleased : .tokenInvalidated }
+        endedObservations[ObjectKey(object, key)].map { $0 ? .tokenReleased : .tokenInvalidated }
     }
 
     /// Swift's `NSKeyValueObservation` token for `keyPath` of `object` ended
@@ -104,7 +104,7 @@ extension KVORuntime {
     /// that key that then tell nobody.
     public func explainObservationEnded(_ object: KVOObject, keyPath: String, released: Bool) {
         guard explains else { return }
-        endedObservations[EndedObservation(object, keyPath)] = released
+        endedObservations[ObjectKey(object, keyPath)] = released
         explain(.observationEnded(object: object.name, keyPath: keyPath, released: released))
     }
 
@@ -194,15 +194,5 @@ extension KVORuntime {
     /// `explains` is true.
     public func explainClassChange(_ object: KVOObject, from: String, to: String, swizzled: Bool) {
         explain(.classChanged(object: object.name, from: from, to: to, swizzled: swizzled))
-    }
-}
-
-/// A key of one object, for `KVORuntime.endedObservations`.
-struct EndedObservation: Hashable {
-    let object: ObjectIdentifier
-    let key: String
-    init(_ object: KVOObject, _ key: String) {
-        self.object = ObjectIdentifier(object)
-        self.key = key
     }
 }

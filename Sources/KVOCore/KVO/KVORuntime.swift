@@ -24,7 +24,7 @@ public final class KVORuntime {
     public var runtimeClassName: ((KVOObject) throws -> String)?
     /// `--explain`: keys whose Swift `observe(…)` token ended (true: released,
     /// false: invalidated), so that a later silent change of one can say why.
-    var endedObservations: [EndedObservation: Bool] = [:]
+    var endedObservations: [ObjectKey: Bool] = [:]
     /// Set by an automatic change (a setter, a proxy) for the will phase it
     /// starts, so the explanation can tell it from `willChangeValue`.
     var explainAutomatic = false
@@ -45,12 +45,8 @@ public final class KVORuntime {
     /// only once a did phase finds its change below the top (a deep stack of
     /// pending changes of other keys made each search linear), dropped when
     /// nothing is pending. A set never needs it.
-    private var pendingIndex: [PendingKey: [PendingChange]]?
+    private var pendingIndex: [ObjectKey: [PendingChange]]?
 
-    private struct PendingKey: Hashable {
-        let object: ObjectIdentifier
-        let key: String
-    }
     /// Finished changes kept for reuse, so a notifying set allocates nothing new.
     private var spareChanges: [PendingChange] = []
     /// Emptied observation infos kept for reuse (see `remove(_:from:)`).
@@ -152,7 +148,7 @@ public final class KVORuntime {
             throw error
         }
         if explains {
-            endedObservations[EndedObservation(object, keyPath)] = nil
+            endedObservations[ObjectKey(object, keyPath)] = nil
             explain(.registered(explained(root), forwards: explainedList(root.forwards)), listing: root.forwards.count)
             explainClassChange(object, from: classBefore)
         }
@@ -416,7 +412,7 @@ public final class KVORuntime {
         let change = spareChanges.popLast() ?? PendingChange()
         change.start(object: object, key: key, spec: spec)
         pending.append(change)
-        pendingIndex?[PendingKey(object: ObjectIdentifier(object), key: key), default: []].append(change)
+        pendingIndex?[ObjectKey(object, key), default: []].append(change)
         if explains {
             explain(.changeStarts(object: object.name, key: key, kind: spec.kind, automatic: explainAutomatic))
             explainAutomatic = false
@@ -634,7 +630,7 @@ public final class KVORuntime {
         if let last = pending.last, last.object === object, last.key == key {
             pending.removeLast()
             if pendingIndex != nil {
-                let indexKey = PendingKey(object: ObjectIdentifier(object), key: key)
+                let indexKey = ObjectKey(object, key)
                 pendingIndex?[indexKey]?.removeLast()
                 if pendingIndex?[indexKey]?.isEmpty == true { pendingIndex?[indexKey] = nil }
                 if pending.isEmpty { pendingIndex = nil }
@@ -643,15 +639,15 @@ public final class KVORuntime {
         }
         guard !pending.isEmpty else { return nil }
         if pendingIndex == nil {
-            var index: [PendingKey: [PendingChange]] = [:]
+            var index: [ObjectKey: [PendingChange]] = [:]
             for change in pending where !change.isTaken {
                 if let owner = change.object {
-                    index[PendingKey(object: ObjectIdentifier(owner), key: change.key), default: []].append(change)
+                    index[ObjectKey(owner, change.key), default: []].append(change)
                 }
             }
             pendingIndex = index
         }
-        let indexKey = PendingKey(object: ObjectIdentifier(object), key: key)
+        let indexKey = ObjectKey(object, key)
         guard let change = pendingIndex?[indexKey]?.popLast() else { return nil }
         if pendingIndex?[indexKey]?.isEmpty == true { pendingIndex?[indexKey] = nil }
         // Left in `pending` as a tombstone, popped once it reaches the top.
@@ -857,4 +853,15 @@ struct PendingRecord {
 
     static let sharedOld = -1
     static let noOld = -2
+}
+
+/// One key of one object, by the object's identity: the pending-change index
+/// and the keys whose Swift token ended (`--explain`) are keyed by it.
+struct ObjectKey: Hashable {
+    let object: ObjectIdentifier
+    let key: String
+    init(_ object: KVOObject, _ key: String) {
+        self.object = ObjectIdentifier(object)
+        self.key = key
+    }
 }

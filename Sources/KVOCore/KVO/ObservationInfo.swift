@@ -28,7 +28,8 @@ public final class Observance {
         for (offset, component) in components.enumerated() {
             if offset > 0 { text += "." }
             text += component
-            if text.count > limit { return String(text.prefix(limit)) + "…" }
+            // utf8.count is O(1); characters are counted only past it.
+            if text.utf8.count > limit, text.count > limit { return String(text.prefix(limit)) + "…" }
         }
         return text
     }
