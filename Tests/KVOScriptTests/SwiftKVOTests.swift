@@ -261,6 +261,41 @@ import KVOCore
                 """, out: "acct.balance → NSKeyValueObservation#1 {kind = 1}\n  seen\n")
     }
 
+    /// SPEC §11.0: releasing an object ends the tokens held in its properties
+    /// (its deinit releases them, and a token's deinit invalidates it
+    /// silently), also those held in an array property. Issue 27's
+    /// regression: the change reached the token and then stopped the run with
+    /// "message sent to deallocated instance <main.Monitor: monitor>".
+    @Test func releasingTheHolderEndsTheTokensInItsProperties() {
+        expectRun(
+            Self.account + """
+                class Monitor: NSObject {
+                    var token: NSKeyValueObservation?
+                    var more: [NSKeyValueObservation] = []
+                    func start() {
+                        token = acct.observe(\\.balance) { a, c in print("monitor sees", a.balance) }
+                        more.append(acct.observe(\\.balance) { a, c in print("more sees", a.balance) })
+                    }
+                }
+                let monitor = Monitor()
+                monitor.start()
+                acct.balance = 1
+                release(monitor)
+                acct.balance = 2
+                print(acct.observationInfo)
+                print("done")
+                """,
+            out: """
+                acct.balance → NSKeyValueObservation#2 {kind = 1}
+                  more sees 1.0
+                acct.balance → NSKeyValueObservation#1 {kind = 1}
+                  monitor sees 1.0
+                nil
+                done
+
+                """)
+    }
+
     @Test func keyPathsThroughRelationshipsAndOptionals() {
         expectRun(
             """

@@ -227,6 +227,7 @@ extension Compiler {
                 }
                 machine.invalidate(.object(object), released: true)  // a released token unregisters silently
                 try machine.kvo.release(object)
+                machine.endTokens(heldBy: object)
                 return nil
             }
 

@@ -82,6 +82,23 @@ extension Machine {
         swift.observations[ObjectIdentifier(token)] = nil
     }
 
+    /// `release(holder)`: the holder's deinit releases its stored properties,
+    /// and a token held in one (directly, or as an element of an array or a
+    /// set there) ends with it, silently (SPEC §11.0). Without this the
+    /// token outlived its holder and its next change ran a handler whose
+    /// `self` was the deallocated holder.
+    func endTokens(heldBy holder: KVOObject) {
+        guard !swift.observations.isEmpty else { return }
+        for slot in holder.slots {
+            switch slot {
+            case .object: invalidate(slot, released: true)
+            case .array(let elements): for element in elements { invalidate(element, released: true) }
+            case .set(let set): for element in set.elements { invalidate(element, released: true) }
+            default: continue
+            }
+        }
+    }
+
     /// A Swift assignment to a property that is not `@objc dynamic`: the
     /// setter runs directly and KVO never hears of it. Said once per class and
     /// key, the first time it happens while the key is observed.
