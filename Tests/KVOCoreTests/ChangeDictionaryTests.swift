@@ -26,7 +26,7 @@ import Testing
                 == "{kind = 1; new = \"John Appleseed\"; old = Alice}")
         #expect(
             Change(kind: .setting, new: .double(0.05), old: .double(200)).description
-                == "{kind = 1; new = 0.05; old = 200}")
+                == "{kind = 1; new = \"0.05\"; old = 200}")
         #expect(
             Change(kind: .setting, new: .bool(true), old: .bool(false)).description
                 == "{kind = 1; new = 1; old = 0}")

@@ -56,7 +56,7 @@ import Testing
         let label = try w.object(w.observerClass("Label"), "label")
         try w.observe(person, label, "greeting", [.old, .new])
         try w.setValue(.string("Jane"), person, forKey: "firstName")
-        #expect(w.take() == ["person.greeting → label {kind = 1; new = Hi_Jane; old = Hi_John}"])
+        #expect(w.take() == ["person.greeting → label {kind = 1; new = \"Hi_Jane\"; old = \"Hi_John\"}"])
     }
 
     @Test func manualWillDidOfAnAffectingKeyNotifiesTheDependent() throws {
@@ -284,9 +284,9 @@ import Testing
         try w.set(q, "friend", .null)
         #expect(
             w.take() == [
-                "p.summary → label {kind = 1; new = P_q; old = p_q}",
-                "p.summary → label {kind = 1; new = P_Q; old = P_q}",
-                "p.summary → label {kind = 1; new = P_Q; old = P_Q}",
+                "p.summary → label {kind = 1; new = \"P_q\"; old = \"p_q\"}",
+                "p.summary → label {kind = 1; new = \"P_Q\"; old = \"P_q\"}",
+                "p.summary → label {kind = 1; new = \"P_Q\"; old = \"P_Q\"}",
             ])
         try w.unobserve(p, label, "summary")
         #expect(p.observationInfo == nil)

@@ -96,7 +96,7 @@ import Testing
         #expect(
             w.take() == [
                 "acct.balance → f {kind = 1; notificationIsPrior = 1}",
-                "  acct.interestRate → watcher {kind = 1; new = 0.1}",
+                "  acct.interestRate → watcher {kind = 1; new = \"0.1\"}",
                 "acct.balance → f {kind = 1}",
             ])
     }

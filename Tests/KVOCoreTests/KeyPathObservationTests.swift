@@ -92,8 +92,8 @@ import Testing
         #expect(notes.count == 18)
         #expect(
             notes.suffix(2) == [
-                "person.account.balance → auditor {kind = 1; new = -1; old = 2}",
-                "person.account.balance → auditor {kind = 1; new = 2; old = -1}",
+                "person.account.balance → auditor {kind = 1; new = \"-1\"; old = 2}",
+                "person.account.balance → auditor {kind = 1; new = 2; old = \"-1\"}",
             ])
         try w.unobserve(b.person1, b.auditor, "account.balance")
         #expect(b.checking.observationInfo == nil)

@@ -329,15 +329,16 @@ enum Hostile {
 
     /// Decided and pinned: `print` of a plain string writes it raw (the user
     /// asked for those bytes); change dictionaries, collections and exception
-    /// lines, which kvo-run composes, show control and bidi characters escaped.
+    /// lines, which kvo-run composes, show control and bidi characters escaped
+    /// (inside descriptions with NSArray's escapes, SPEC §3).
     @Test func changeDictionariesEscapeControlCharactersAndPrintStaysRaw() throws {
         let result = try Adversarial.check(Self.controlScenario, .exception)
         let expected =
-            #"a.s → o {kind = 1; new = "a\rb\0c\u{1B}[31md\u{202E}e\u{7F}f\u{85}g\u{2067}h\ti\nj"; old = ""}"#
+            #"a.s → o {kind = 1; new = "a\rb\000c\033[31md\U202ee\177f\U0085g\U2067h\ti\nj"; old = ""}"#
         #expect(result.outLines.first == expected, "\(result)")
         #expect(result.outLines.dropFirst().first == "raw:\u{1B}[0m", "\(result)")
         #expect(
-            result.outLines.dropFirst(2).first == #"("a\rb\0c\u{1B}[31md\u{202E}e\u{7F}f\u{85}g\u{2067}h\ti\nj")"#,
+            result.outLines.dropFirst(2).first == #"("a\rb\000c\033[31md\U202ee\177f\U0085g\U2067h\ti\nj")"#,
             "\(result)")
         #expect(result.outLines.dropFirst(3).first == #"a.k\u{1B} → o {kind = 1}"#, "\(result)")
         // Raw ESC appears exactly once in the whole output: the print.

@@ -53,19 +53,25 @@ import KVOCore
 
     // MARK: Strings in change dictionaries and collections
 
+    /// Every control and bidi character is escaped, with the escapes of
+    /// old-style property lists that NSArray's description uses (SPEC §3,
+    /// rule 5 of issue 27): C escapes, octal for other ASCII controls, `\U`
+    /// and four hex digits past ASCII.
     @Test func quotedStringsEscapeEveryControlAndBidiCharacter() {
         #expect(Value.quoteIfNeeded("a\rb") == #""a\rb""#)
-        #expect(Value.quoteIfNeeded("\0") == #""\0""#)
-        #expect(Value.quoteIfNeeded("\u{1B}[0m") == #""\u{1B}[0m""#)
-        #expect(Value.quoteIfNeeded("\u{7F}\u{80}\u{9F}") == #""\u{7F}\u{80}\u{9F}""#)
+        #expect(Value.quoteIfNeeded("\0") == #""\000""#)
+        #expect(Value.quoteIfNeeded("\u{1B}[0m") == #""\033[0m""#)
+        #expect(Value.quoteIfNeeded("\u{7F}\u{80}\u{9F}") == #""\177\U0080\U009f""#)
         for scalar in [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069] {
             let text = String(Character(Unicode.Scalar(UInt32(scalar))!))
-            #expect(Value.quoteIfNeeded(text) == "\"\\u{\(String(scalar, radix: 16, uppercase: true))}\"")
+            #expect(Value.quoteIfNeeded(text) == "\"\\U\(String(scalar, radix: 16))\"")
         }
-        // Unchanged: plain words stay bare; tab, newline, quotes and other Unicode as before.
-        #expect(Value.quoteIfNeeded("plain_1.$") == "plain_1.$")
-        #expect(Value.quoteIfNeeded("é \t\n\"\\ 🙂\u{200F}") == #""é \t\n\"\\ 🙂"# + "\u{200F}\"")
-        #expect(Value.string("x\u{1B}y").collectionDescription == #""x\u{1B}y""#)
+        // Only ASCII letters and digits stay bare; tab, newline, quotes and
+        // everything past ASCII are escaped.
+        #expect(Value.quoteIfNeeded("plain1") == "plain1")
+        #expect(Value.quoteIfNeeded("plain_1.$") == #""plain_1.$""#)
+        #expect(Value.quoteIfNeeded("é \t\n\"\\ 🙂\u{200F}") == #""\U00e9 \t\n\"\\ \Ud83d\Ude42\U200f""#)
+        #expect(Value.string("x\u{1B}y").collectionDescription == #""x\033y""#)
         #expect(Value.array([.string("\r")]).collectionDescription == #"("\r")"#)
         // print of a plain string is what the user asked to print: raw.
         #expect(Value.string("x\u{1B}y").printDescription == "x\u{1B}y")

@@ -67,7 +67,7 @@ extension KVORuntime {
             try values.map { value in
                 guard let checked = elementType.accept(value) else {
                     throw ScriptError.runtime(
-                        "cannot add \(value.typeName) \(value.collectionDescription) to '\(property.name)' of \(owner.cls.name), declared \(property.type)"
+                        "cannot add \(value.typeName) \(value.diagnosticDescription) to '\(property.name)' of \(owner.cls.name), declared \(property.type)"
                     )
                 }
                 return checked

@@ -69,7 +69,7 @@ extension KVORuntime {
         if property.type.acceptsUnchanged(value) { return value }
         guard let accepted = property.type.accept(value) else {
             throw ScriptError.runtime(
-                "cannot store \(value.typeName) \(value.collectionDescription) in property '\(property.name)' of \(object.cls.name), declared \(property.type)"
+                "cannot store \(value.typeName) \(value.diagnosticDescription) in property '\(property.name)' of \(object.cls.name), declared \(property.type)"
             )
         }
         return accepted

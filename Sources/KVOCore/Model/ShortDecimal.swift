@@ -32,7 +32,8 @@ enum ShortDecimal {
     /// `-12.0625` from 120625 and 4 decimals, written from the right into a
     /// stack buffer; at most 1 + 16 + 1 bytes. Up to 15 bytes the String is
     /// a small one, with no allocation.
-    private static func write(_ scaled: UInt64, decimals: Int, negative: Bool) -> String {
+    /// (NumberDescription writes its fixed notation with it too.)
+    static func write(_ scaled: UInt64, decimals: Int, negative: Bool) -> String {
         var storage: (UInt64, UInt64, UInt64) = (0, 0, 0)
         return withUnsafeMutableBytes(of: &storage) { buffer in
             var start = buffer.count

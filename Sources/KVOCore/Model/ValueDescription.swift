@@ -6,9 +6,20 @@ extension Value {
         switch self {
         case .null: return "nil"
         case .bool(let value): return value ? "true" : "false"
+        case .int(let value): return String(value)
+        case .double(let value): return Value.describe(double: value)
         case .string(let value): return value
         case .observationInfo(let object): return object.observationInfoDescription ?? "nil"
         case .exception(let exception): return "\(exception.name): \(exception.reason)"
+        default: return collectionDescription
+        }
+    }
+
+    /// A value named in a diagnostic: numbers bare (`2.5`, `-1`), anything
+    /// else as inside a collection (a string quoted unless it is a word).
+    public var diagnosticDescription: String {
+        switch self {
+        case .int, .double: return printDescription
         default: return collectionDescription
         }
     }
@@ -151,8 +162,9 @@ extension Value {
         switch self {
         case .null: return "<null>"
         case .bool(let value): return value ? "1" : "0"
-        case .int(let value): return String(value)
-        case .double(let value): return Value.describe(double: value)
+        // Numbers are quoted by the strings' rule: `"-1"`, `"2.5"`, `200`.
+        case .int(let value): return value < 0 ? "\"\(value)\"" : String(value)
+        case .double(let value): return Value.quoteIfNeeded(Value.describe(double: value))
         case .string(let value): return Value.quoteIfNeeded(value)
         case .object(let object): return object.description
         case .array, .set: return collectionDescription
@@ -168,8 +180,15 @@ extension Value {
         }
     }
 
-    /// Shortest round-trip form; integral values without `.0`, as NSNumber prints them.
+    /// NSNumber's description of a double, `%0.16g`: `200`, `3.5`,
+    /// 0.07 → `0.07000000000000001`, 0.1 + 0.2 → `0.3` (SPEC §3).
     public static func describe(double value: Double) -> String {
+        NumberDescription.describe(value)
+    }
+
+    /// The shortest text that reads back as the same Double, integral values
+    /// without `.0`: what JSON carries, since JSON keeps the number itself.
+    public static func shortestDescription(double value: Double) -> String {
         if value.isNaN { return "nan" }
         if value.isInfinite { return value < 0 ? "-inf" : "inf" }
         // Below 1e16 in magnitude, well inside Int's range: the conversion cannot trap.
@@ -179,32 +198,57 @@ extension Value {
         return ShortDecimal.describe(value) ?? String(value)
     }
 
-    /// Strings print bare when they are made of `[A-Za-z0-9_.$]` and not empty.
+    /// A description inside a collection, a change dictionary or a dump, as
+    /// NSArray and NSDictionary write the descriptions they get (strings and
+    /// numbers alike): bare when non-empty and made of ASCII letters and
+    /// digits alone, else quoted as old-style property lists quote: `\"`,
+    /// `\\`, the C escapes `\a \b \t \n \v \f \r`, other ASCII control
+    /// characters as three octal digits (`\033`), and everything past ASCII
+    /// as `\U` and four lowercase hex digits per UTF-16 unit (`\U00e9`,
+    /// `\Ud83d\Ude42`). No character that moves the cursor or reorders a
+    /// line (bidi controls are past ASCII) is ever written raw.
     public static func quoteIfNeeded(_ string: String) -> String {
-        let bare =
-            !string.isEmpty
-            && string.unicodeScalars.allSatisfy { scalar in
-                switch scalar {
-                case "A"..."Z", "a"..."z", "0"..."9", "_", ".", "$": return true
-                default: return false
-                }
+        var bare = !string.isEmpty
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                continue
+            default: bare = false
             }
+            if !bare { break }
+        }
         if bare { return string }
         var quoted = "\""
-        for character in string.unicodeScalars {
-            switch character {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\t": quoted += "\\t"
-            // A string in a change dictionary or a collection must not move
-            // the cursor, clear the screen or reorder the line it sits in.
-            case _ where ControlCharacters.mustEscape(character): quoted += ControlCharacters.escape(character)
-            default: quoted.unicodeScalars.append(character)
+        for unit in string.utf16 {
+            switch unit {
+            case 0x22: quoted += "\\\""
+            case 0x5C: quoted += "\\\\"
+            case 0x07: quoted += "\\a"
+            case 0x08: quoted += "\\b"
+            case 0x09: quoted += "\\t"
+            case 0x0A: quoted += "\\n"
+            case 0x0B: quoted += "\\v"
+            case 0x0C: quoted += "\\f"
+            case 0x0D: quoted += "\\r"
+            case 0x20...0x7E: quoted.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            case 0...0x7F:
+                quoted += "\\"
+                for shift in [6, 3, 0] {
+                    quoted.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + UInt8((unit >> UInt16(shift)) & 7)))
+                }
+            default:
+                quoted += "\\U"
+                for shift in [12, 8, 4, 0] {
+                    let digit = Int((unit >> UInt16(shift)) & 0xF)
+                    quoted.unicodeScalars.append(hexDigits[digit])
+                }
             }
         }
         return quoted + "\""
     }
+
+    private static let hexDigits: [Unicode.Scalar] = Array("0123456789abcdef".unicodeScalars)
 
     /// The class name Foundation would report for this value (`__NSCFNumber`…),
     /// used in exception reasons.

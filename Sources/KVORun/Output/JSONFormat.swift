@@ -94,7 +94,9 @@ public enum JSONFormat {
         case .int(let int): return String(int)
         // JSON has no NaN or infinity: the words the text format prints, as strings.
         case .double(let double):
-            return double.isFinite ? Value.describe(double: double) : string(Value.describe(double: double))
+            // JSON keeps the number itself: the shortest text that reads back.
+            return double.isFinite
+                ? Value.shortestDescription(double: double) : string(Value.shortestDescription(double: double))
         case .string(let text): return string(text)
         case .object(let object):
             return object_([

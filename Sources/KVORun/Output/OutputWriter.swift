@@ -160,7 +160,8 @@ public final class OutputWriter {
 
     public func appendValue(_ value: Value) {
         switch value {
-        case .int(let number): appendInt(number)
+        // A negative number is quoted (`"-1"`): collectionDescription writes it.
+        case .int(let number) where number >= 0: appendInt(number)
         case .null: appendLiteral("<null>")
         case .object(let object):
             appendLiteral("<")

@@ -129,7 +129,7 @@ extension Compiler {
                     let value = try eval(machine)
                     guard let accepted = declared.accept(value) else {
                         throw ScriptError.runtime(
-                            "cannot assign \(value.typeName) \(value.collectionDescription) to '\(name)' of type \(declared)"
+                            "cannot assign \(value.typeName) \(value.diagnosticDescription) to '\(name)' of type \(declared)"
                         )
                     }
                     store(machine, accepted)
@@ -420,7 +420,7 @@ extension Compiler {
     static func object(_ value: Value, for member: String) throws -> KVOObject {
         guard case .object(let object) = value else {
             throw ScriptError.runtime(
-                "cannot use '.\(member)' on \(value.typeName) \(value.collectionDescription): it is not an object")
+                "cannot use '.\(member)' on \(value.typeName) \(value.diagnosticDescription): it is not an object")
         }
         return object
     }

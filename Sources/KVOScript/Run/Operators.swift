@@ -241,7 +241,7 @@ enum Operators {
     static func truth(_ value: Value) throws -> Bool {
         guard case .bool(let flag) = value else {
             throw ScriptError.runtime(
-                "a condition must be a Bool, got \(value.typeName) \(value.collectionDescription)")
+                "a condition must be a Bool, got \(value.typeName) \(value.diagnosticDescription)")
         }
         return flag
     }

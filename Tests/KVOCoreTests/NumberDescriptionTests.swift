@@ -1,0 +1,79 @@
+import Testing
+@testable import KVOCore
+
+/// SPEC §3, rule 4 of issue 27: numbers print as NSNumber describes them,
+/// `%0.16g` for doubles, wherever Apple describes an NSNumber.
+@Suite struct NumberDescriptionTests {
+    @Test(
+        arguments: [
+            (0.07, "0.07000000000000001"), (0.1 + 0.2, "0.3"), (200.0, "200"), (3.5, "3.5"),
+            (-2.5, "-2.5"), (1.0 / 3.0, "0.3333333333333333"), (2.0 / 3.0, "0.6666666666666666"),
+            (0.0001, "0.0001"), (0.00001, "1e-05"), (1.5e-7, "1.5e-07"), (1e-300, "1e-300"),
+            (1e16, "1e+16"), (1e20, "1e+20"), (123_456_789.123, "123456789.123"),
+            (9_007_199_254_740_993.0, "9007199254740992"), (1234567890123456.7, "1234567890123457"),
+            (-0.0, "-0"), (0.0, "0"), (.infinity, "inf"), (-.infinity, "-inf"), (.nan, "nan"),
+        ] as [(Double, String)])
+    func doublesAreDescribedWithSixteenSignificantDigits(value: Double, described: String) {
+        #expect(Value.describe(double: value) == described)
+    }
+
+    /// The fast path (no printf) against the C library's own `%0.16g` on
+    /// values of every magnitude: random bit patterns, short decimals, and
+    /// neighbours of powers of ten and of halves (where rounding ties lie).
+    @Test func theFastPathAgreesWithTheCLibraryEverywhere() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
+        }
+        var values: [Double] = []
+        for _ in 0..<60_000 {
+            let bits = next()
+            let value = Double(bitPattern: bits)
+            if value.isFinite { values.append(value) }
+            // Decimals with up to 8 places, as scenarios write them.
+            let decimals = Int(next() % 9)
+            var scale = 1.0
+            for _ in 0..<decimals { scale *= 10 }
+            values.append(Double(Int64(bitPattern: next()) % 100_000_000) / scale)
+            // Around the range the fast path covers: 1e-7 ..< 1e16.
+            let exponent = Int(next() % 25) - 8
+            var power = 1.0
+            if exponent >= 0 { for _ in 0..<exponent { power *= 10 } } else { for _ in 0..<(-exponent) { power /= 10 } }
+            let mantissa = Double(next() % 1_000_000_007) / 1_000_000_007 * 10
+            values.append(mantissa * power)
+            values.append(power.nextUp)
+            values.append(power.nextDown)
+        }
+        // Exact ties at the 17th digit (16 digits and a half, below 2^52)
+        // and their neighbours: printf rounds them to even.
+        for digits in stride(from: 1_000_000_000_000_000 as UInt64, to: 1_000_000_000_000_100, by: 1) {
+            let tie = Double(digits) + 0.5
+            values += [tie, tie.nextUp, tie.nextDown]
+        }
+        for digits in stride(from: 4_503_599_627_370_000 as UInt64, to: 4_503_599_627_370_400, by: 1) {
+            values.append(Double(digits) + 0.5)
+        }
+        var mismatches: [String] = []
+        for value in values where mismatches.count < 10 {
+            let fast = Value.describe(double: value)
+            let reference = NumberDescription.printf(value)
+            if fast != reference { mismatches.append("\(value.bitPattern): \(fast) vs printf \(reference)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func printShowsTheNumberBareAndCollectionsQuoteItUnlessItIsDigits() {
+        #expect(Value.double(0.07).printDescription == "0.07000000000000001")
+        #expect(Value.double(-1).printDescription == "-1")
+        #expect(Value.int(-1).printDescription == "-1")
+        #expect(Value.double(0.07).collectionDescription == "\"0.07000000000000001\"")
+        #expect(Value.double(200).collectionDescription == "200")
+        #expect(Value.double(1e20).collectionDescription == "\"1e+20\"")
+        #expect(Value.double(.nan).collectionDescription == "nan")
+        #expect(Value.double(-.infinity).collectionDescription == "\"-inf\"")
+        // Change dictionaries describe their values the same way.
+        let change = Change(kind: .setting, new: .double(100.5), old: .double(200))
+        #expect(change.description == "{kind = 1; new = \"100.5\"; old = 200}")
+    }
+}
