@@ -162,9 +162,7 @@ enum Builtins {
             switch r {
             case .setProxy(let o, let path): try m.kvo.mutateSet(o, keyPath: path, .minus, ValueSet([a[0]]))
             default:
-                let (o, path, elements) = try arrayProxy(m, r)
-                let positions = elements.indices.filter { elements[$0] == a[0] }
-                if !positions.isEmpty { try m.kvo.mutateArray(o, keyPath: path, .remove(at: positions)) }
+                try removeEach(m, r, matching: a[0])
             }
             return .null
         },
@@ -174,8 +172,7 @@ enum Builtins {
                 guard case .set(let current) = try m.kvo.proxyContents(r) else { return .null }
                 try m.kvo.mutateSet(o, keyPath: path, .minus, current)
             default:
-                let (o, path, elements) = try arrayProxy(m, r)
-                if !elements.isEmpty { try m.kvo.mutateArray(o, keyPath: path, .remove(at: Array(elements.indices))) }
+                try removeEach(m, r, matching: nil)
             }
             return .null
         },
@@ -210,11 +207,46 @@ enum Builtins {
         },
     ]
 
+    /// `remove(x)` (`matching` x) and `removeAllObjects()` (nil) on an array
+    /// proxy: NSMutableArray's loops over `removeObjectAtIndex:`, from the
+    /// last index of the contents they start with down to 0, so each removal
+    /// is a notification of its own, highest index first (SPEC §6.3). Each
+    /// step reads the contents as they are then (a handler may have changed
+    /// them), as `objectAtIndex:` would.
+    static func removeEach(_ m: Machine, _ r: Value, matching target: Value?) throws {
+        let (receiver, keyPath, elements) = try arrayProxy(m, r)
+        let count = elements.count
+        // Nobody observes the array's owner: no notification, no handler, so
+        // one pass gives the same array without shifting it once per index
+        // (200,000 removals from 400,000 elements took minutes).
+        if try m.kvo.proxyTarget(receiver, keyPath: keyPath).0.observationInfo == nil {
+            let positions = target.map { target in elements.indices.filter { elements[$0] == target } }
+            guard positions?.isEmpty != true, count > 0 else { return }
+            try m.kvo.mutateArray(receiver, keyPath: keyPath, .remove(at: positions ?? Array(elements.indices)))
+            return
+        }
+        for position in stride(from: count - 1, through: 0, by: -1) {
+            // The contents are let go before the mutation, which then
+            // changes the array in place instead of copying it.
+            let (o, path, current): (KVOObject, String, Value?) = try {
+                let (o, path, elements) = try arrayProxy(m, r)
+                return (o, path, position < elements.count ? elements[position] : nil)
+            }()
+            guard let current else {
+                let now = try arrayProxy(m, r).2.count
+                let selector = target == nil ? "removeObjectAtIndex:" : "objectAtIndex:"
+                throw m.kvo.exception(Exceptions.beyondBounds(selector, index: position, count: now))
+            }
+            if let target, !(current == target) { continue }
+            try m.kvo.mutateArray(o, keyPath: path, .remove(at: [position]))
+        }
+    }
+
     // MARK: Argument conversions
 
     static func string(_ value: Value, _ what: String) throws -> String {
         guard case .string(let text) = value else {
-            throw ScriptError.runtime("expected a \(what) string, got \(value.typeName) \(value.collectionDescription)")
+            throw ScriptError.runtime("expected a \(what) string, got \(value.typeName) \(value.diagnosticDescription)")
         }
         return text
     }
@@ -229,7 +261,7 @@ enum Builtins {
     static func object(_ value: Value, _ what: String) throws -> KVOObject {
         guard case .object(let object) = value else {
             throw ScriptError.runtime(
-                "expected an object as the \(what), got \(value.typeName) \(value.collectionDescription)")
+                "expected an object as the \(what), got \(value.typeName) \(value.diagnosticDescription)")
         }
         return object
     }
