@@ -56,6 +56,8 @@ import Testing
         #expect(acct.observationInfoDescription == nil)
     }
 
+    /// Identical registrations share one observance (SPEC §8.3): listed
+    /// once per registration, under the same name.
     @Test func duplicatesAreListedEachTime() throws {
         let w = World()
         let (acct, alice) = try w.acctAndAlice()
@@ -65,7 +67,7 @@ import Testing
             acct.observationInfoDescription == """
                 <NSKeyValueObservationInfo acct> (
                 <NSKeyValueObservance acct[0]: Observer: alice, Key path: balance, Options: <New: NO, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
-                <NSKeyValueObservance acct[1]: Observer: alice, Key path: balance, Options: <New: NO, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
+                <NSKeyValueObservance acct[0]: Observer: alice, Key path: balance, Options: <New: NO, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
                 )
                 """)
     }
@@ -102,7 +104,7 @@ import Testing
         #expect(
             acct.observationInfoDescription == """
                 <NSKeyValueObservationInfo acct> (
-                <NSKeyValueObservance acct[0]: Observer: person[1], Key path: balance, Options: <New: YES, Old: NO, Prior: NO> Context: Audit, Property: Account.balance>
+                <NSKeyValueObservance acct[0]: Observer: person[1], Key path: balance, Options: <New: YES, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
                 )
                 """)
     }

@@ -198,7 +198,7 @@ import KVOCore
             print(c.redComponent, c.greenComponent, c.blueComponent, c.stepped, c.half, c.infinite)
             """, status: 0,
             out: """
-                c.color → w {kind = 1; new = 107; old = 63.89655172413794}
+                c.color → w {kind = 1; new = 107; old = "63.89655172413794"}
                 c.color → w {kind = 1; new = 7; old = 107}
                 0 0.02 0.05 -16 0.5 -inf
 
@@ -257,8 +257,8 @@ import KVOCore
                       depth 2 {kind = 1; new = 0}
                 <NSKeyValueObservationInfo a> (
                 <NSKeyValueObservance a[0]: Observer: w, Key path: balance, Options: <New: YES, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
-                <NSKeyValueObservance a[1]: Observer: w, Key path: balance, Options: <New: YES, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
-                <NSKeyValueObservance a[2]: Observer: w, Key path: balance, Options: <New: YES, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
+                <NSKeyValueObservance a[0]: Observer: w, Key path: balance, Options: <New: YES, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
+                <NSKeyValueObservance a[0]: Observer: w, Key path: balance, Options: <New: YES, Old: NO, Prior: NO> Context: 0x0, Property: Account.balance>
                 )
                 (1, 2, 3) (1, 2)
 

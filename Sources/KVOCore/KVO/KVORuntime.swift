@@ -292,15 +292,19 @@ public final class KVORuntime {
         // The runtime's work list, taken for this call and given back emptied:
         // a swap along B4's path allocates nothing. A registration made
         // meanwhile (by a getter this reads) finds none and builds its own.
-        var work: [(KVOObject, ArraySlice<String>)] = []
+        var work: [(KVOObject, ArraySlice<String>, Bool)] = []
         swap(&work, &forwardWork)
         defer {
             work.removeAllKeepingCapacity()
             swap(&work, &forwardWork)
         }
-        var current: (KVOObject, ArraySlice<String>)? = (root.observed, root.components)
+        var current: (KVOObject, ArraySlice<String>, Bool)? = (root.observed, root.components, false)
 
-        func forward(from object: KVOObject, along branch: ArraySlice<String>, isAffecting: Bool) throws {
+        /// `isAffecting`: `branch` is an affecting key path of a key of
+        /// `object`; `inAffecting`: `branch` is the rest of one.
+        func forward(
+            from object: KVOObject, along branch: ArraySlice<String>, isAffecting: Bool, inAffecting: Bool
+        ) throws {
             let key = branch[branch.startIndex]
             // A slice of the same storage: no copy of the rest of the path.
             let rest = branch.dropFirst()
@@ -319,28 +323,49 @@ public final class KVORuntime {
                 guard visited.insert(Visit(object: ObjectIdentifier(next), path: start, count: rest.count)).inserted
                 else { return }
             }
+            // As Apple registers them (SPEC §8.3): a key path's forwarder
+            // copies the outer options with a NULL context; an affecting key
+            // path's has Prior alone and, as context, the nested property it
+            // serves (`Person.account.balance`), and the rest of that path
+            // copies those options with a NULL context. Only dumps show them:
+            // delivery reads the root's.
+            let options: ObservingOptions = isAffecting || inAffecting ? .prior : root.options
+            let context = isAffecting ? nestedPropertyContext(object.cls, branch) : nil
             let forward =
-                try root.takeSpareForward(on: next, path: rest)
+                try root.takeSpareForward(on: next, path: rest, options: options, context: context)
                 ?? makeObservance(
                     on: next, root: root, observer: root.observer, path: rest,
-                    keyPath: nil, options: root.options, context: root.context)
+                    keyPath: nil, options: options, context: context)
             append(forward, to: next)
             root.forwards.append(forward)
-            work.append((next, rest))
+            work.append((next, rest, isAffecting || inAffecting))
         }
 
-        while let (object, path) = current ?? work.popLast() {
+        while let (object, path, inAffecting) = current ?? work.popLast() {
             current = nil
             if path.count > 1 && !KeyPaths.isOperator(path[path.startIndex + 1]) {
-                try forward(from: object, along: path, isAffecting: false)
+                try forward(from: object, along: path, isAffecting: false, inAffecting: inAffecting)
             }
             for affecting in try object.cls.dependencyClosure(of: path[path.startIndex]) where affecting.count > 1 {
-                try forward(from: object, along: affecting[...], isAffecting: true)
+                try forward(from: object, along: affecting[...], isAffecting: true, inAffecting: false)
             }
         }
     }
 
-    private var forwardWork: [(KVOObject, ArraySlice<String>)] = []
+    private var forwardWork: [(KVOObject, ArraySlice<String>, Bool)] = []
+
+    /// The context of an affecting key path's forwarders: the nested property
+    /// (`Person.account.balance`), one per class and path, so that identical
+    /// registrations share it as Apple's share the property's pointer.
+    private func nestedPropertyContext(_ cls: ClassInfo, _ path: ArraySlice<String>) -> Context {
+        let name = cls.name + "." + path.joined(separator: ".")
+        if let known = nestedPropertyContexts[name] { return known }
+        let context = Context(name: name)
+        nestedPropertyContexts[name] = context
+        return context
+    }
+
+    private var nestedPropertyContexts: [String: Context] = [:]
 
     private func detachForwards(of root: Observance) {
         for forward in root.forwards { remove(forward, from: forward.observed) }
