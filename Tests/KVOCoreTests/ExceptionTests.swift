@@ -52,7 +52,10 @@ import Testing
                 <Person: alice>: An -observeValueForKeyPath:ofObject:change:context: message was received but not handled.
                 Key path: balance
                 Observed object: <Account: acct>
-                Change: {kind = 1; new = 2}
+                Change: {
+                    kind = 1;
+                    new = 2;
+                }
                 Context: 0x0
                 """)
 
@@ -72,7 +75,34 @@ import Testing
             Issue.record("expected an exception")
             return
         }
-        #expect(exception.reason.hasSuffix("\nChange: {kind = 1; new = 1; old = 0}\nContext: Other"))
+        #expect(exception.reason.hasSuffix("\nChange: {\n    kind = 1;\n    new = 1;\n    old = 0;\n}\nContext: Other"))
+    }
+
+    /// SPEC §7, rule 9 of issue 27: `Change:` is NSDictionary's multi-line
+    /// description, its values described (and quoted) as in §3, and arrays
+    /// and sets inside it as NSArray and NSSet describe themselves there.
+    @Test func theUnhandledReasonShowsTheChangeAsNSDictionaryDescribesIt() throws {
+        let change = Change(
+            kind: .removal, indexes: [0, 2], old: .array([.string("a b"), .double(2.5)]), isPrior: true)
+        #expect(
+            change.dictionaryDescription == """
+                {
+                    indexes = (
+                        0,
+                        2
+                    );
+                    kind = 3;
+                    notificationIsPrior = 1;
+                    old = (
+                        "a b",
+                        "2.5"
+                    );
+                }
+                """)
+        let setting = Change(kind: .setting, new: .double(100.5), old: .array([]))
+        #expect(setting.dictionaryDescription == "{\n    kind = 1;\n    new = \"100.5\";\n    old = (\n    );\n}")
+        let nested = Change(kind: .setting, new: .set(ValueSet([.array([.int(1)])])))
+        #expect(nested.dictionaryDescription == "{\n    kind = 1;\n    new = {(\n        (\n            1\n        )\n    )};\n}")
     }
 
     @Test func exceptionsRecordTheDepthTheyAreRaisedAt() throws {

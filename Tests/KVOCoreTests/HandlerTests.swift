@@ -261,7 +261,7 @@ import Testing
         #expect(error?.name == "NSInternalInconsistencyException")
         #expect(
             error?.reason
-                == "<Person: alice>: An -observeValueForKeyPath:ofObject:change:context: message was received but not handled.\nKey path: balance\nObserved object: <Account: acct>\nChange: {kind = 1; new = 2}\nContext: 0x0"
+                == "<Person: alice>: An -observeValueForKeyPath:ofObject:change:context: message was received but not handled.\nKey path: balance\nObserved object: <Account: acct>\nChange: {\n    kind = 1;\n    new = 2;\n}\nContext: 0x0"
         )
         #expect(error?.depth == 1)
         #expect(w.rt.depth == 0)

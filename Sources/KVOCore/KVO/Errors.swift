@@ -149,7 +149,7 @@ public enum Exceptions {
     ) -> (String, String) {
         (
             internalInconsistency,
-            "\(observer.description): An -observeValueForKeyPath:ofObject:change:context: message was received but not handled.\nKey path: \(keyPath)\nObserved object: \(object.description)\nChange: \(change.description)\nContext: \(context?.name ?? "0x0")"
+            "\(observer.description): An -observeValueForKeyPath:ofObject:change:context: message was received but not handled.\nKey path: \(keyPath)\nObserved object: \(object.description)\nChange: \(change.dictionaryDescription)\nContext: \(context?.name ?? "0x0")"
         )
     }
 
