@@ -172,6 +172,34 @@ enum Hostile {
         #expect(tests.status == 1 && tests.err.contains("cannot write standard output"), "\(tests)")
     }
 
+    /// Issue 26: pictures, help, the version and the completion scripts
+    /// written to a full device exited 0 with nothing written. Every command
+    /// now fails with the reason and status 1 (`OutputCheck` at exit).
+    @Test func everyCommandFailsOnAFullStandardOutput() throws {
+        let folder = try Folder()
+        try folder.write(
+            "p.kvo",
+            "class A { var n: Int = 0 }\nlet a = A()\nlet b = A()\n"
+                + "a.addObserver(b, forKeyPath: \"n\", options: [.new])\na.n = 1\n")
+        for command in [
+            "graph p.kvo", "trace p.kvo", "--help", "help", "run --help", "graph --help", "--version",
+            "--generate-completion-script bash", "--generate-completion-script zsh",
+            "--generate-completion-script fish", "p.kvo", "--format json p.kvo",
+        ] {
+            let result = try H.bash("$KVO \(command) > /dev/full", in: folder)
+            #expect(result.status == 1, "\(command): \(result)")
+            #expect(
+                result.err.hasSuffix("kvo-run: cannot write standard output: No space left on device\n"),
+                "\(command): \(result)")
+            // Said once, however many places noticed.
+            #expect(
+                result.err.components(separatedBy: "cannot write standard output").count == 2, "\(command): \(result)")
+        }
+        // Written where it can be, they still succeed.
+        let fine = try H.bash("$KVO --version > v && $KVO --help > h && $KVO graph p.kvo > g", in: folder)
+        #expect(fine.status == 0 && (H.contents(folder, "g") ?? "").hasPrefix("digraph"), "\(fine)")
+    }
+
     /// With SIGPIPE ignored, writing into a closed pipe fails with EPIPE: an
     /// endless print loop must stop instead of looping forever.
     @Test func anEndlessPrintLoopIntoAClosedPipeStops() throws {

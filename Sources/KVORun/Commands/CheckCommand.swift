@@ -43,7 +43,8 @@ public struct CheckCommand: ParsableCommand {
                     status = session.check(source, file: file == "-" ? "<stdin>" : file)
                     renderer.flush()
                     if let failure = renderer.out.failure ?? renderer.err.failure {
-                        Runner.stderr("kvo-run: \(failure)\n")
+                        Runner.recordOutputFailure(failure)
+                        Runner.reportOutputFailure()
                         status = ExitStatus.outputFailed
                     }
                 } else {

@@ -52,8 +52,11 @@ enum Runner {
             stderr("kvo-run: \(counted(session.kvo.notificationCount, "notification")) (not shown: --quiet)\n")
         }
         // Output that was not written is a failed run, whatever the scenario did.
-        if let failure = renderer.out.failure ?? renderer.err.failure ?? outputFailure {
-            stderr("kvo-run: \(failure)\n")
+        if let failure = renderer.out.failure ?? renderer.err.failure {
+            recordOutputFailure(failure)
+        }
+        if outputFailure != nil {
+            reportOutputFailure()
             status = ExitStatus.outputFailed
         }
         finishedSession = session
@@ -71,12 +74,27 @@ enum Runner {
     /// takes to reclaim the whole process. Its output is flushed above.
     nonisolated(unsafe) private static var finishedSession: Session?
 
-    /// The first failed write of `stdout(_:)`, for the command's status.
-    nonisolated(unsafe) static var outputFailure: String?
+    /// The first write to standard output that failed anywhere in the
+    /// process: `stdout(_:)`, and every `OutputWriter` on descriptor 1.
+    /// `OutputCheck` makes the process's status non-zero when one is set.
+    nonisolated(unsafe) static private(set) var outputFailure: String?
+    /// Whether `outputFailure` was already said on standard error.
+    nonisolated(unsafe) static private(set) var outputFailureReported = false
+
+    static func recordOutputFailure(_ message: String) {
+        if outputFailure == nil { outputFailure = message }
+    }
+
+    /// Says `outputFailure` on standard error, once.
+    static func reportOutputFailure() {
+        guard let outputFailure, !outputFailureReported else { return }
+        outputFailureReported = true
+        stderr("kvo-run: \(outputFailure)\n")
+    }
 
     static func stdout(_ text: String) {
-        if !write(text, to: 1), outputFailure == nil {
-            outputFailure = "cannot write standard output: \(String(cString: strerror(errno)))"
+        if !write(text, to: 1) {
+            recordOutputFailure("cannot write standard output: \(String(cString: strerror(errno)))")
         }
     }
 

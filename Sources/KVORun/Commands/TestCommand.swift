@@ -88,8 +88,8 @@ public struct TestCommand: ParsableCommand {
                     return ExitStatus.failure
                 }
             }
-            if let failure = Runner.outputFailure {
-                Runner.stderr("kvo-run: \(failure)\n")
+            if Runner.outputFailure != nil {
+                Runner.reportOutputFailure()
                 return ExitStatus.outputFailed
             }
             return failed == 0 ? 0 : 1
