@@ -192,6 +192,33 @@ public enum Files {
         if failure != 0 { throw Failure.cannotWrite(name, errorText(failure)) }
     }
 
+    /// A new folder only this process uses, under $TMPDIR (else /tmp); nil
+    /// when it cannot be made.
+    static func temporaryFolder() -> String? {
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/kvo-run.XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.flatMap { mkdtemp($0) } != nil
+        }
+        guard made else { return nil }
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Removes a folder `temporaryFolder` made and the files in it (no
+    /// sub-folders: kvo-run makes none there).
+    static func removeFolder(_ folder: String) {
+        if let handle = opendir(folder) {
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name != "." && name != ".." { unlink(folder + "/" + name) }
+            }
+            closedir(handle)
+        }
+        rmdir(folder)
+    }
+
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     public static func isDirectory(_ path: String) -> Bool {
