@@ -28,14 +28,16 @@ public struct GraphCommand: ParsableCommand {
     @Argument(help: "The scenario to run; '-' reads standard input.")
     var file: String
 
-    @Option(help: "Draw the state just after the top-level statement starting at or before this line.")
+    @Option(
+        parsing: .unconditional,
+        help: "Draw the state just after the top-level statement starting at or before this line.")
     var at: Int?
 
     @Option(name: .short, help: "Write to OUT.dot or OUT.svg (default: DOT on standard output).")
     var output: String?
 
     public func validate() throws {
-        if let at, at <= 0 { throw ValidationError("--at must be a line number, 1 or more") }
+        if let at, at <= 0 { throw ValidationError("--at must be a line number, 1 or more, got \(at)") }
         if let output, !output.hasSuffix(".svg") && !output.hasSuffix(".dot") {
             throw ValidationError("-o must name a .svg or a .dot file, as in '-o graph.svg'")
         }

@@ -8,17 +8,23 @@ import Glibc
 enum Runner {
     /// The scenario in `file` ('-': standard input), or the exit status for
     /// why it cannot be read, which is reported here: a source past
-    /// `Files.maxSourceBytes` is a script error (2), a missing file a usage error.
-    static func readSource(_ file: String) -> (source: String?, status: Int32) {
+    /// `Files.maxSourceBytes` or not UTF-8 is a script error (2), a missing
+    /// file a usage error. In JSON (SPEC §8.2) the report is an `error` event
+    /// on standard output naming the file, as every error is.
+    static func readSource(_ file: String, format: OutputFormatKind = .text) -> (source: String?, status: Int32) {
         do {
             return (file == "-" ? try Files.readStandardInput() : try Files.read(file), ExitStatus.success)
-        } catch Files.Failure.invalidUTF8(let path, let line, let column, let byte) {
-            // A diagnostic about the script, compiler-style.
-            stderr("\(Files.Failure.invalidUTF8(path, line: line, column: column, byte: byte))\n")
-            return (nil, ExitStatus.scriptErrors)
+        } catch let failure as Files.Failure {
+            if format == .json {
+                stdout(JSONFormat.fileError(failure) + "\n")
+            } else if failure.position != nil {
+                stderr("\(failure)\n")  // a diagnostic about the script, compiler-style
+            } else {
+                stderr("kvo-run: \(failure)\n")
+            }
+            return (nil, failure.isScriptError ? ExitStatus.scriptErrors : ExitStatus.usage)
         } catch {
             stderr("kvo-run: \(error)\n")
-            if case Files.Failure.tooLarge = error { return (nil, ExitStatus.scriptErrors) }
             return (nil, ExitStatus.usage)
         }
     }
@@ -28,8 +34,9 @@ enum Runner {
         let renderer = options.makeRenderer()
         let session = Session.commandLine(options: options.runOptions, output: renderer)
         var status: Int32
+        let format: OutputFormatKind = options.format == .json ? .json : .text
         if let file {
-            let read = readSource(file)
+            let read = readSource(file, format: format)
             guard let source = read.source else { return read.status }
             status = session.run(source, file: file == "-" ? "<stdin>" : file)
         } else if isatty(0) != 0 {
@@ -37,7 +44,7 @@ enum Runner {
             status = repl.run()
         } else {
             // Not a terminal: a script, never through readline (it would echo).
-            let read = readSource("-")
+            let read = readSource("-", format: format)
             guard let source = read.source else { return read.status }
             status = session.run(source, file: "<stdin>")
         }

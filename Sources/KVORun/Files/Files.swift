@@ -21,15 +21,46 @@ public enum Files {
         case invalidUTF8(String, line: Int, column: Int, byte: UInt8)
         public var description: String {
             switch self {
-            case .invalidUTF8(let path, let line, let column, let byte):
-                let hex = String(byte, radix: 16, uppercase: true)
-                return "\(path):\(line):\(column): error: invalid UTF-8 (byte 0x\(hex.count < 2 ? "0" + hex : hex)); "
-                    + "scenarios are UTF-8: save the file as UTF-8"
+            case .invalidUTF8(let path, let line, let column, _):
+                return "\(path):\(line):\(column): error: \(message)"
             case .cannotRead(let path, let why): return "cannot read '\(path)': \(why)"
             case .cannotWrite(let path, let why): return "cannot write '\(path)': \(why)"
             case .tooLarge(let path, let limit):
                 return
                     "cannot read '\(path)': it is larger than \(limit >> 20) MiB, the most kvo-run reads; split it into smaller files"
+            }
+        }
+
+        /// What went wrong, without the `path:line:column:` a position adds.
+        public var message: String {
+            switch self {
+            case .invalidUTF8(_, _, _, let byte):
+                let hex = String(byte, radix: 16, uppercase: true)
+                return "invalid UTF-8 (byte 0x\(hex.count < 2 ? "0" + hex : hex)); "
+                    + "scenarios are UTF-8: save the file as UTF-8"
+            default: return description
+            }
+        }
+
+        /// The file it is about.
+        public var path: String {
+            switch self {
+            case .cannotRead(let path, _), .cannotWrite(let path, _), .tooLarge(let path, _): path
+            case .invalidUTF8(let path, _, _, _): path
+            }
+        }
+
+        /// Where in the file, for a problem with its bytes.
+        public var position: (line: Int, column: Int)? {
+            if case .invalidUTF8(_, let line, let column, _) = self { return (line, column) }
+            return nil
+        }
+
+        /// A problem with the script's text (status 2), not with reaching the file (64).
+        public var isScriptError: Bool {
+            switch self {
+            case .invalidUTF8, .tooLarge: true
+            case .cannotRead, .cannotWrite: false
             }
         }
     }
