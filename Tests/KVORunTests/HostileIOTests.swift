@@ -241,6 +241,34 @@ enum Hostile {
         #expect(result.out == "1 passed, 0 failed\n", "\(result)")
     }
 
+    /// Issue 26: `kvo-run test` wrote the raw ESC of a file name to the
+    /// terminal, and reported a name that is not UTF-8 as "No such file".
+    /// Names are handled by their bytes and shown escaped.
+    @Test func testShowsHostileNamesEscapedAndRunsNamesThatAreNotUTF8() throws {
+        let folder = try Folder()
+        let result = try H.bash(
+            """
+            mkdir t
+            printf 'print(1)\\n' > "t/$(printf 'a\\033[31mred.kvo')"
+            printf 'print(2)\\n' > "t/$(printf 'b\\377.kvo')"
+            printf '2\\n' > "t/$(printf 'b\\377.out')"
+            $KVO test t; echo "status $?"
+            $KVO test "t/$(printf 'b\\377.kvo')"; echo "status $?"
+            $KVO "t/$(printf 'b\\377.kvo')"
+            """, in: folder)
+        #expect(!result.out.unicodeScalars.contains { $0.value == 0x1B }, "\(result)")
+        #expect(
+            result.out.hasPrefix(
+                "FAIL t/a\\u{1B}[31mred.kvo\nmissing t/a\\u{1B}[31mred.out; create it with "
+                    + "'kvo-run test --update t/a\\u{1B}[31mred.kvo'\n"), "\(result)")
+        #expect(result.out.contains("1 passed, 1 failed\nstatus 1\n1 passed, 0 failed\nstatus 0\n2\n"), "\(result)")
+        let missing = try H.bash("rm \"t/$(printf 'b\\377.out')\"; $KVO test t", in: folder)
+        #expect(missing.out.contains("FAIL t/b\\x{FF}.kvo\nmissing t/b\\x{FF}.out"), "\(missing)")
+        let update = try H.bash("$KVO test --update t; ls t | od -c | head -3", in: folder)
+        #expect(update.out.contains("2 updated, 0 failed"), "\(update)")
+        #expect(update.out.contains("377   .   o   u   t"), "the golden is written under the same bytes: \(update)")
+    }
+
     @Test func aFIFOInAFolderIsSkipped() throws {
         let folder = try Folder()
         try folder.write("t/s.kvo", "print(1)\n")

@@ -13,7 +13,8 @@ enum Runner {
     /// on standard output naming the file, as every error is.
     static func readSource(_ file: String, format: OutputFormatKind = .text) -> (source: String?, status: Int32) {
         do {
-            return (file == "-" ? try Files.readStandardInput() : try Files.read(file), ExitStatus.success)
+            let path = Files.commandLinePath(file)
+            return (file == "-" ? try Files.readStandardInput() : try Files.read(path), ExitStatus.success)
         } catch let failure as Files.Failure {
             if format == .json {
                 stdout(JSONFormat.fileError(failure) + "\n")
