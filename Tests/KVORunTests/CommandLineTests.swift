@@ -388,7 +388,8 @@ import Testing
     @Test func errorsAboutTheFileAreJSONEvents() throws {
         let folder = try Folder()
         let bad = folder.url.appendingPathComponent("bad.kvo")
-        try Data([0x70, 0x72, 0x69, 0x6E, 0x74, 0x28, 0x31, 0x29, 0x0A, 0x6C, 0x65, 0x74, 0x20, 0xFF, 0x0A]).write(to: bad)
+        try Data([0x70, 0x72, 0x69, 0x6E, 0x74, 0x28, 0x31, 0x29, 0x0A, 0x6C, 0x65, 0x74, 0x20, 0xFF, 0x0A]).write(
+            to: bad)
         let utf8 = try folder.run(["--format", "json", "bad.kvo"])
         #expect(utf8.status == 2 && utf8.err.isEmpty, "\(utf8)")
         #expect(

@@ -139,7 +139,9 @@ final class Folder {
         return file.path
     }
 
-    func run(_ arguments: [String], stdin: CLI.Input = .none, environment: [String: String] = [:]) throws
+    func run(
+        _ arguments: [String], stdin: CLI.Input = .none, environment: [String: String] = [:]
+    ) throws
         -> CLI.Result
     {
         try CLI.run(arguments, stdin: stdin, in: url, environment: environment)

@@ -85,7 +85,8 @@ enum GraphRendering {
             return fallBack(dot, path, why: "Graphviz's 'dot' is not installed", advice: installAdvice)
         }
         guard let folder = Files.temporaryFolder() else {
-            Runner.stderr("kvo-run: cannot render \(path): cannot make a temporary folder (\(Files.errorText(errno)))\n")
+            Runner.stderr(
+                "kvo-run: cannot render \(path): cannot make a temporary folder (\(Files.errorText(errno)))\n")
             return ExitStatus.failure
         }
         defer { Files.removeFolder(folder) }
@@ -109,7 +110,8 @@ enum GraphRendering {
         let dotPath = String(path.dropLast(4)) + ".dot"
         var message = "kvo-run: \(why), so \(path) was not drawn (left as it was); "
         if Files.exists(dotPath) {
-            message += "\(dotPath) exists and was left alone; write the DOT with '-o \(dotPath)' or pipe it"
+            message +=
+                "\(dotPath) exists and was left alone; write the DOT with '-o \(dotPath)' or pipe it"
                 + " from 'kvo-run graph FILE'"
         } else if PictureFile.write(dot, to: dotPath) == ExitStatus.success {
             message += "its DOT is in \(dotPath)"

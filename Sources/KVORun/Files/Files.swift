@@ -237,7 +237,9 @@ public enum Files {
         var target = path
         var info = stat()
         var exists = false
-        if lstat(system(path), &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(system(path), nil) {
+        if lstat(system(path), &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK,
+            let resolved = realpath(system(path), nil)
+        {
             // Through a symlink: replace what it points to, not the link.
             target = name(fromBytes: Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved))))
             free(resolved)
