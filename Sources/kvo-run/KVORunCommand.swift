@@ -30,10 +30,13 @@ struct KVORunCommand: ParsableCommand {
         subcommands: [RunCommand.self, CheckCommand.self, TestCommand.self, GraphCommand.self, TraceCommand.self],
         defaultSubcommand: RunCommand.self)
 
+    /// Whatever ends the process, a write to standard output that failed
+    /// fails it (`OutputCheck`).
     /// A completion script is the parser's, patched for the default
     /// subcommand (`CompletionScripts`); a mistyped subcommand and the
     /// plainest `kvo-run FILE` are handled before the parser (`EarlyExit`).
     static func main() {
+        OutputCheck.installAtExit()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let name = CompletionScripts.requestedShell(arguments), let shell = CompletionShell(rawValue: name) {
             print(CompletionScripts.patched(name, completionScript(for: shell)))

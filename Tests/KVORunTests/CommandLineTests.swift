@@ -380,4 +380,135 @@ import Testing
             #expect(result.err == "kvo-run: cannot read 'locked.kvo': Permission denied\n")
         }
     }
+
+    // MARK: The JSON contract (SPEC §8.2), issue 26 and issue 27 rule 10
+
+    /// Invalid UTF-8 was text on standard error under `--format json`; every
+    /// error about the file itself is now an `error` event naming the file.
+    @Test func errorsAboutTheFileAreJSONEvents() throws {
+        let folder = try Folder()
+        let bad = folder.url.appendingPathComponent("bad.kvo")
+        try Data([0x70, 0x72, 0x69, 0x6E, 0x74, 0x28, 0x31, 0x29, 0x0A, 0x6C, 0x65, 0x74, 0x20, 0xFF, 0x0A]).write(
+            to: bad)
+        let utf8 = try folder.run(["--format", "json", "bad.kvo"])
+        #expect(utf8.status == 2 && utf8.err.isEmpty, "\(utf8)")
+        #expect(
+            utf8.out
+                == #"{"event":"error","message":"invalid UTF-8 (byte 0xFF); scenarios are UTF-8: save the file as UTF-8","line":2,"column":5,"file":"bad.kvo"}"#
+                + "\n")
+        let missing = try folder.run(["--format", "json", "gone.kvo"])
+        #expect(missing.status == 64 && missing.err.isEmpty, "\(missing)")
+        #expect(
+            missing.out
+                == #"{"event":"error","message":"cannot read 'gone.kvo': No such file or directory","file":"gone.kvo"}"#
+                + "\n")
+        let stdin = try folder.run(["--format", "json", "-"], stdin: .pipe("let \u{1}x = \"\\(1)\"\n"))
+        #expect(stdin.err.isEmpty, "\(stdin)")
+        let folderAsFile = try folder.run(["check", "--format", "json", "."])
+        #expect(folderAsFile.status == 64 && folderAsFile.err.isEmpty, "\(folderAsFile)")
+        #expect(folderAsFile.out.contains(#""message":"cannot read '.': it is a directory","file":"."}"#))
+        // Text stays as it was: a diagnostic on standard error.
+        let text = try folder.run(["bad.kvo"])
+        #expect(text.status == 2 && text.out.isEmpty, "\(text)")
+        #expect(text.err.hasPrefix("bad.kvo:2:5: error: invalid UTF-8 (byte 0xFF)"), "\(text)")
+    }
+
+    /// `check --format json` of several files: each event names its file,
+    /// and the errors come after the warnings (the last line of a status-2
+    /// run was the warning).
+    @Test func checkJSONNamesTheFileAndEndsWithTheErrors() throws {
+        let folder = try Folder()
+        let warningAfterError = """
+            let z = nope
+            class Employee { var salary: Double = 0 }
+            class Department {
+                var employees: [Employee]
+                @affectedBy(employees.salary)
+                var totalSalary: Double { 0 }
+            }
+
+            """
+        try folder.write("a.kvo", warningAfterError)
+        try folder.write("b.kvo", "print(nothing)\n")
+        let check = try folder.run(["check", "--format", "json", "a.kvo", "b.kvo"])
+        #expect(check.status == 2, "\(check)")
+        let lines = check.outLines
+        #expect(lines.count == 3, "\(check)")
+        #expect(lines.first?.hasPrefix(#"{"event":"warning","#) == true, "\(check)")
+        #expect(lines.first?.hasSuffix(#""line":5,"column":17,"file":"a.kvo"}"#) == true, "\(check)")
+        #expect(
+            lines.dropFirst().first
+                == #"{"event":"error","message":"cannot find 'nope' in scope","line":1,"column":9,"file":"a.kvo"}"#)
+        #expect(
+            lines.last
+                == #"{"event":"error","message":"cannot find 'nothing' in scope","line":1,"column":7,"file":"b.kvo"}"#)
+        let run = try folder.run(["--format", "json", "a.kvo"])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.outLines.last == #"{"event":"error","message":"cannot find 'nope' in scope","line":1,"column":9}"#)
+        // Text keeps the source order, as compilers print.
+        let text = try folder.run(["check", "a.kvo"])
+        #expect(text.err.hasPrefix("a.kvo:1:9: error: cannot find 'nope' in scope"), "\(text)")
+    }
+
+    /// `--max-depth -1` said "Missing value for '--max-depth'".
+    @Test func negativeLimitsAreNamedWithTheirValue() throws {
+        let folder = try Folder()
+        try folder.write("p.kvo", "print(1)\n")
+        for (arguments, message) in [
+            (["--max-depth", "-1", "p.kvo"], "Error: --max-depth must be a positive integer up to 100000, got -1\n"),
+            (["--max-depth", "0", "p.kvo"], "Error: --max-depth must be a positive integer up to 100000, got 0\n"),
+            (["--max-steps", "-5", "p.kvo"], "Error: --max-steps must be a positive integer, got -5\n"),
+            (["graph", "p.kvo", "--at", "-2"], "Error: --at must be a line number, 1 or more, got -2\n"),
+        ] {
+            let result = try folder.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result)")
+            #expect(result.err.hasPrefix(message), "\(arguments): \(result)")
+        }
+        let fine = try folder.run(["--max-depth", "5", "--max-steps", "10", "p.kvo"])
+        #expect(fine.status == 0 && fine.out == "1\n", "\(fine)")
+    }
+
+    /// Every `exception` event carries the line and column of the statement
+    /// that raised it (where its caret would point: the call): caught at top level, caught after being raised in a
+    /// function or in a handler, and the final uncaught one.
+    @Test func everyJSONExceptionEventHasALineAndColumn() throws {
+        let folder = try Folder()
+        try folder.write(
+            "ex.kvo",
+            """
+            class A {
+                var n: Int = 0
+                func observeValue(keyPath, object, change, context) {
+                    print(self.value(forKey: "nope"))
+                }
+            }
+            func boom() {
+                let arr = [1]
+                arr.value(forKey: "nope2")
+            }
+            let a = A()
+            a.addObserver(a, forKeyPath: "n", options: [.new])
+            do { a.n = 1 } catch { }
+            do { boom() } catch { }
+            do {
+                a.removeObserver(a, forKeyPath: "zz")
+            } catch { }
+            a.removeObserver(a, forKeyPath: "zz")
+
+            """)
+        for arguments in [["--format", "json", "ex.kvo"], ["--keep-going", "--format", "json", "ex.kvo"]] {
+            let result = try folder.run(arguments)
+            #expect(result.status == 1, "\(result)")
+            let exceptions = result.outLines.filter { $0.contains(#""event":"exception""#) }
+            let places = exceptions.map { line in
+                line.range(of: #""line":"#).map { String(line[$0.lowerBound...]) } ?? "none"
+            }
+            #expect(
+                places == [
+                    #""line":4,"column":14}"#, #""line":9,"column":14}"#, #""line":16,"column":21}"#,
+                    #""line":18,"column":17}"#,
+                ], "\(result)")
+            #expect(exceptions.last?.contains(#""caught":false"#) == true)
+        }
+    }
 }

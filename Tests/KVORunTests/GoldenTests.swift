@@ -90,6 +90,41 @@ struct Scenario: CustomTestStringConvertible, Sendable {
         }
     }
 
+    /// Issue 26: a golden missing only its final newline failed with an
+    /// empty diff, and a CRLF golden diffed as one line.
+    @Test func aGoldenDiffShowsAMissingNewlineAndCRLFLinesOneByOne() throws {
+        try withTemporaryFolder { folder in
+            let scenario = folder.appendingPathComponent("s.kvo").path
+            try "print(1)\nprint(2)\nprint(3)\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+            let golden = folder.appendingPathComponent("s.out").path
+            try "1\n2\n3".write(toFile: golden, atomically: true, encoding: .utf8)
+            let noNewline = onLargeStack { Golden.check(scenario, update: false) }
+            #expect(!noNewline.passed)
+            #expect(noNewline.report.hasSuffix("@@ -1,3 +1,3 @@\n 1\n 2\n-3\n\\ No newline at end of file\n+3\n"))
+            try "1\r\n5\r\n3\r\n".write(toFile: golden, atomically: true, encoding: .utf8)
+            let crlf = onLargeStack { Golden.check(scenario, update: false) }
+            #expect(!crlf.passed)
+            #expect(crlf.report.hasPrefix("(\(golden) has CRLF line endings; compared without the CRs)\n"))
+            #expect(crlf.report.hasSuffix("@@ -1,3 +1,3 @@\n 1\n-5\n+2\n 3\n"), "\(crlf.report)")
+            try "1\r\n2\r\n3\r\n".write(toFile: golden, atomically: true, encoding: .utf8)
+            #expect(onLargeStack { Golden.check(scenario, update: false) }.passed)
+        }
+    }
+
+    /// Issue 26: a `// kvo-run:` directive failed when the scenario was
+    /// checked out with CRLF line endings.
+    @Test func aDirectiveWorksWithCRLFLineEndings() throws {
+        try withTemporaryFolder { folder in
+            let scenario = folder.appendingPathComponent("d.kvo").path
+            try "// kvo-run: --keep-going\r\nassert(false)\r\nprint(2)\r\n".write(
+                toFile: scenario, atomically: true, encoding: .utf8)
+            try "d.kvo:2:7: error: assertion failed\r\nassert(false)\r\n      ^\r\n2\r\n# exit status: 1\r\n".write(
+                toFile: folder.appendingPathComponent("d.out").path, atomically: true, encoding: .utf8)
+            let outcome = onLargeStack { Golden.check(scenario, update: false) }
+            #expect(outcome.passed, "\(outcome.report)")
+        }
+    }
+
     @Test func updateWritesTheGoldenFile() throws {
         try withTemporaryFolder { folder in
             let scenario = folder.appendingPathComponent("new.kvo").path
@@ -163,6 +198,11 @@ struct Scenario: CustomTestStringConvertible, Sendable {
             """
         ),
         ("", "only\n", "@@ -0,0 +1 @@\n+only\n"),
+        // Issue 26: only the final newline differs (was an empty diff).
+        ("x\ny", "x\ny\n", "@@ -1,2 +1,2 @@\n x\n-y\n\\ No newline at end of file\n+y\n"),
+        ("x\ny\n", "x\nz", "@@ -1,2 +1,2 @@\n x\n-y\n+z\n\\ No newline at end of file\n"),
+        // A "\r\n" Character still ends a line (was one line for the file).
+        ("a\r\nb\r\nc\r\n", "a\r\nB\r\nc\r\n", "@@ -1,3 +1,3 @@\n a\r\n-b\r\n+B\r\n c\r\n"),
     ])
     func unifiedDiffMatchesDiffU(expected: String, actual: String, hunks: String) {
         let diff = UnifiedDiff.render(expected: expected, actual: actual, expectedName: "a", actualName: "b")

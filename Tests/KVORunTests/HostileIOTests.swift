@@ -172,6 +172,34 @@ enum Hostile {
         #expect(tests.status == 1 && tests.err.contains("cannot write standard output"), "\(tests)")
     }
 
+    /// Issue 26: pictures, help, the version and the completion scripts
+    /// written to a full device exited 0 with nothing written. Every command
+    /// now fails with the reason and status 1 (`OutputCheck` at exit).
+    @Test func everyCommandFailsOnAFullStandardOutput() throws {
+        let folder = try Folder()
+        try folder.write(
+            "p.kvo",
+            "class A { var n: Int = 0 }\nlet a = A()\nlet b = A()\n"
+                + "a.addObserver(b, forKeyPath: \"n\", options: [.new])\na.n = 1\n")
+        for command in [
+            "graph p.kvo", "trace p.kvo", "--help", "help", "run --help", "graph --help", "--version",
+            "--generate-completion-script bash", "--generate-completion-script zsh",
+            "--generate-completion-script fish", "p.kvo", "--format json p.kvo",
+        ] {
+            let result = try H.bash("$KVO \(command) > /dev/full", in: folder)
+            #expect(result.status == 1, "\(command): \(result)")
+            #expect(
+                result.err.hasSuffix("kvo-run: cannot write standard output: No space left on device\n"),
+                "\(command): \(result)")
+            // Said once, however many places noticed.
+            #expect(
+                result.err.components(separatedBy: "cannot write standard output").count == 2, "\(command): \(result)")
+        }
+        // Written where it can be, they still succeed.
+        let fine = try H.bash("$KVO --version > v && $KVO --help > h && $KVO graph p.kvo > g", in: folder)
+        #expect(fine.status == 0 && (H.contents(folder, "g") ?? "").hasPrefix("digraph"), "\(fine)")
+    }
+
     /// With SIGPIPE ignored, writing into a closed pipe fails with EPIPE: an
     /// endless print loop must stop instead of looping forever.
     @Test func anEndlessPrintLoopIntoAClosedPipeStops() throws {
@@ -211,6 +239,34 @@ enum Hostile {
         let result = try H.bash("$KVO test tree tree/a tree/a/s.kvo", in: folder)
         #expect(result.status == 0, "\(result)")
         #expect(result.out == "1 passed, 0 failed\n", "\(result)")
+    }
+
+    /// Issue 26: `kvo-run test` wrote the raw ESC of a file name to the
+    /// terminal, and reported a name that is not UTF-8 as "No such file".
+    /// Names are handled by their bytes and shown escaped.
+    @Test func testShowsHostileNamesEscapedAndRunsNamesThatAreNotUTF8() throws {
+        let folder = try Folder()
+        let result = try H.bash(
+            """
+            mkdir t
+            printf 'print(1)\\n' > "t/$(printf 'a\\033[31mred.kvo')"
+            printf 'print(2)\\n' > "t/$(printf 'b\\377.kvo')"
+            printf '2\\n' > "t/$(printf 'b\\377.out')"
+            $KVO test t; echo "status $?"
+            $KVO test "t/$(printf 'b\\377.kvo')"; echo "status $?"
+            $KVO "t/$(printf 'b\\377.kvo')"
+            """, in: folder)
+        #expect(!result.out.unicodeScalars.contains { $0.value == 0x1B }, "\(result)")
+        #expect(
+            result.out.hasPrefix(
+                "FAIL t/a\\u{1B}[31mred.kvo\nmissing t/a\\u{1B}[31mred.out; create it with "
+                    + "'kvo-run test --update t/a\\u{1B}[31mred.kvo'\n"), "\(result)")
+        #expect(result.out.contains("1 passed, 1 failed\nstatus 1\n1 passed, 0 failed\nstatus 0\n2\n"), "\(result)")
+        let missing = try H.bash("rm \"t/$(printf 'b\\377.out')\"; $KVO test t", in: folder)
+        #expect(missing.out.contains("FAIL t/b\\x{FF}.kvo\nmissing t/b\\x{FF}.out"), "\(missing)")
+        let update = try H.bash("$KVO test --update t; ls t | od -c | head -3", in: folder)
+        #expect(update.out.contains("2 updated, 0 failed"), "\(update)")
+        #expect(update.out.contains("377   .   o   u   t"), "the golden is written under the same bytes: \(update)")
     }
 
     @Test func aFIFOInAFolderIsSkipped() throws {

@@ -58,7 +58,7 @@ enum CLI {
     /// block the child.
     static func run(
         _ arguments: [String], stdin: Input = .none, in directory: URL? = nil,
-        timeout: TimeInterval = 300, executable: String? = nil
+        timeout: TimeInterval = 300, executable: String? = nil, environment extra: [String: String] = [:]
     ) throws -> Result {
         guard let program = executable.map({ URL(fileURLWithPath: $0) }) ?? binary else {
             throw Failure(
@@ -82,6 +82,7 @@ enum CLI {
         environment["NO_COLOR"] = "1"
         environment["KVO_HISTORY"] = ""
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment.merge(extra) { $1 }
         process.environment = environment
         process.standardOutput = outHandle
         process.standardError = errHandle
@@ -138,8 +139,16 @@ final class Folder {
         return file.path
     }
 
-    func run(_ arguments: [String], stdin: CLI.Input = .none) throws -> CLI.Result {
-        try CLI.run(arguments, stdin: stdin, in: url)
+    func run(
+        _ arguments: [String], stdin: CLI.Input = .none, environment: [String: String] = [:]
+    ) throws
+        -> CLI.Result
+    {
+        try CLI.run(arguments, stdin: stdin, in: url, environment: environment)
+    }
+
+    func read(_ name: String) throws -> String {
+        try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
     }
 }
 

@@ -208,16 +208,103 @@ import Testing
         try rendersToAPicture(svgPath, in: folder)
     }
 
+    /// Issue 26: without `dot`, `-o g.svg` wrote g.dot over whatever was
+    /// there and exited 0. Now g.svg is left as it was, the DOT goes to g.dot
+    /// only when no such file exists, and the status is 1 (no SVG was made).
     @Test func withoutGraphvizGraphWritesDOTAndSaysHowToGetIt() throws {
         let folder = try Folder()
         let saved = ProcessInfo.processInfo.environment["PATH"] ?? ""
         setenv("PATH", folder.url.path, 1)
         defer { setenv("PATH", saved, 1) }
         let target = folder.url.appendingPathComponent("g.svg").path
-        #expect(GraphRendering.write("digraph kvo {\n}\n", to: target) == 0)
+        #expect(GraphRendering.write("digraph kvo {\n}\n", to: target) == 1)
         let written = try String(contentsOfFile: String(target.dropLast(4)) + ".dot", encoding: .utf8)
         #expect(written == "digraph kvo {\n}\n")
         #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    @Test func withoutGraphvizAnExistingDOTAndSVGAreLeftAlone() throws {
+        let folder = try Folder()
+        try folder.write("kp.kvo", keyPathScenario)
+        try folder.write("kp.dot", "mine\n")
+        try folder.write("kp.svg", "<svg>earlier</svg>\n")
+        let result = try folder.run(["graph", "kp.kvo", "-o", "kp.svg"], environment: ["PATH": folder.url.path])
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.err.contains(
+                "kvo-run: Graphviz's 'dot' is not installed, so kp.svg was not drawn (left as it was); "
+                    + "kp.dot exists and was left alone"), "\(result)")
+        #expect(result.err.contains("apt-get install graphviz"), "\(result)")
+        #expect(try folder.read("kp.dot") == "mine\n")
+        #expect(try folder.read("kp.svg") == "<svg>earlier</svg>\n")
+    }
+
+    /// A `dot` that writes half a picture and fails leaves the earlier SVG in
+    /// place: the picture is rendered aside and renamed in only when complete.
+    @Test func aFailingGraphvizNeverReplacesTheEarlierPicture() throws {
+        let folder = try Folder()
+        try folder.write("kp.kvo", keyPathScenario)
+        try folder.write("kp.svg", "<svg>earlier</svg>\n")
+        let fake = try folder.write(
+            "bin/dot", "#!/bin/sh\nfor last; do :; done\nprintf '<svg><g' > \"$last\"\nexit 1\n")
+        chmod(fake, 0o755)
+        let result = try folder.run(
+            ["graph", "kp.kvo", "-o", "kp.svg"], environment: ["PATH": folder.url.path + "/bin:/usr/bin:/bin"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.err.contains("failed to render it, so kp.svg was not drawn (left as it was)"), "\(result)")
+        #expect(try folder.read("kp.svg") == "<svg>earlier</svg>\n")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        #expect(names == ["bin", "kp.dot", "kp.kvo", "kp.svg"], "no temporary file left: \(names)")
+    }
+
+    /// Issue 26: a noncharacter (U+FFFE, U+FDD0, U+1FFFF, U+10FFFF) in a key
+    /// made DOT that Graphviz refused and a trace that was not XML. Both show
+    /// it escaped, as `\u{FFFE}`, and stay valid.
+    @Test func noncharactersInKeysAreEscapedInGraphAndTrace() throws {
+        let key = #"a\u{FFFE}b\u{FDD0}c\u{1FFFF}d\u{10FFFF}\u{1}<'&>"#
+        let source = """
+            class A { var n: Int = 0 }
+            class O { }
+            let a = A()
+            let o = O()
+            a.addObserver(o, forKeyPath: "\(key)", options: [])
+            a.willChangeValue(forKey: "\(key)")
+            a.didChangeValue(forKey: "\(key)")
+            print("p\\u{FFFF}q")
+
+            """
+        let folder = try Folder()
+        try folder.write("nc.kvo", source)
+        let escaped = #"a\u{FFFE}b\u{FDD0}c\u{1FFFF}d\u{10FFFF}\u{1}"#
+        let graph = try folder.run(["graph", "nc.kvo"])
+        #expect(graph.status == 0, "\(graph)")
+        #expect(graph.out.contains(escaped + "&lt;&apos;&amp;&gt;"), "\(graph)")
+        #expect(!graph.out.unicodeScalars.contains { XMLText.isNoncharacter($0) }, "\(graph)")
+        if ExternalTool.find("dot") != nil {
+            let svg = try folder.run(["graph", "nc.kvo", "-o", "nc.svg"])
+            #expect(svg.status == 0, "\(svg)")
+            #expect(parsesAsXML(try folder.read("nc.svg")))
+        }
+        let trace = try folder.run(["trace", "nc.kvo", "-o", "t.svg"])
+        #expect(trace.status == 0, "\(trace)")
+        let text = try folder.read("t.svg")
+        #expect(parsesAsXML(text))
+        #expect(text.contains(escaped + "&lt;&apos;&amp;&gt; {kind = 1}"), "\(text)")
+        #expect(text.contains(#"p\u{FFFF}q"#), "\(text)")
+        #expect(!text.unicodeScalars.contains { XMLText.isNoncharacter($0) })
+    }
+
+    @Test func xmlTextEscapesEveryNoncharacterAndKeepsReportLines() {
+        for value: UInt32 in [0xFDD0, 0xFDEF, 0xFFFE, 0xFFFF, 0x1FFFE, 0x2FFFF, 0x10FFFE, 0x10FFFF] {
+            let scalar = Unicode.Scalar(value)!
+            #expect(XMLText.isNoncharacter(scalar), "\(value)")
+            #expect(XMLText.escaped("x\(scalar)") == "x\\u{\(String(value, radix: 16, uppercase: true))}")
+        }
+        for value: UInt32 in [0xFDCF, 0xFDF0, 0xFFFD, 0x1FFFD, 0x10000] {
+            #expect(!XMLText.isNoncharacter(Unicode.Scalar(value)!), "\(value)")
+        }
+        #expect(XMLText.escaped("a\nb\tc\u{1B}") == "a\nb\tc\\u{1B}")
+        #expect(XMLText.escaped("a\nb", keepingLineBreaks: false) == "a\\nb")
     }
 
     @Test func picturesRejectOtherFileKinds() throws {

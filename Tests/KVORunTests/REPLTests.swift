@@ -265,6 +265,45 @@ final class Terminal {
             ])
     }
 
+    /// Issue 26: `:save` commented out `import Foundation`, so the file
+    /// replayed under kvo-run's rules instead of Swift's: here a plain `@objc`
+    /// property, silent in the session, notified in the replay.
+    @Test func savedSwiftSessionKeepsItsImport() throws {
+        let terminal = try start()
+        let file = folder.appendingPathComponent("swift.kvo").path
+        terminal.send("import Foundation\r")
+        terminal.send("class A: NSObject { @objc var n: Int = 0 }\rclass O: NSObject { }\r")
+        terminal.send("let a = A()\rlet o = O()\r")
+        terminal.send("a.addObserver(o, forKeyPath: \"n\", options: [.new], context: nil)\r")
+        terminal.send("a.n = 1\r")
+        terminal.send("print(\"done\")\r")
+        terminal.expect("\r\ndone\r\n")
+        #expect(!terminal.transcript.contains("→"), "silent in the session")
+        terminal.send(":save \(file)\r")
+        terminal.expect(" to \(file)")
+        let saved = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(saved.hasPrefix("import Foundation\n"), "\(saved)")
+        let replay = try CLI.run([file])
+        #expect(replay.status == 0, "\(replay)")
+        #expect(replay.outLines.last == "done", "\(replay)")
+        #expect(!replay.out.contains("→"), "the replay is as silent: \(replay)")
+    }
+
+    /// Issue 26: `:load` of a FIFO blocked in open(2) waiting for a writer,
+    /// where Ctrl-C could not reach it. Anything but a regular file is refused.
+    @Test func loadRefusesAFIFOInsteadOfHanging() throws {
+        let terminal = try start()
+        let fifo = folder.appendingPathComponent("pipe.kvo").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        terminal.send(":load \(fifo)\r")
+        terminal.expect("cannot read '\(fifo)': it is a FIFO, not a regular file\r\n")
+        terminal.expect("kvo> ")
+        terminal.send("print(40 + 2)\r")
+        terminal.expect("\r\n42\r\n")
+        terminal.send(":quit\r")
+        #expect(terminal.wait() == 0)
+    }
+
     @Test func metaCommandsAcceptPrefixesAndPointToHelp() throws {
         let terminal = try start()
         terminal.send(classes + "let acct = Account()\rlet alice = Person()\r")

@@ -806,11 +806,11 @@ import KVOCore
                 {"event":"notify","object":"acct","keyPath":"balance","observer":"alice","change":{"kind":1,"new":2.5,"old":0},"context":"Ctx","depth":0}
                 {"event":"observationInfo","object":"acct","observances":[{"observer":"alice","keyPath":"balance","options":["new","old","prior"],"context":"Ctx"}]}
                 {"event":"print","text":"a\tb \"q\" 1 nil","depth":0}
-                {"event":"exception","name":"NSRangeException","reason":"Cannot remove an observer <Person alice> for the key path \"nope\" from <Account acct> because it is not registered as an observer.","caught":true,"depth":0}
+                {"event":"exception","name":"NSRangeException","reason":"Cannot remove an observer <Person alice> for the key path \"nope\" from <Account acct> because it is not registered as an observer.","caught":true,"depth":0,"line":11,"column":24}
                 {"event":"print","text":"NSRangeException","depth":0}
                 {"event":"error","message":"index 1 out of range for an array of 1 element","line":16,"column":6}
                 {"event":"observationInfo","object":"acct","observances":[]}
-                {"event":"exception","name":"NSRangeException","reason":"Cannot remove an observer <Person alice> for the key path \"balance\" from <Account acct> because it is not registered as an observer.","caught":false,"depth":0}
+                {"event":"exception","name":"NSRangeException","reason":"Cannot remove an observer <Person alice> for the key path \"balance\" from <Account acct> because it is not registered as an observer.","caught":false,"depth":0,"line":19,"column":20}
                 {"event":"print","text":"reached with keepGoing","depth":0}
 
                 """#)
@@ -827,7 +827,7 @@ import KVOCore
                 """, options: options(), format: .json, status: 1,
             out: #"""
                 {"event":"notify","object":"acct","keyPath":"balance","observer":"alice","change":{"kind":1},"context":null,"depth":0}
-                {"event":"exception","name":"NSRangeException","reason":"Cannot remove an observer <Person alice> for the key path \"balance\" from <Account acct> because it is not registered as an observer.","caught":false,"depth":0}
+                {"event":"exception","name":"NSRangeException","reason":"Cannot remove an observer <Person alice> for the key path \"balance\" from <Account acct> because it is not registered as an observer.","caught":false,"depth":0,"line":8,"column":20}
 
                 """#)
     }

@@ -32,18 +32,21 @@ public struct CheckCommand: ParsableCommand {
             var worst = ExitStatus.success
             for file in files {
                 var status: Int32
-                let read = Runner.readSource(file)
+                let read = Runner.readSource(file, format: format == .json ? .json : .text)
                 if let source = read.source {
                     let renderer = EventRenderer(
                         format: format == .json ? .json : .text,
                         out: OutputWriter(descriptor: 1), err: OutputWriter(descriptor: 2),
                         color: !noColor && Terminal.colorAllowed(descriptor: 1),
                         diagnosticColor: !noColor && Terminal.colorAllowed(descriptor: 2))
+                    // Several files may be checked: each event says which.
+                    renderer.namesFile = true
                     let session = Session.commandLine(options: RunOptions(), output: renderer)
                     status = session.check(source, file: file == "-" ? "<stdin>" : file)
                     renderer.flush()
                     if let failure = renderer.out.failure ?? renderer.err.failure {
-                        Runner.stderr("kvo-run: \(failure)\n")
+                        Runner.recordOutputFailure(failure)
+                        Runner.reportOutputFailure()
                         status = ExitStatus.outputFailed
                     }
                 } else {

@@ -16,8 +16,9 @@ public struct GraphCommand: ParsableCommand {
         discussion: """
             Runs the scenario without printing its trace and draws the observation graph at its end, or
             just after the top-level statement starting at or before --at LINE. Writes Graphviz DOT;
-            -o OUT.svg renders it with Graphviz's 'dot' (apt-get install graphviz), and without it
-            writes OUT.dot and says so. See docs/explain.md.
+            -o OUT.svg renders it with Graphviz's 'dot' (apt-get install graphviz); without it, OUT.svg
+            is left as it was, the DOT goes to OUT.dot unless that file exists, and the status is 1.
+            See docs/explain.md.
             Examples:
               kvo-run graph scenarios/tour.kvo -o tour.svg
               kvo-run graph bank.kvo --at 12 -o bank.dot
@@ -27,14 +28,16 @@ public struct GraphCommand: ParsableCommand {
     @Argument(help: "The scenario to run; '-' reads standard input.")
     var file: String
 
-    @Option(help: "Draw the state just after the top-level statement starting at or before this line.")
+    @Option(
+        parsing: .unconditional,
+        help: "Draw the state just after the top-level statement starting at or before this line.")
     var at: Int?
 
     @Option(name: .short, help: "Write to OUT.dot or OUT.svg (default: DOT on standard output).")
     var output: String?
 
     public func validate() throws {
-        if let at, at <= 0 { throw ValidationError("--at must be a line number, 1 or more") }
+        if let at, at <= 0 { throw ValidationError("--at must be a line number, 1 or more, got \(at)") }
         if let output, !output.hasSuffix(".svg") && !output.hasSuffix(".dot") {
             throw ValidationError("-o must name a .svg or a .dot file, as in '-o graph.svg'")
         }
@@ -65,27 +68,58 @@ public struct GraphCommand: ParsableCommand {
 }
 
 /// DOT to a file, or SVG through Graphviz when it is installed.
+///
+/// An SVG is rendered into a private temporary folder and put in place by
+/// `Files.write` (a temporary file beside it, renamed over it), so `OUT.svg`
+/// is replaced only by a complete picture: never half written, never by
+/// `dot`'s error output. When `dot` is missing or fails, `OUT.svg` is left
+/// as it was and the status is 1 (what was asked for was not made); the DOT
+/// goes to `OUT.dot` only when no file of that name exists, so that no file
+/// the user did not name is ever overwritten.
 enum GraphRendering {
     static let installAdvice = "install Graphviz to render SVG: apt-get install graphviz (or: make setup)"
 
     static func write(_ dot: String, to path: String?) -> Int32 {
         guard let path, path.hasSuffix(".svg") else { return PictureFile.write(dot, to: path) }
-        let dotPath = String(path.dropLast(4)) + ".dot"
         guard let program = ExternalTool.find("dot") else {
-            Runner.stderr(
-                "kvo-run: Graphviz's 'dot' is not installed; wrote \(dotPath) instead. To get \(path), "
-                    + installAdvice + "\n")
-            return PictureFile.write(dot, to: dotPath)
+            return fallBack(dot, path, why: "Graphviz's 'dot' is not installed", advice: installAdvice)
         }
-        let temporary = path + ".tmp.dot"
-        let status = PictureFile.write(dot, to: temporary)
-        guard status == ExitStatus.success else { return status }
-        defer { unlink(temporary) }
-        guard ExternalTool.run(program, ["-Tsvg", temporary, "-o", path]) == 0 else {
-            Runner.stderr("kvo-run: '\(program)' failed to render \(path); the DOT is in \(dotPath)\n")
-            _ = PictureFile.write(dot, to: dotPath)
+        guard let folder = Files.temporaryFolder() else {
+            Runner.stderr(
+                "kvo-run: cannot render \(path): cannot make a temporary folder (\(Files.errorText(errno)))\n")
             return ExitStatus.failure
         }
-        return ExitStatus.success
+        defer { Files.removeFolder(folder) }
+        let dotFile = folder + "/graph.dot", svgFile = folder + "/graph.svg"
+        let status = PictureFile.write(dot, to: dotFile)
+        guard status == ExitStatus.success else { return status }
+        guard ExternalTool.run(program, ["-Tsvg", dotFile, "-o", svgFile]) == 0,
+            let svg = try? Files.read(svgFile, regularOnly: true, limit: maxSVGBytes)
+        else {
+            return fallBack(dot, path, why: "'\(program)' failed to render it", advice: nil)
+        }
+        return PictureFile.write(svg, to: path)
+    }
+
+    /// The most SVG read back from `dot`.
+    static let maxSVGBytes = 256 << 20
+
+    /// `path` (an .svg) could not be drawn: says why, and writes the DOT
+    /// beside it as `X.dot` unless a file of that name is there already.
+    static func fallBack(_ dot: String, _ path: String, why: String, advice: String?) -> Int32 {
+        let dotPath = String(path.dropLast(4)) + ".dot"
+        var message = "kvo-run: \(why), so \(path) was not drawn (left as it was); "
+        if Files.exists(dotPath) {
+            message +=
+                "\(dotPath) exists and was left alone; write the DOT with '-o \(dotPath)' or pipe it"
+                + " from 'kvo-run graph FILE'"
+        } else if PictureFile.write(dot, to: dotPath) == ExitStatus.success {
+            message += "its DOT is in \(dotPath)"
+        } else {
+            return ExitStatus.failure
+        }
+        if let advice { message += ". To get \(path), " + advice }
+        Runner.stderr(message + "\n")
+        return ExitStatus.failure
     }
 }

@@ -8,17 +8,24 @@ import Glibc
 enum Runner {
     /// The scenario in `file` ('-': standard input), or the exit status for
     /// why it cannot be read, which is reported here: a source past
-    /// `Files.maxSourceBytes` is a script error (2), a missing file a usage error.
-    static func readSource(_ file: String) -> (source: String?, status: Int32) {
+    /// `Files.maxSourceBytes` or not UTF-8 is a script error (2), a missing
+    /// file a usage error. In JSON (SPEC §8.2) the report is an `error` event
+    /// on standard output naming the file, as every error is.
+    static func readSource(_ file: String, format: OutputFormatKind = .text) -> (source: String?, status: Int32) {
         do {
-            return (file == "-" ? try Files.readStandardInput() : try Files.read(file), ExitStatus.success)
-        } catch Files.Failure.invalidUTF8(let path, let line, let column, let byte) {
-            // A diagnostic about the script, compiler-style.
-            stderr("\(Files.Failure.invalidUTF8(path, line: line, column: column, byte: byte))\n")
-            return (nil, ExitStatus.scriptErrors)
+            let path = Files.commandLinePath(file)
+            return (file == "-" ? try Files.readStandardInput() : try Files.read(path), ExitStatus.success)
+        } catch let failure as Files.Failure {
+            if format == .json {
+                stdout(JSONFormat.fileError(failure) + "\n")
+            } else if failure.position != nil {
+                stderr("\(failure)\n")  // a diagnostic about the script, compiler-style
+            } else {
+                stderr("kvo-run: \(failure)\n")
+            }
+            return (nil, failure.isScriptError ? ExitStatus.scriptErrors : ExitStatus.usage)
         } catch {
             stderr("kvo-run: \(error)\n")
-            if case Files.Failure.tooLarge = error { return (nil, ExitStatus.scriptErrors) }
             return (nil, ExitStatus.usage)
         }
     }
@@ -28,8 +35,9 @@ enum Runner {
         let renderer = options.makeRenderer()
         let session = Session.commandLine(options: options.runOptions, output: renderer)
         var status: Int32
+        let format: OutputFormatKind = options.format == .json ? .json : .text
         if let file {
-            let read = readSource(file)
+            let read = readSource(file, format: format)
             guard let source = read.source else { return read.status }
             status = session.run(source, file: file == "-" ? "<stdin>" : file)
         } else if isatty(0) != 0 {
@@ -37,7 +45,7 @@ enum Runner {
             status = repl.run()
         } else {
             // Not a terminal: a script, never through readline (it would echo).
-            let read = readSource("-")
+            let read = readSource("-", format: format)
             guard let source = read.source else { return read.status }
             status = session.run(source, file: "<stdin>")
         }
@@ -52,8 +60,11 @@ enum Runner {
             stderr("kvo-run: \(counted(session.kvo.notificationCount, "notification")) (not shown: --quiet)\n")
         }
         // Output that was not written is a failed run, whatever the scenario did.
-        if let failure = renderer.out.failure ?? renderer.err.failure ?? outputFailure {
-            stderr("kvo-run: \(failure)\n")
+        if let failure = renderer.out.failure ?? renderer.err.failure {
+            recordOutputFailure(failure)
+        }
+        if outputFailure != nil {
+            reportOutputFailure()
             status = ExitStatus.outputFailed
         }
         finishedSession = session
@@ -71,12 +82,27 @@ enum Runner {
     /// takes to reclaim the whole process. Its output is flushed above.
     nonisolated(unsafe) private static var finishedSession: Session?
 
-    /// The first failed write of `stdout(_:)`, for the command's status.
-    nonisolated(unsafe) static var outputFailure: String?
+    /// The first write to standard output that failed anywhere in the
+    /// process: `stdout(_:)`, and every `OutputWriter` on descriptor 1.
+    /// `OutputCheck` makes the process's status non-zero when one is set.
+    nonisolated(unsafe) static private(set) var outputFailure: String?
+    /// Whether `outputFailure` was already said on standard error.
+    nonisolated(unsafe) static private(set) var outputFailureReported = false
+
+    static func recordOutputFailure(_ message: String) {
+        if outputFailure == nil { outputFailure = message }
+    }
+
+    /// Says `outputFailure` on standard error, once.
+    static func reportOutputFailure() {
+        guard let outputFailure, !outputFailureReported else { return }
+        outputFailureReported = true
+        stderr("kvo-run: \(outputFailure)\n")
+    }
 
     static func stdout(_ text: String) {
-        if !write(text, to: 1), outputFailure == nil {
-            outputFailure = "cannot write standard output: \(String(cString: strerror(errno)))"
+        if !write(text, to: 1) {
+            recordOutputFailure("cannot write standard output: \(String(cString: strerror(errno)))")
         }
     }
 

@@ -14,11 +14,14 @@ public struct ScenarioOptions: ParsableArguments {
     @Flag(help: "Never colour the output (also: NO_COLOR set in the environment).")
     var noColor = false
 
-    @Option(help: "Deepest nesting of notifications and method calls.")
+    // .unconditional: the value is taken even when it starts with '-', so
+    // that '--max-depth -1' is told what is wrong with -1 (the parser said
+    // "Missing value for '--max-depth'").
+    @Option(parsing: .unconditional, help: "Deepest nesting of notifications and method calls.")
     var maxDepth = ScenarioOptions.defaultMaxDepth
     static let defaultMaxDepth = 1000
 
-    @Option(help: "Most statements executed before the run stops (default: unlimited).")
+    @Option(parsing: .unconditional, help: "Most statements executed before the run stops (default: unlimited).")
     var maxSteps: Int?
 
     @Flag(help: "Count notifications instead of printing them (prints, exceptions and errors still appear).")
@@ -38,9 +41,11 @@ public struct ScenarioOptions: ParsableArguments {
 
     public func validate() throws {
         guard maxDepth > 0 && maxDepth <= 100_000 else {
-            throw ValidationError("--max-depth must be between 1 and 100000")
+            throw ValidationError("--max-depth must be a positive integer up to 100000, got \(maxDepth)")
         }
-        if let maxSteps, maxSteps <= 0 { throw ValidationError("--max-steps must be positive") }
+        if let maxSteps, maxSteps <= 0 {
+            throw ValidationError("--max-steps must be a positive integer, got \(maxSteps)")
+        }
     }
 
     var runOptions: RunOptions {

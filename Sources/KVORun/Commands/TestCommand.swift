@@ -40,13 +40,13 @@ public struct TestCommand: ParsableCommand {
     var noColor = false
 
     public func run() throws {
-        let paths = self.paths.isEmpty ? ["scenarios"] : self.paths
+        let paths = self.paths.isEmpty ? ["scenarios"] : self.paths.map(Files.commandLinePath)
         let (update, filter, junit) = (self.update, self.filter, self.junit)
         let color = !noColor && Terminal.colorAllowed(descriptor: 1)
         let status = LargeStack.run { () -> Int32 in
             for path in paths where !Files.exists(path) {
                 // A dangling symlink is named here too: it cannot be read.
-                Runner.stderr("kvo-run: no such file or folder '\(path)'\n")
+                Runner.stderr("kvo-run: no such file or folder '\(Self.visible(path))'\n")
                 return ExitStatus.usage
             }
             let found = Files.find(paths, suffix: ".kvo")
@@ -55,7 +55,8 @@ public struct TestCommand: ParsableCommand {
             if scenarios.isEmpty && rejected.isEmpty {
                 let which = filter.map { " matching '\($0)'" } ?? ""
                 Runner.stderr(
-                    "kvo-run: no scenarios (X.kvo files)\(which) under \(paths.joined(separator: ", ")); "
+                    "kvo-run: no scenarios (X.kvo files)\(Self.visible(which)) under "
+                        + "\(Self.visible(paths.joined(separator: ", "))); "
                         + "name a folder or file that holds some\n")
                 return ExitStatus.failure
             }
@@ -63,7 +64,7 @@ public struct TestCommand: ParsableCommand {
             var passed = 0, failed = 0
             for (path, why) in rejected {
                 failed += 1
-                Runner.stdout("FAIL \(path)\ncannot read '\(path)': \(why)\n")
+                Runner.stdout("FAIL \(Self.visible(path))\ncannot read '\(Self.visible(path))': \(why)\n")
                 report.add(path, seconds: 0, failure: "cannot read '\(path)': \(why)")
             }
             for scenario in scenarios {
@@ -75,7 +76,8 @@ public struct TestCommand: ParsableCommand {
                     report.add(scenario, seconds: seconds, failure: nil)
                 } else {
                     failed += 1
-                    Runner.stdout("FAIL \(scenario)\n\(color ? Self.painted(outcome.report) : outcome.report)\n")
+                    let shown = Self.visible(outcome.report)
+                    Runner.stdout("FAIL \(Self.visible(scenario))\n\(color ? Self.painted(shown) : shown)\n")
                     report.add(scenario, seconds: seconds, failure: outcome.report)
                 }
             }
@@ -88,13 +90,21 @@ public struct TestCommand: ParsableCommand {
                     return ExitStatus.failure
                 }
             }
-            if let failure = Runner.outputFailure {
-                Runner.stderr("kvo-run: \(failure)\n")
+            if Runner.outputFailure != nil {
+                Runner.reportOutputFailure()
                 return ExitStatus.outputFailed
             }
             return failed == 0 ? 0 : 1
         }
         throw ExitCode(status)
+    }
+
+    /// What goes to the terminal: file names and reports with control and
+    /// bidi characters escaped (`\u{1B}`), line breaks kept, and the bytes of
+    /// a name that are not UTF-8 as `\x{FF}` (`Files.shown`). A file named
+    /// with an ESC could otherwise drive the terminal.
+    static func visible(_ text: String) -> String {
+        ControlCharacters.escaping(Files.shown(text), keepingNewlines: true)
     }
 
     /// A unified diff with removed lines red and added lines green.

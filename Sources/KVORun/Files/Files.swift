@@ -21,10 +21,8 @@ public enum Files {
         case invalidUTF8(String, line: Int, column: Int, byte: UInt8)
         public var description: String {
             switch self {
-            case .invalidUTF8(let path, let line, let column, let byte):
-                let hex = String(byte, radix: 16, uppercase: true)
-                return "\(path):\(line):\(column): error: invalid UTF-8 (byte 0x\(hex.count < 2 ? "0" + hex : hex)); "
-                    + "scenarios are UTF-8: save the file as UTF-8"
+            case .invalidUTF8(let path, let line, let column, _):
+                return "\(path):\(line):\(column): error: \(message)"
             case .cannotRead(let path, let why): return "cannot read '\(path)': \(why)"
             case .cannotWrite(let path, let why): return "cannot write '\(path)': \(why)"
             case .tooLarge(let path, let limit):
@@ -32,9 +30,116 @@ public enum Files {
                     "cannot read '\(path)': it is larger than \(limit >> 20) MiB, the most kvo-run reads; split it into smaller files"
             }
         }
+
+        /// What went wrong, without the `path:line:column:` a position adds.
+        public var message: String {
+            switch self {
+            case .invalidUTF8(_, _, _, let byte):
+                let hex = String(byte, radix: 16, uppercase: true)
+                return "invalid UTF-8 (byte 0x\(hex.count < 2 ? "0" + hex : hex)); "
+                    + "scenarios are UTF-8: save the file as UTF-8"
+            default: return description
+            }
+        }
+
+        /// The file it is about.
+        public var path: String {
+            switch self {
+            case .cannotRead(let path, _), .cannotWrite(let path, _), .tooLarge(let path, _): path
+            case .invalidUTF8(let path, _, _, _): path
+            }
+        }
+
+        /// Where in the file, for a problem with its bytes.
+        public var position: (line: Int, column: Int)? {
+            if case .invalidUTF8(_, let line, let column, _) = self { return (line, column) }
+            return nil
+        }
+
+        /// A problem with the script's text (status 2), not with reaching the file (64).
+        public var isScriptError: Bool {
+            switch self {
+            case .invalidUTF8, .tooLarge: true
+            case .cannotRead, .cannotWrite: false
+            }
+        }
     }
 
     static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    // MARK: Names that are not UTF-8
+
+    /// A file name's bytes may be anything but NUL and '/': a name that is
+    /// not UTF-8 (an old Latin-1 file) must still be found, run and shown.
+    /// Its bytes that are not UTF-8 travel inside the String as the scalars
+    /// U+10FE00 + byte (private use, plane 16), turned back into the bytes
+    /// by `system` for every call into the system and shown as `\x{FF}` by
+    /// `shown`. (A name that really holds one of those 256 private-use
+    /// characters is the one that cannot be reached.)
+    static let rawByteBase: UInt32 = 0x10FE00
+
+    /// A name read from the system (a folder entry, a resolved path).
+    static func name(fromBytes bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var scalars = String.UnicodeScalarView()
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let width = lead < 0x80 ? 1 : lead >= 0xF5 ? 0 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0
+            if width > 0, index + width <= bytes.count,
+                let piece = String(validating: bytes[index..<(index + width)], as: UTF8.self)
+            {
+                scalars.append(contentsOf: piece.unicodeScalars)
+                index += width
+            } else {
+                scalars.append(Unicode.Scalar(rawByteBase + UInt32(lead)) ?? "?")
+                index += 1
+            }
+        }
+        return String(scalars)
+    }
+
+    /// A path from the command line with its bytes: Swift's
+    /// `CommandLine.arguments` replaced the bytes that are not UTF-8 by
+    /// U+FFFD, which names no file; the raw argument it came from is found
+    /// again and read as `name(fromBytes:)` does.
+    public static func commandLinePath(_ argument: String) -> String {
+        guard argument.unicodeScalars.contains("\u{FFFD}") else { return argument }
+        for index in 0..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = Array(UnsafeRawBufferPointer(start: raw, count: strlen(raw)))
+            if String(decoding: bytes, as: UTF8.self) == argument { return name(fromBytes: bytes) }
+        }
+        return argument
+    }
+
+    /// `path` as the system's bytes, NUL-terminated, for open, stat and the rest.
+    static func system(_ path: String) -> [CChar] {
+        guard path.unicodeScalars.contains(where: { $0.value >= rawByteBase }) else { return Array(path.utf8CString) }
+        var bytes: [UInt8] = []
+        for scalar in path.unicodeScalars {
+            if scalar.value >= rawByteBase && scalar.value <= rawByteBase + 0xFF {
+                bytes.append(UInt8(truncatingIfNeeded: scalar.value - rawByteBase))
+            } else {
+                bytes.append(contentsOf: String(scalar).utf8)
+            }
+        }
+        return bytes.map { CChar(bitPattern: $0) } + [0]
+    }
+
+    /// `path` for people: each byte that is not UTF-8 as `\x{FF}`.
+    public static func shown(_ path: String) -> String {
+        guard path.unicodeScalars.contains(where: { $0.value >= rawByteBase }) else { return path }
+        var result = ""
+        for scalar in path.unicodeScalars {
+            if scalar.value >= rawByteBase && scalar.value <= rawByteBase + 0xFF {
+                result += "\\x{" + String(scalar.value - rawByteBase, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 
     /// What a stat mode is, in words, for "not a regular file" errors.
     static func kind(of mode: mode_t) -> String {
@@ -51,7 +156,7 @@ public enum Files {
     /// Reads a scenario. `regularOnly` (golden tests) refuses anything but a
     /// regular file without blocking: opening a FIFO waits for a writer.
     public static func read(_ path: String, regularOnly: Bool = false, limit: Int = maxSourceBytes) throws -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
+        let descriptor = open(system(path), O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
         guard descriptor >= 0 else { throw Failure.cannotRead(path, errorText(errno)) }
         defer { close(descriptor) }
         var info = stat()
@@ -132,27 +237,29 @@ public enum Files {
         var target = path
         var info = stat()
         var exists = false
-        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) {
+        if lstat(system(path), &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK,
+            let resolved = realpath(system(path), nil)
+        {
             // Through a symlink: replace what it points to, not the link.
-            target = String(cString: resolved)
+            target = name(fromBytes: Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved))))
             free(resolved)
         }
-        if stat(target, &info) == 0 {
+        if stat(system(target), &info) == 0 {
             exists = true
             if (info.st_mode & S_IFMT) != S_IFREG {
-                let descriptor = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
+                let descriptor = open(system(target), O_WRONLY | O_TRUNC | O_CLOEXEC)
                 guard descriptor >= 0 else { throw Failure.cannotWrite(path, errorText(errno)) }
                 try writeAll(text, to: descriptor, name: path, sync: false)
                 return
             }
         }
         let folder = target.lastIndex(of: "/").map { String(target[...$0]) } ?? ""
-        var template = Array((folder + "." + baseName(target) + ".tmp-XXXXXX").utf8CString)
+        var template = system(folder + "." + baseName(target) + ".tmp-XXXXXX")
         let descriptor = template.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.map { mkstemp($0) } ?? -1
         }
         guard descriptor >= 0 else { throw Failure.cannotWrite(path, errorText(errno)) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let temporary = Array(template.prefix { $0 != 0 }) + [0]
         do {
             // mkstemp makes the file 0600: give it the old file's mode, or
             // what a new file would get under the umask.
@@ -161,7 +268,7 @@ public enum Files {
             let mode = exists ? info.st_mode & 0o7777 : 0o666 & ~mask
             if fchmod(descriptor, mode) != 0 { throw Failure.cannotWrite(path, errorText(errno)) }
             try writeAll(text, to: descriptor, name: path, sync: true)
-            if rename(temporary, target) != 0 { throw Failure.cannotWrite(path, errorText(errno)) }
+            if rename(temporary, system(target)) != 0 { throw Failure.cannotWrite(path, errorText(errno)) }
         } catch {
             unlink(temporary)
             throw error
@@ -192,11 +299,38 @@ public enum Files {
         if failure != 0 { throw Failure.cannotWrite(name, errorText(failure)) }
     }
 
-    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    /// A new folder only this process uses, under $TMPDIR (else /tmp); nil
+    /// when it cannot be made.
+    static func temporaryFolder() -> String? {
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/kvo-run.XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.flatMap { mkdtemp($0) } != nil
+        }
+        guard made else { return nil }
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Removes a folder `temporaryFolder` made and the files in it (no
+    /// sub-folders: kvo-run makes none there).
+    static func removeFolder(_ folder: String) {
+        if let handle = opendir(folder) {
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name != "." && name != ".." { unlink(folder + "/" + name) }
+            }
+            closedir(handle)
+        }
+        rmdir(folder)
+    }
+
+    public static func exists(_ path: String) -> Bool { access(system(path), F_OK) == 0 }
 
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        return stat(system(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// A file's identity: the same file or folder reached by two paths
@@ -233,7 +367,7 @@ public enum Files {
         var files: [(path: String, identity: Identity?)] = []
         for path in paths {
             var info = stat()
-            guard stat(path, &info) == 0 else {
+            guard stat(system(path), &info) == 0 else {
                 files.append((path, nil))
                 continue
             }
@@ -263,16 +397,16 @@ public enum Files {
         guard seenFolders.insert(Identity(rootInfo)).inserted else { return }
         var pending = [root]
         while let directory = pending.popLast() {
-            guard let handle = opendir(directory) else { continue }
+            guard let handle = opendir(system(directory)) else { continue }
             defer { closedir(handle) }
             while let entry = readdir(handle) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                    Files.name(fromBytes: Array(raw.prefix { $0 != 0 }))
                 }
                 if name.hasPrefix(".") { continue }
                 let full = directory.hasSuffix("/") ? directory + name : directory + "/" + name
                 var info = stat()
-                guard stat(full, &info) == 0 else {
+                guard stat(system(full), &info) == 0 else {
                     // Dangling symlink or unreadable: listed so the error shows.
                     if name.hasSuffix(suffix) { files.append((full, nil)) }
                     continue

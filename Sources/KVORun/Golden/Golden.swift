@@ -80,14 +80,21 @@ public enum Golden {
             return Outcome(
                 scenario: scenario, passed: false, report: "\(why); create it with 'kvo-run test --update \(scenario)'")
         }
-        // A golden saved with CRLF line endings (an editor, a checkout) still matches.
-        if expected == actual || expected.replacingCRLF() == actual {
+        // A golden saved with CRLF line endings (an editor, a checkout) still
+        // matches; when it does not, the diff compares lines without the CRs,
+        // so that it shows what differs rather than every line.
+        let comparable = expected.replacingCRLF()
+        if expected == actual || comparable == actual {
             return Outcome(scenario: scenario, passed: true, report: "")
         }
+        let note =
+            comparable.utf8.count != expected.utf8.count
+            ? "(\(goldenPath) has CRLF line endings; compared without the CRs)\n" : ""
         return Outcome(
             scenario: scenario, passed: false,
-            report: UnifiedDiff.render(
-                expected: expected, actual: actual, expectedName: goldenPath, actualName: "actual output"))
+            report: note
+                + UnifiedDiff.render(
+                    expected: comparable, actual: actual, expectedName: goldenPath, actualName: "actual output"))
     }
 }
 
@@ -98,8 +105,19 @@ public enum UnifiedDiff {
     /// a runaway scenario's output is not worth diffing line by line.
     static let lineLimit = 200_000
 
+    /// One line, and whether a newline ends it (only a file's last line may
+    /// lack one): "x" and "x\n" at the end of two files differ, and the diff
+    /// says so as `diff -u` does.
+    private struct Text: Hashable {
+        var line: Substring
+        var ended: Bool
+
+        /// The line as the diff shows it after its mark.
+        var shown: String { ended ? "\(line)\n" : "\(line)\n\\ No newline at end of file\n" }
+    }
+
     private enum Line {
-        case same(Substring), removed(Substring), added(Substring)
+        case same(Text), removed(Text), added(Text)
 
         var isChange: Bool {
             if case .same = self { return false }
@@ -148,14 +166,14 @@ public enum UnifiedDiff {
             for line in lines[start..<end] {
                 switch line {
                 case .same(let text):
-                    body += " \(text)\n"
+                    body += " " + text.shown
                     oldCount += 1
                     newCount += 1
                 case .removed(let text):
-                    body += "-\(text)\n"
+                    body += "-" + text.shown
                     oldCount += 1
                 case .added(let text):
-                    body += "+\(text)\n"
+                    body += "+" + text.shown
                     newCount += 1
                 }
             }
@@ -167,11 +185,17 @@ public enum UnifiedDiff {
         return output
     }
 
-    /// A text's lines; a final newline ends the last line rather than
-    /// starting an empty one.
-    private static func lines(of text: String) -> [Substring] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last?.isEmpty == true { lines.removeLast() }
+    /// A text's lines, cut at each "\n" scalar (a "\r\n" Character is one
+    /// too); a final newline ends the last line rather than starting an
+    /// empty one, and a last line without one is marked.
+    private static func lines(of text: String) -> [Text] {
+        let cut = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = cut.map { Text(line: Substring($0), ended: true) }
+        if lines.last?.line.isEmpty == true {
+            lines.removeLast()
+        } else if !lines.isEmpty {
+            lines[lines.count - 1].ended = false
+        }
         return lines
     }
 
@@ -182,7 +206,7 @@ public enum UnifiedDiff {
 
     /// The two texts walked in step: each old line removed or kept, each new
     /// line added or kept, in order.
-    private static func editScript(from old: [Substring], to new: [Substring]) -> [Line] {
+    private static func editScript(from old: [Text], to new: [Text]) -> [Line] {
         var removed = Set<Int>(), inserted = Set<Int>()
         for change in new.difference(from: old) {
             switch change {

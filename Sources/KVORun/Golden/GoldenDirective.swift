@@ -11,9 +11,12 @@ enum GoldenDirective {
     /// it names an option `kvo-run test` does not honour.
     static func options(for source: String) -> (options: RunOptions?, problem: String?) {
         var options = RunOptions()
-        let firstLine = source.prefix { $0 != "\n" }
+        // By scalars: with CRLF line endings "\r\n" is one Character, so a
+        // Character search for "\n" ran on through the whole file.
+        var firstLine = Substring(source.unicodeScalars.prefix { $0 != "\n" })
+        if firstLine.unicodeScalars.last == "\r" { firstLine = Substring(firstLine.unicodeScalars.dropLast()) }
         guard firstLine.hasPrefix(prefix) else { return (options, nil) }
-        for word in firstLine.dropFirst(prefix.count).split(separator: " ") {
+        for word in firstLine.dropFirst(prefix.count).split(whereSeparator: { $0 == " " || $0 == "\t" }) {
             switch word {
             case "--explain": options.explain = true
             case "--keep-going": options.keepGoing = true

@@ -132,26 +132,15 @@ public enum ObservationGraph {
             + rows + "</TABLE>"
     }
 
-    static func html(_ text: String) -> String {
-        var result = ""
-        for character in ControlCharacters.escaping(text).unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
-    }
+    /// Text in an HTML-like label, which Graphviz parses as XML.
+    static func html(_ text: String) -> String { XMLText.escaped(text, keepingLineBreaks: false) }
 
     /// A DOT string of `lines`, joined by DOT's `\n` line breaks.
     static func quoted(_ lines: String...) -> String {
         var result = "\""
         for (index, line) in lines.enumerated() {
             if index > 0 { result += "\\n" }
-            for character in ControlCharacters.escaping(line).unicodeScalars {
+            for character in XMLText.visible(line).unicodeScalars {
                 if character == "\\" || character == "\"" { result += "\\" }
                 result.unicodeScalars.append(character)
             }

@@ -35,6 +35,10 @@ enum PictureFile {
     static func write(_ text: String, to path: String?) -> Int32 {
         guard let path else {
             Runner.stdout(text)
+            guard Runner.outputFailure == nil else {
+                Runner.reportOutputFailure()
+                return ExitStatus.outputFailed
+            }
             return ExitStatus.success
         }
         do {

@@ -46,9 +46,27 @@ public final class EventRenderer: ScriptOutput {
                 if linesCut > 0 { writeCutLines() }
                 out.write(text)
             }
-        case .json: out.write(JSONFormat.render(event) + "\n")
+        case .json:
+            if !heldErrors.isEmpty { writeHeldErrors() }
+            out.write(JSONFormat.render(event) + "\n")
         }
     }
+
+    /// JSON `error` diagnostics not written yet: each waits for the next
+    /// other event (or the end), so that among the diagnostics of one check
+    /// the errors come after the warnings and the last line of a run that
+    /// ends with status 2 is an error (compilers print in source order; a
+    /// program reading JSON Lines looks at the last event). Order otherwise
+    /// stays as things happened.
+    private var heldErrors: [String] = []
+
+    private func writeHeldErrors() {
+        for line in heldErrors { out.write(line) }
+        heldErrors.removeAll()
+    }
+
+    /// Every JSON diagnostic names its file (`kvo-run check` of several files).
+    public var namesFile = false
 
     /// Text lines nested deeper than `TextFormat.maxIndentDepth`, not written
     /// since the last line that was. Past that depth it is almost always a
@@ -76,6 +94,7 @@ public final class EventRenderer: ScriptOutput {
 
     public func flush() {
         if linesCut > 0 { writeCutLines() }
+        if !heldErrors.isEmpty { writeHeldErrors() }
         out.flush()
         err.flush()
     }
@@ -92,13 +111,19 @@ public final class EventRenderer: ScriptOutput {
             err.write(diagnostic.render(file: file, source: source, color: diagnosticColor) + "\n")
             err.flush()
         case .json:
-            out.write(
-                JSONFormat.object([
-                    ("event", JSONFormat.string(diagnostic.severity.rawValue)),
-                    ("message", JSONFormat.string(diagnostic.message)),
-                    ("line", String(diagnostic.location.line)),
-                    ("column", String(diagnostic.location.column)),
-                ]) + "\n")
+            var pairs = [
+                ("event", JSONFormat.string(diagnostic.severity.rawValue)),
+                ("message", JSONFormat.string(diagnostic.message)),
+                ("line", String(diagnostic.location.line)),
+                ("column", String(diagnostic.location.column)),
+            ]
+            if namesFile { pairs.append(("file", JSONFormat.string(file))) }
+            let line = JSONFormat.object(pairs) + "\n"
+            if diagnostic.severity == .error {
+                heldErrors.append(line)
+            } else {
+                out.write(line)
+            }
         }
     }
 }

@@ -15,10 +15,16 @@ public enum JSONFormat {
         case .print(let text, let depth):
             return object_([("event", string("print")), ("text", string(text)), ("depth", String(depth))])
         case .exception(let exception, let caught):
-            return object_([
+            var pairs = [
                 ("event", string("exception")), ("name", string(exception.name)), ("reason", string(exception.reason)),
                 ("caught", caught ? "true" : "false"), ("depth", String(exception.depth)),
-            ])
+            ]
+            // Where it was raised (SPEC §8.2): the statement that raised it,
+            // stamped as the exception unwound through it.
+            if let line = exception.line, let column = exception.column {
+                pairs += [("line", String(line)), ("column", String(column))]
+            }
+            return object_(pairs)
         case .observationInfo(let object, let observances, _):
             let items = observances.map { item in
                 object_([
@@ -42,6 +48,17 @@ public enum JSONFormat {
     }
 
     public static func object(_ pairs: [(String, String)]) -> String { object_(pairs) }
+
+    /// An error about a scenario file itself (unreadable, not UTF-8, too
+    /// large): an `error` event naming the file, with the position of the
+    /// bad bytes when there is one.
+    static func fileError(_ failure: Files.Failure) -> String {
+        var pairs = [("event", string("error")), ("message", string(failure.message))]
+        if let (line, column) = failure.position {
+            pairs += [("line", String(line)), ("column", String(column))]
+        }
+        return object_(pairs + [("file", string(failure.path))])
+    }
 
     private static func object_(_ pairs: [(String, String)]) -> String {
         "{" + pairs.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"

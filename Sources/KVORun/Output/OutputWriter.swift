@@ -109,6 +109,8 @@ public final class OutputWriter {
     /// Records the first failure and asks the running scenario to stop.
     private func fail(_ message: String) {
         failure = message
+        // Standard output failing is the process's failure, whoever wrote.
+        if descriptor == 1 { Runner.recordOutputFailure(message) }
         count = 0
         stop.request(.outputFailed)
     }

@@ -188,7 +188,9 @@ struct REPL<Input: LineInput> {
     private mutating func load(_ path: String) {
         let source: String
         do {
-            source = try Files.read(path)
+            // Regular files only: opening a FIFO waits for a writer, and the
+            // read would block where Ctrl-C cannot reach it.
+            source = try Files.read(path, regularOnly: true)
         } catch {
             write("\(error)\n")
             return

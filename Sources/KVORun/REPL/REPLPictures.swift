@@ -27,9 +27,7 @@ enum REPLPictures {
             Runner.stdout(":graph writes a .dot or an .svg file, as in ':graph graph.svg'\n")
             return
         }
-        if GraphRendering.write(dot, to: argument) == ExitStatus.success,
-            argument.hasSuffix(".dot") || ExternalTool.find("dot") != nil
-        {
+        if GraphRendering.write(dot, to: argument) == ExitStatus.success {
             Runner.stdout("wrote \(argument)\n")
         }
     }

@@ -59,7 +59,9 @@ extension Session {
             let declares: Bool
             let location: SourceLocation
             switch statement {
-            case .classDecl, .function, .context:
+            case .classDecl, .function, .context, .importModule:
+                // `import Foundation` decides how every class after it
+                // behaves: commented out, the file would replay differently.
                 parts.append(piece)
                 continue
             case .binding(_, _, _, _, let at):
