@@ -14,17 +14,19 @@ extension KVORuntime {
     /// `o.prop = v`: the setter, wrapped in will/did when the key notifies
     /// automatically and someone observes the object. An unobserved object costs
     /// one check.
-    public func set(_ object: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
+    /// `asKVC`: the value comes from `setValue(_:forKey:)`, which converts
+    /// only into scalars and stores anything else as it is (SPEC §4.2).
+    public func set(_ object: KVOObject, _ property: PropertyInfo, _ value: Value, asKVC: Bool = false) throws {
         try checkAlive(object)
         guard object.observationInfo != nil, try object.cls.automaticallyNotifies(property) else {
             if explains { explainSilentSet(object, property) }
-            return try store(object, property, value)
+            return try store(object, property, value, asKVC: asKVC)
         }
         let key = property.name
         if explains { explainAutomatic = true }
         do {
             try willChange(object, key: key)
-            try store(object, property, value)
+            try store(object, property, value, asKVC: asKVC)
         } catch {
             discardPending(object, key: key)
             throw error
@@ -33,12 +35,12 @@ extension KVORuntime {
     }
 
     /// Runs the custom setter or stores into the slot, checking the declared type.
-    func store(_ object: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
+    func store(_ object: KVOObject, _ property: PropertyInfo, _ value: Value, asKVC: Bool = false) throws {
         if let setter = property.setter { return try setter(object, value) }
         guard let slot = property.slot else {
             throw ScriptError.runtime("property '\(property.name)' of \(object.cls.name) is read-only")
         }
-        Value.replace(&object.slots[slot], with: try checked(value, for: property, of: object))
+        Value.replace(&object.slots[slot], with: try checked(value, for: property, of: object, asKVC: asKVC))
     }
 
     /// `o._prop = v`: the instance variable, never notifying.
@@ -65,8 +67,13 @@ extension KVORuntime {
         Value.replace(&object.slots[slot], with: try checked(value, for: property, of: object))
     }
 
-    func checked(_ value: Value, for property: PropertyInfo, of object: KVOObject) throws -> Value {
+    /// The value a property stores: the declared type's conversion, or the
+    /// value itself when KVC stores into an object property (String, a
+    /// class, an array, a set, `Any`), which KVC never converts: Objective-C
+    /// keeps whatever object it is given (`setValue(5, forKey: "name")`).
+    func checked(_ value: Value, for property: PropertyInfo, of object: KVOObject, asKVC: Bool = false) throws -> Value {
         if property.type.acceptsUnchanged(value) { return value }
+        if asKVC && !property.type.isScalar { return property.type.accept(value) ?? value }
         guard let accepted = property.type.accept(value) else {
             throw ScriptError.runtime(
                 "cannot store \(value.typeName) \(value.collectionDescription) in property '\(property.name)' of \(object.cls.name), declared \(property.type)"
@@ -85,9 +92,8 @@ extension KVORuntime {
         switch target {
         case .object(let object):
             try checkAlive(object)
-            if let property = object.cls.property(named: key), !property.kvcHidden { return try get(object, property) }
-            if key == "self" { return target }
-            if let method = object.cls.getterMethod(key) { return try method(object) }
+            if let property = object.cls.kvcProperty(named: key), !property.kvcHidden { return try get(object, property) }
+            if let found = try searchGetter(object, key: key) { return found }
             if let hook = object.cls.hook(\.valueForUndefinedKey) { return try hook(object, key) }
             throw exception(Exceptions.undefinedKeyGet(object.pointerDescription, key: key))
         case .array, .set:
@@ -150,7 +156,11 @@ extension KVORuntime {
         switch target {
         case .object(let object):
             try checkAlive(object)
-            guard let property = object.cls.property(named: key), !property.isReadOnly, !property.kvcHidden else {
+            let setterMethod = object.cls.oneArgumentMethod("set" + KeyPaths.capitalized(key))
+            guard setterMethod == nil, let property = object.cls.property(named: key), !property.isReadOnly,
+                !property.kvcHidden
+            else {
+                if try setThroughSearch(value, of: object, forKey: key, setterMethod: setterMethod) { return }
                 if let hook = object.cls.hook(\.setValueForUndefinedKey) { return try hook(object, value, key) }
                 throw exception(Exceptions.undefinedKeySet(object.pointerDescription, key: key))
             }
@@ -158,7 +168,7 @@ extension KVORuntime {
                 if let hook = object.cls.hook(\.setNilValueForKey) { return try hook(object, key) }
                 throw exception(Exceptions.setNil(object, key: key))
             }
-            try set(object, property, try coerce(value, to: property.type, key: key, of: object))
+            try set(object, property, try coerce(value, to: property.type, key: key, of: object), asKVC: true)
         case .array, .set, .arrayProxy, .setProxy:
             try walkNested(target) { element in try setValue(value, of: element, forKey: key) }
         case .null:
@@ -166,6 +176,109 @@ extension KVORuntime {
         case .bool, .int, .double, .string, .context, .option, .setMutation, .observationInfo, .change, .exception:
             throw exception(Exceptions.undefinedKeySet(collectionReceiver(target, owner: nil), key: key))
         }
+    }
+
+    // MARK: Accessor search
+
+    /// The rest of Apple's *Accessor Search Pattern* for `valueForKey:`, after
+    /// a plain property: the zero-argument accessors `get<Key>`, `<key>`,
+    /// `is<Key>`, `_<key>`; then `countOf<Key>` with
+    /// `objectIn<Key>AtIndex:` (an array of what they give); then the ivars
+    /// `_<key>`, `_is<Key>`, `<key>`, `is<Key>`. Nil when nothing answers.
+    func searchGetter(_ object: KVOObject, key: String) throws -> Value? {
+        let cls = object.cls
+        let capital = KeyPaths.capitalized(key)
+        for name in ["get" + capital, key, "is" + capital, "_" + key] {
+            switch cls.getter(named: name) {
+            case .property(let property)?: return try get(object, property)
+            case .method(let method)?: return try method(object)
+            case nil: if name == "self" { return .object(object) }
+            }
+        }
+        if let count = cls.getter(named: "countOf" + capital),
+            let objectAt = cls.oneArgumentMethod("objectIn" + capital + "AtIndex")
+        {
+            let counted: Value
+            switch count {
+            case .property(let property): counted = try get(object, property)
+            case .method(let method): counted = try method(object)
+            }
+            guard let number = counted.number, let total = Value.int(exactlyTruncating: number), total >= 0 else {
+                throw ScriptError.runtime(
+                    "countOf\(capital) of \(object.description) gave \(counted.collectionDescription); it must give a count (an Int of 0 or more)"
+                )
+            }
+            return try withResultAllowance {
+                try reserveResult(total, "the array of countOf\(capital) and objectIn\(capital)AtIndex")
+                var elements: [Value] = []
+                elements.reserveCapacity(total)
+                for index in 0..<total {
+                    try work.charge(1)
+                    elements.append(try objectAt(object, .int(index)))
+                }
+                return .array(elements)
+            }
+        }
+        for name in ["_" + key, "_is" + capital, key, "is" + capital] {
+            if let ivar = cls.ivar(named: name) {
+                try checkAlive(object)
+                return ivar.slot.map { object.slots[$0] } ?? .null
+            }
+        }
+        return nil
+    }
+
+    /// The rest of the search for `setValue:forKey:`: the method
+    /// `set<Key>:` (found by the caller), then the ivars `_<key>`,
+    /// `_is<Key>`, `<key>`, `is<Key>`. Either notifies observers of `key`
+    /// itself (a setter method is KVO-compliant for the key it sets; an
+    /// ivar reached through the key is changed under that key's name).
+    /// False when nothing takes the value.
+    func setThroughSearch(
+        _ value: Value, of object: KVOObject, forKey key: String,
+        setterMethod: ((KVOObject, Value) throws -> Value)?
+    ) throws -> Bool {
+        if let setterMethod {
+            try notifyingAutomatically(object, key: key) { _ = try setterMethod(object, value) }
+            return true
+        }
+        let capital = KeyPaths.capitalized(key)
+        for name in ["_" + key, "_is" + capital, key, "is" + capital] {
+            guard let ivar = object.cls.ivar(named: name) else { continue }
+            if ivar.type.isScalar && value.isNull {
+                if let hook = object.cls.hook(\.setNilValueForKey) {
+                    try hook(object, key)
+                    return true
+                }
+                throw exception(Exceptions.setNil(object, key: key))
+            }
+            let coerced = try coerce(value, to: ivar.type, key: key, of: object)
+            try notifyingAutomatically(object, key: key) {
+                try checkAlive(object)
+                guard let slot = ivar.slot else { return }
+                Value.replace(&object.slots[slot], with: try checked(coerced, for: ivar, of: object, asKVC: true))
+            }
+            return true
+        }
+        return false
+    }
+
+    /// Runs `body` (a change of `key` by other means than its property's
+    /// setter) inside will/did for `key` when the key notifies automatically
+    /// and the object is observed, as KVO's overridden setter does.
+    public func notifyingAutomatically(_ object: KVOObject, key: String, _ body: () throws -> Void) throws {
+        guard object.observationInfo != nil, try object.cls.automaticallyNotifies(forKey: key) else {
+            return try body()
+        }
+        if explains { explainAutomatic = true }
+        do {
+            try willChange(object, key: key)
+            try body()
+        } catch {
+            discardPending(object, key: key)
+            throw error
+        }
+        try didChange(object, key: key)
     }
 
     /// `setValue(_:forKeyPath:)`: the setter of the last object on the path.

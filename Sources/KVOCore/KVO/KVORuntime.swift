@@ -241,7 +241,7 @@ public final class KVORuntime {
             observed: object, root: root, observer: observer, keyPath: keyPath, components: path, options: options,
             context: context, triggerKeys: dependencies.triggers, detailKey: path.count == 1 ? key : nil,
             needsRebuild: continues || dependencies.throughRelationship)
-        if root == nil && path.count == 1 { observance.directProperty = object.cls.property(named: key) }
+        if root == nil && path.count == 1 { observance.directProperty = object.cls.kvcProperty(named: key) }
         return observance
     }
 
