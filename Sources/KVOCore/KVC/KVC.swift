@@ -112,7 +112,10 @@ extension KVORuntime {
             }
         case .null:
             return .null
-        case .bool, .int, .double, .string, .context, .option, .setMutation, .observationInfo, .exception:
+        case .bool, .int, .double, .float, .decimal, .string:
+            if let answer = Value.foundationGetter(target, key) { return answer }
+            throw exception(Exceptions.undefinedKeyGet(collectionReceiver(target, owner: nil), key: key))
+        case .context, .option, .setMutation, .observationInfo, .exception:
             if key == "self" { return target }
             throw exception(Exceptions.undefinedKeyGet(collectionReceiver(target, owner: nil), key: key))
         }
@@ -173,7 +176,7 @@ extension KVORuntime {
             try walkNested(target) { element in try setValue(value, of: element, forKey: key) }
         case .null:
             return
-        case .bool, .int, .double, .string, .context, .option, .setMutation, .observationInfo, .change, .exception:
+        case .bool, .int, .double, .float, .decimal, .string, .context, .option, .setMutation, .observationInfo, .change, .exception:
             throw exception(Exceptions.undefinedKeySet(collectionReceiver(target, owner: nil), key: key))
         }
     }
@@ -330,9 +333,12 @@ extension KVORuntime {
         _ name: String, on target: Value, rest: [String], owner: CollectionOwner?
     ) throws -> Value {
         let elements: [Value]
+        var isSet = false
         switch target {
         case .array(let values): elements = values
-        case .set(let set): elements = set.elements
+        case .set(let set):
+            elements = set.elements
+            isSet = true
         case .arrayProxy, .setProxy:
             return try collectionOperator(
                 name, on: try proxyContents(target), rest: rest,
@@ -362,9 +368,7 @@ extension KVORuntime {
             return Value.sum(try mapped())
         case "@avg":
             // NSArray's `_avgForKeyPath:` answers nil for an empty collection.
-            let values = try mapped()
-            guard !values.isEmpty, let total = Value.sum(values).number else { return .null }
-            return .double(total / Double(values.count))
+            return Value.average(try mapped())
         case "@max", "@min":
             var best: Value?
             for candidate in try mapped() where !candidate.isNull {
@@ -376,10 +380,16 @@ extension KVORuntime {
                 if name == "@min" ? ascending : (Value.compare(current, candidate) ?? false) { best = candidate }
             }
             return best ?? .null
+        case "@unionOfObjects" where isSet, "@unionOfArrays" where isSet:
+            // NSSet implements only the distinct unions.
+            throw exception(
+                Exceptions.unimplementedOperator(
+                    collectionReceiver(target, owner: owner), operation: String(name.dropFirst())))
         case "@unionOfObjects":
             return .array(try mapped().filter { !$0.isNull })
         case "@distinctUnionOfObjects":
-            return .array(ValueSet(try mapped().filter { !$0.isNull }).elements)
+            let distinct = ValueSet(try mapped().filter { !$0.isNull })
+            return isSet ? .set(distinct) : .array(distinct.elements)
         case "@unionOfArrays", "@distinctUnionOfArrays", "@distinctUnionOfSets":
             // The inner collections first, then their total size, checked
             // before the union is built: a million references to one large
@@ -410,8 +420,9 @@ extension KVORuntime {
                 }
             }
             if name == "@unionOfArrays" { return .array(union) }
-            if name == "@distinctUnionOfSets" { return .set(ValueSet(union)) }
-            return .array(ValueSet(union).elements)
+            // A set's distinct unions are sets; an array's are arrays,
+            // `@distinctUnionOfSets` included.
+            return isSet ? .set(ValueSet(union)) : .array(ValueSet(union).elements)
         default:
             // Words that are not operators were handled above.
             return try undefinedOperator(name, on: target, elements, rest: rest, owner: owner)
@@ -510,7 +521,10 @@ extension KVORuntime {
                 if let inner = try frame(element) {
                     stack.append(inner)
                 } else {
-                    stack[top].results.append(try value(of: element, forKey: key))
+                    let result = try value(of: element, forKey: key)
+                    // NSSet's `valueForKey:` adds only non-nil results;
+                    // NSArray's puts NSNull in their place.
+                    if !(stack[top].isSet && result.isNull) { stack[top].results.append(result) }
                 }
             }
         }
@@ -577,6 +591,63 @@ extension KVORuntime {
 }
 
 extension Value {
+    /// What Foundation's own values answer to `valueForKey:` (SPEC §5): an
+    /// NSString its `length`, number getters and case mappings; an NSNumber
+    /// its number getters and `stringValue`; both `self`. Nil for any other key.
+    static func foundationGetter(_ value: Value, _ key: String) -> Value? {
+        if key == "self" { return value }
+        if case .string(let string) = value {
+            switch key {
+            case "length": return .int(string.utf16.count)
+            case "intValue": return .int(Int(Int32(clamping: nsStringIntegerValue(string))))
+            case "integerValue": return .int(nsStringIntegerValue(string))
+            case "doubleValue": return .double(nsStringDoubleValue(string))
+            case "floatValue": return .float(Float(nsStringDoubleValue(string)))
+            case "boolValue": return .bool(nsStringBoolValue(string))
+            case "lowercaseString": return .string(string.lowercased())
+            case "uppercaseString": return .string(string.uppercased())
+            case "capitalizedString": return .string(capitalizedWords(string))
+            default: return nil
+            }
+        }
+        guard let number = value.number else { return nil }
+        switch key {
+        case "intValue":
+            // A C conversion: an integer keeps its low 32 bits; a
+            // fraction is cut toward zero, saturating (as arm64 converts).
+            if case .int(let int) = value { return .int(Int(Int32(truncatingIfNeeded: int))) }
+            return .int(number.isNaN ? 0 : Int(Int32(clamping: Value.int(exactlyTruncating: number) ?? (number < 0 ? Int.min : Int.max))))
+        case "integerValue":
+            if case .int = value { return value }
+            return .int(number.isNaN ? 0 : Value.int(exactlyTruncating: number) ?? (number < 0 ? Int.min : Int.max))
+        case "doubleValue": return .double(number)
+        case "floatValue":
+            if case .float = value { return value }
+            return .float(Float(number))
+        case "boolValue": return .bool(number != 0)
+        case "stringValue": return .string(value.scalarDescription)
+        default: return nil
+        }
+    }
+
+    /// NSString's `capitalizedString`: each word's first character
+    /// uppercased and the rest lowercased; words end at spaces, tabs and
+    /// line ends.
+    static func capitalizedWords(_ string: String) -> String {
+        var result = ""
+        var startOfWord = true
+        for character in string {
+            if character.isWhitespace || character.isNewline {
+                result.append(character)
+                startOfWord = true
+            } else {
+                result += startOfWord ? character.uppercased() : character.lowercased()
+                startOfWord = false
+            }
+        }
+        return result
+    }
+
     /// The number KVC unboxes from a value (`-doubleValue`), if it has one.
     var kvcNumber: Double? {
         if let number { return number }
@@ -660,21 +731,42 @@ extension Value {
         return "YyTt123456789".unicodeScalars.contains(first)
     }
 
-    /// `@sum`: Int while every value is an Int and no overflow, else Double; nil counts 0.
+    /// `@sum`: an NSDecimalNumber, as NSArray's `_sumForKeyPath:` adds each
+    /// value's `decimalValue`; nil counts 0. A value no decimal holds (NaN,
+    /// an infinity, past 10^127) makes it a Double sum instead.
     static func sum(_ values: [Value]) -> Value {
-        var intTotal = 0
-        var allInts = true
-        var total = 0.0
+        var total = DecimalNumber(0)
         for value in values {
-            if case .int(let int) = value, allInts {
-                let (result, overflow) = intTotal.addingReportingOverflow(int)
-                if !overflow { intTotal = result } else { allInts = false }
-            } else if !value.isNull {
-                allInts = false
+            guard let decimal = value.kvcDecimal, let next = total.adding(decimal) else {
+                return .double(values.reduce(0.0) { $0 + ($1.kvcNumber ?? 0) })
             }
-            total += value.kvcNumber ?? 0
+            total = next
         }
-        return allInts ? .int(intTotal) : .double(total)
+        return .decimal(total)
+    }
+
+    /// `@avg`: the sum divided by the count, as NSDecimalNumber divides
+    /// (38 significant digits); nil for no values.
+    static func average(_ values: [Value]) -> Value {
+        guard !values.isEmpty else { return .null }
+        let total = sum(values)
+        if case .decimal(let decimal) = total, let average = decimal.divided(by: values.count) {
+            return .decimal(average)
+        }
+        return .double((total.number ?? 0) / Double(values.count))
+    }
+
+    /// `-decimalValue` of what a key path gave: a number's own digits (a
+    /// float's as it prints), a string's `doubleValue`; 0 for nil.
+    var kvcDecimal: DecimalNumber? {
+        switch self {
+        case .null: return DecimalNumber(0)
+        case .int(let int): return DecimalNumber(int)
+        case .bool(let flag): return DecimalNumber(flag ? 1 : 0)
+        case .decimal(let decimal): return decimal
+        case .float(let float): return Double(Value.describe(float: float)).flatMap(DecimalNumber.init)
+        default: return DecimalNumber(kvcNumber ?? 0)
+        }
     }
 
     /// `compare:` for numbers and strings; nil when the two do not compare.
@@ -690,7 +782,8 @@ extension Value {
         case .null: return "nil"
         case .bool: return "Bool"
         case .int: return "Int"
-        case .double: return "Double"
+        case .double, .float: return "Double"
+        case .decimal: return "NSDecimalNumber"
         case .string: return "String"
         case .object(let object): return object.cls.name
         case .array: return "Array"

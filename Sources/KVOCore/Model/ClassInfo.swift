@@ -496,6 +496,7 @@ public indirect enum ValueType: Equatable, CustomStringConvertible {
         case (.any, _): return value
         case (.int, .int), (.double, .double), (.bool, .bool): return value
         case (.double, .int(let int)): return .double(Double(int))
+        case (.double, .float), (.double, .decimal): return value.number.map(Value.double)
         case (.string, .string), (.string, .null): return value
         case (.object, .null), (.array, .null), (.set, .null): return value
         case (.object(let name), .object(let object)):

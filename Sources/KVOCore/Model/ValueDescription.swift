@@ -153,6 +153,8 @@ extension Value {
         case .bool(let value): return value ? "1" : "0"
         case .int(let value): return String(value)
         case .double(let value): return Value.describe(double: value)
+        case .float(let value): return Value.describe(float: value)
+        case .decimal(let value): return value.description
         case .string(let value): return Value.quoteIfNeeded(value)
         case .object(let object): return object.description
         case .array, .set: return collectionDescription
@@ -212,7 +214,8 @@ extension Value {
         switch self {
         case .null: return "NSNull"
         case .bool: return "__NSCFBoolean"
-        case .int, .double: return "__NSCFNumber"
+        case .int, .double, .float: return "__NSCFNumber"
+        case .decimal: return "NSDecimalNumber"
         case .string: return "__NSCFString"
         case .object(let object): return object.cls.name
         case .array: return "__NSArrayM"

@@ -95,6 +95,11 @@ public enum JSONFormat {
         // JSON has no NaN or infinity: the words the text format prints, as strings.
         case .double(let double):
             return double.isFinite ? Value.describe(double: double) : string(Value.describe(double: double))
+        case .float(let float):
+            return float.isFinite ? Value.describe(float: float) : string(Value.describe(float: float))
+        // An NSDecimalNumber's digits, all of them (JSON numbers have no
+        // precision limit).
+        case .decimal(let decimal): return decimal.description
         case .string(let text): return string(text)
         case .object(let object):
             return object_([
