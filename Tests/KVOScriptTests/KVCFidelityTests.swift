@@ -258,8 +258,9 @@ extension KVCFidelityTests {
             """
             do { print("abc".value(forKey: "foo")) } catch { print(error.name) }
             do { print(5.value(forKey: "count")) } catch { print(error.name) }
+            do { print("2.5".value(forKeyPath: "floatValue.foo")) } catch { print(error.name) }
             """,
-            "*** NSUnknownKeyException (caught): [<__NSCFString abc> valueForUndefinedKey:]: this class is not key value coding-compliant for the key foo.\nNSUnknownKeyException\n*** NSUnknownKeyException (caught): [<__NSCFNumber 5> valueForUndefinedKey:]: this class is not key value coding-compliant for the key count.\nNSUnknownKeyException\n"
+            "*** NSUnknownKeyException (caught): [<__NSCFString abc> valueForUndefinedKey:]: this class is not key value coding-compliant for the key foo.\nNSUnknownKeyException\n*** NSUnknownKeyException (caught): [<__NSCFNumber 5> valueForUndefinedKey:]: this class is not key value coding-compliant for the key count.\nNSUnknownKeyException\n*** NSUnknownKeyException (caught): [<__NSCFNumber 2.5> valueForUndefinedKey:]: this class is not key value coding-compliant for the key foo.\nNSUnknownKeyException\n"
         )
     }
 
@@ -296,7 +297,7 @@ extension KVCFidelityTests {
             print([1, 2].value(forKeyPath: "@avg.self"), ["a", "b"].value(forKeyPath: "@max.self"), [4, 5].value(forKeyPath: "@count"))
             print([scores.value(forKeyPath: "@avg.self")])
             """,
-            "89.857142857142857142857142857142857142\n1258\n0.3\n1.5 b 2\n(89.857142857142857142857142857142857142)\n")
+            "89.857142857142857142857142857142857142\n1258\n0.3\n1.5 b 2\n(\"89.857142857142857142857142857142857142\")\n")
     }
 
     @Test func aDecimalInAChangeDictionaryAndInJSON() {
@@ -309,7 +310,7 @@ extension KVCFidelityTests {
             t.addObserver(w, forKeyPath: "mean", options: [.new, .old])
             t.scores = [1, 2, 2]
             """
-        expectOutput(source, "t.mean → w {kind = 1; new = 1.6666666666666666666666666666666666666; old = 1}\n")
+        expectOutput(source, "t.mean → w {kind = 1; new = \"1.6666666666666666666666666666666666666\"; old = 1}\n")
         let json = run(source, format: .json)
         #expect(json.out.contains(#""change":{"kind":1,"new":1.6666666666666666666666666666666666666,"old":1}"#), "\(json)")
     }

@@ -159,7 +159,7 @@ extension KVORuntime {
         switch target {
         case .object(let object):
             try checkAlive(object)
-            let setterMethod = object.cls.oneArgumentMethod("set" + KeyPaths.capitalized(key))
+            let setterMethod = object.cls.setterMethod(forKey: key)
             guard setterMethod == nil, let property = object.cls.property(named: key), !property.isReadOnly,
                 !property.kvcHidden
             else {
@@ -625,7 +625,7 @@ extension Value {
             if case .float = value { return value }
             return .float(Float(number))
         case "boolValue": return .bool(number != 0)
-        case "stringValue": return .string(value.scalarDescription)
+        case "stringValue": return .string(value.numberDescription ?? "")
         default: return nil
         }
     }

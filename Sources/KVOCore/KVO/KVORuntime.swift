@@ -390,7 +390,7 @@ public final class KVORuntime {
     /// `<__NSArrayM dept.employees>`: collections are named after where they
     /// live; one reached otherwise shows its contents where Apple prints an address.
     func collectionReceiver(_ value: Value, owner: CollectionOwner?) -> String {
-        "<\(value.foundationClassName) \(owner?.name ?? value.collectionDescription)>"
+        "<\(value.foundationClassName) \(owner?.name ?? value.numberDescription ?? value.collectionDescription)>"
     }
 
     // MARK: Will and did (§6.5)

@@ -24,8 +24,8 @@ public final class ClassInfo {
     private final class Hierarchy {
         var names: Set<String> = []
         var hookChanges = 0
-        /// Some property or zero-argument method is named `get…`: KVC's
-        /// first choice, `get<Key>`, may then come before a property `key`.
+        /// Some property is named `get…`: KVC's first choice, `get<Key>`,
+        /// may then come before a property `key`.
         var hasGetNames = false
     }
     /// Positions in `ownProperties` by name.
@@ -33,10 +33,7 @@ public final class ClassInfo {
 
     /// Hooks this class declares itself; `hook(_:)` finds inherited ones.
     public var ownHooks = Hooks() {
-        didSet {
-            hierarchy.hookChanges &+= 1
-            if ownHooks.getterMethods.keys.contains(where: { $0.hasPrefix("get") }) { hierarchy.hasGetNames = true }
-        }
+        didSet { hierarchy.hookChanges &+= 1 }
     }
     private var automaticCache: [String: Bool] = [:]
     private var affectingCache: [String: [[String]]] = [:]
@@ -247,9 +244,40 @@ public final class ClassInfo {
     /// in KVC's search (or there is no such property).
     public func kvcProperty(named key: String) -> PropertyInfo? {
         guard let property = property(named: key) else { return nil }
-        if hierarchy.hasGetNames, getter(named: "get" + KeyPaths.capitalized(key)) != nil { return nil }
+        if hierarchy.hasGetNames || accessorNames.get, getter(named: "get" + KeyPaths.capitalized(key)) != nil {
+            return nil
+        }
         return property
     }
+
+    /// The one-argument method `set<Key>`, which `setValue(_:forKey:)`
+    /// prefers to the property's own setter. The name is only built when
+    /// this class or a superclass has a method named `set…`.
+    public func setterMethod(forKey key: String) -> ((KVOObject, Value) throws -> Value)? {
+        guard accessorNames.set else { return nil }
+        return oneArgumentMethod("set" + KeyPaths.capitalized(key))
+    }
+
+    /// Whether this class or a superclass has a zero-argument method named
+    /// `get…` and a one-argument method named `set…`, worked out again only
+    /// after hooks change (at declaration, not per KVC call).
+    private var accessorNames: (get: Bool, set: Bool) {
+        if accessorNamesGeneration != hierarchy.hookChanges {
+            var get = false
+            var set = false
+            var current: ClassInfo? = self
+            while let cls = current {
+                get = get || cls.ownHooks.getterMethods.keys.contains { $0.hasPrefix("get") }
+                set = set || cls.ownHooks.oneArgumentMethods.keys.contains { $0.hasPrefix("set") }
+                current = cls.superclass
+            }
+            cachedAccessorNames = (get, set)
+            accessorNamesGeneration = hierarchy.hookChanges
+        }
+        return cachedAccessorNames
+    }
+    private var cachedAccessorNames = (get: false, set: false)
+    private var accessorNamesGeneration = -1
 
     /// The instance variable `name`: a stored property `p` has the ivar `_p`.
     public func ivar(named name: String) -> PropertyInfo? {

@@ -7,6 +7,7 @@ extension Value {
         case .null: return "nil"
         case .bool(let value): return value ? "true" : "false"
         case .string(let value): return value
+        case .float, .decimal: return numberDescription ?? ""
         case .observationInfo(let object): return object.observationInfoDescription ?? "nil"
         case .exception(let exception): return "\(exception.name): \(exception.reason)"
         default: return collectionDescription
@@ -153,8 +154,9 @@ extension Value {
         case .bool(let value): return value ? "1" : "0"
         case .int(let value): return String(value)
         case .double(let value): return Value.describe(double: value)
-        case .float(let value): return Value.describe(float: value)
-        case .decimal(let value): return value.description
+        // Apple quotes the description it gets unless it is ASCII letters
+        // and digits alone (SPEC §3): `new = "1.5"`, but `(1258)`.
+        case .float, .decimal: return Value.quotedNumber(numberDescription ?? "")
         case .string(let value): return Value.quoteIfNeeded(value)
         case .object(let object): return object.description
         case .array, .set: return collectionDescription
@@ -168,6 +170,33 @@ extension Value {
         case .change(let change): return change.description
         case .exception(let exception): return "\(exception.name): \(exception.reason)"
         }
+    }
+
+    /// An NSNumber's own description (`stringValue`), bare; nil for
+    /// anything that is not a number.
+    public var numberDescription: String? {
+        switch self {
+        case .bool(let value): return value ? "1" : "0"
+        case .int(let value): return String(value)
+        case .double(let value): return Value.describe(double: value)
+        case .float(let value): return Value.describe(float: value)
+        case .decimal(let value): return value.description
+        default: return nil
+        }
+    }
+
+    /// A number's description inside a collection, a change dictionary or a
+    /// dump: bare when it is ASCII letters and digits alone, else quoted.
+    static func quotedNumber(_ description: String) -> String {
+        let bare = description.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                return true
+            default: return false
+            }
+        }
+        return bare && !description.isEmpty ? description : "\"" + description + "\""
     }
 
     /// Shortest round-trip form; integral values without `.0`, as NSNumber prints them.
