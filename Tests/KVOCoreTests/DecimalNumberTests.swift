@@ -9,8 +9,8 @@ import Testing
 
     @Test func theSpecsAverageOfFourteenIntegers() throws {
         let scores = [90, 85, 77, 93, 100, 88, 91, 79, 95, 84, 87, 92, 89, 108].map(Value.int)
-        #expect(Value.average(scores).collectionDescription == "89.857142857142857142857142857142857142")
-        #expect(Value.sum(scores).collectionDescription == "1258")
+        #expect(Value.average(scores).printDescription == "89.857142857142857142857142857142857142")
+        #expect(Value.sum(scores).printDescription == "1258")
     }
 
     @Test func aQuotientKeeps38SignificantDigitsCutOff() throws {
@@ -23,12 +23,12 @@ import Testing
     }
 
     @Test func doublesEnterWithTheirShortestDigitsAndAddExactly() throws {
-        #expect(Value.sum([.double(0.1), .double(0.2)]).collectionDescription == "0.3")
-        #expect(Value.sum([.double(1e-10), .int(1)]).collectionDescription == "1.0000000001")
-        #expect(Value.sum([.double(2.5), .int(-3)]).collectionDescription == "-0.5")
-        #expect(Value.sum([.double(1e30)]).collectionDescription == "1000000000000000000000000000000")
-        #expect(Value.sum([.int(.max), .int(.max)]).collectionDescription == "18446744073709551614")
-        #expect(Value.sum([.null, .bool(true), .int(2)]).collectionDescription == "3")
+        #expect(Value.sum([.double(0.1), .double(0.2)]).printDescription == "0.3")
+        #expect(Value.sum([.double(1e-10), .int(1)]).printDescription == "1.0000000001")
+        #expect(Value.sum([.double(2.5), .int(-3)]).printDescription == "-0.5")
+        #expect(Value.sum([.double(1e30)]).printDescription == "1000000000000000000000000000000")
+        #expect(Value.sum([.int(.max), .int(.max)]).printDescription == "18446744073709551614")
+        #expect(Value.sum([.null, .bool(true), .int(2)]).printDescription == "3")
     }
 
     @Test func whatNoDecimalHoldsFallsBackToADoubleSum() throws {
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func emptyCollections() throws {
-        #expect(Value.sum([]).collectionDescription == "0")
+        #expect(Value.sum([]).printDescription == "0")
         #expect(Value.average([]) == .null)
     }
 }
