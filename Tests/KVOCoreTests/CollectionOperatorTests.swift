@@ -58,13 +58,16 @@ import Testing
         #expect(try w.rt.value(of: numbers, forKeyPath: "@min.self") == .int(2))
     }
 
-    @Test func sumOfIntsStaysIntAndAvgIsADouble() throws {
+    /// SPEC §5: `@sum` and `@avg` give an NSDecimalNumber (up to 38
+    /// significant digits).
+    @Test func sumAndAvgAreDecimalNumbers() throws {
         let w = World()
         let numbers = Value.array([.int(1), .int(2)])
         let sum = try w.rt.value(of: numbers, forKeyPath: "@sum.self")
         #expect(sum == .int(3))
-        #expect(sum.typeName == "Int")
+        #expect(sum.typeName == "NSDecimalNumber")
         #expect(try w.rt.value(of: numbers, forKeyPath: "@avg.self") == .double(1.5))
+        #expect(try w.rt.value(of: numbers, forKeyPath: "@avg.self").typeName == "NSDecimalNumber")
     }
 
     @Test func operatorsOnAnEmptyCollection() throws {

@@ -14,17 +14,19 @@ extension KVORuntime {
     /// `o.prop = v`: the setter, wrapped in will/did when the key notifies
     /// automatically and someone observes the object. An unobserved object costs
     /// one check.
-    public func set(_ object: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
+    /// `asKVC`: the value comes from `setValue(_:forKey:)`, which converts
+    /// only into scalars and stores anything else as it is (SPEC §4.2).
+    public func set(_ object: KVOObject, _ property: PropertyInfo, _ value: Value, asKVC: Bool = false) throws {
         try checkAlive(object)
         guard object.observationInfo != nil, try object.cls.automaticallyNotifies(property) else {
             if explains { explainSilentSet(object, property) }
-            return try store(object, property, value)
+            return try store(object, property, value, asKVC: asKVC)
         }
         let key = property.name
         if explains { explainAutomatic = true }
         do {
             try willChange(object, key: key)
-            try store(object, property, value)
+            try store(object, property, value, asKVC: asKVC)
         } catch {
             discardPending(object, key: key)
             throw error
@@ -33,12 +35,12 @@ extension KVORuntime {
     }
 
     /// Runs the custom setter or stores into the slot, checking the declared type.
-    func store(_ object: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
+    func store(_ object: KVOObject, _ property: PropertyInfo, _ value: Value, asKVC: Bool = false) throws {
         if let setter = property.setter { return try setter(object, value) }
         guard let slot = property.slot else {
             throw ScriptError.runtime("property '\(property.name)' of \(object.cls.name) is read-only")
         }
-        Value.replace(&object.slots[slot], with: try checked(value, for: property, of: object))
+        Value.replace(&object.slots[slot], with: try checked(value, for: property, of: object, asKVC: asKVC))
     }
 
     /// `o._prop = v`: the instance variable, never notifying.
@@ -65,8 +67,13 @@ extension KVORuntime {
         Value.replace(&object.slots[slot], with: try checked(value, for: property, of: object))
     }
 
-    func checked(_ value: Value, for property: PropertyInfo, of object: KVOObject) throws -> Value {
+    /// The value a property stores: the declared type's conversion, or the
+    /// value itself when KVC stores into an object property (String, a
+    /// class, an array, a set, `Any`), which KVC never converts: Objective-C
+    /// keeps whatever object it is given (`setValue(5, forKey: "name")`).
+    func checked(_ value: Value, for property: PropertyInfo, of object: KVOObject, asKVC: Bool = false) throws -> Value {
         if property.type.acceptsUnchanged(value) { return value }
+        if asKVC && !property.type.isScalar { return property.type.accept(value) ?? value }
         guard let accepted = property.type.accept(value) else {
             throw ScriptError.runtime(
                 "cannot store \(value.typeName) \(value.diagnosticDescription) in property '\(property.name)' of \(object.cls.name), declared \(property.type)"
@@ -85,9 +92,8 @@ extension KVORuntime {
         switch target {
         case .object(let object):
             try checkAlive(object)
-            if let property = object.cls.property(named: key), !property.kvcHidden { return try get(object, property) }
-            if key == "self" { return target }
-            if let method = object.cls.getterMethod(key) { return try method(object) }
+            if let property = object.cls.kvcProperty(named: key), !property.kvcHidden { return try get(object, property) }
+            if let found = try searchGetter(object, key: key) { return found }
             if let hook = object.cls.hook(\.valueForUndefinedKey) { return try hook(object, key) }
             throw exception(Exceptions.undefinedKeyGet(object.pointerDescription, key: key))
         case .array, .set:
@@ -106,7 +112,10 @@ extension KVORuntime {
             }
         case .null:
             return .null
-        case .bool, .int, .double, .string, .context, .option, .setMutation, .observationInfo, .exception:
+        case .bool, .int, .double, .float, .decimal, .string:
+            if let answer = Value.foundationGetter(target, key) { return answer }
+            throw exception(Exceptions.undefinedKeyGet(collectionReceiver(target, owner: nil), key: key))
+        case .context, .option, .setMutation, .observationInfo, .exception:
             if key == "self" { return target }
             throw exception(Exceptions.undefinedKeyGet(collectionReceiver(target, owner: nil), key: key))
         }
@@ -150,7 +159,11 @@ extension KVORuntime {
         switch target {
         case .object(let object):
             try checkAlive(object)
-            guard let property = object.cls.property(named: key), !property.isReadOnly, !property.kvcHidden else {
+            let setterMethod = object.cls.setterMethod(forKey: key)
+            guard setterMethod == nil, let property = object.cls.property(named: key), !property.isReadOnly,
+                !property.kvcHidden
+            else {
+                if try setThroughSearch(value, of: object, forKey: key, setterMethod: setterMethod) { return }
                 if let hook = object.cls.hook(\.setValueForUndefinedKey) { return try hook(object, value, key) }
                 throw exception(Exceptions.undefinedKeySet(object.pointerDescription, key: key))
             }
@@ -158,14 +171,117 @@ extension KVORuntime {
                 if let hook = object.cls.hook(\.setNilValueForKey) { return try hook(object, key) }
                 throw exception(Exceptions.setNil(object, key: key))
             }
-            try set(object, property, try coerce(value, to: property.type, key: key, of: object))
+            try set(object, property, try coerce(value, to: property.type, key: key, of: object), asKVC: true)
         case .array, .set, .arrayProxy, .setProxy:
             try walkNested(target) { element in try setValue(value, of: element, forKey: key) }
         case .null:
             return
-        case .bool, .int, .double, .string, .context, .option, .setMutation, .observationInfo, .change, .exception:
+        case .bool, .int, .double, .float, .decimal, .string, .context, .option, .setMutation, .observationInfo, .change, .exception:
             throw exception(Exceptions.undefinedKeySet(collectionReceiver(target, owner: nil), key: key))
         }
+    }
+
+    // MARK: Accessor search
+
+    /// The rest of Apple's *Accessor Search Pattern* for `valueForKey:`, after
+    /// a plain property: the zero-argument accessors `get<Key>`, `<key>`,
+    /// `is<Key>`, `_<key>`; then `countOf<Key>` with
+    /// `objectIn<Key>AtIndex:` (an array of what they give); then the ivars
+    /// `_<key>`, `_is<Key>`, `<key>`, `is<Key>`. Nil when nothing answers.
+    func searchGetter(_ object: KVOObject, key: String) throws -> Value? {
+        let cls = object.cls
+        let capital = KeyPaths.capitalized(key)
+        for name in ["get" + capital, key, "is" + capital, "_" + key] {
+            switch cls.getter(named: name) {
+            case .property(let property)?: return try get(object, property)
+            case .method(let method)?: return try method(object)
+            case nil: if name == "self" { return .object(object) }
+            }
+        }
+        if let count = cls.getter(named: "countOf" + capital),
+            let objectAt = cls.oneArgumentMethod("objectIn" + capital + "AtIndex")
+        {
+            let counted: Value
+            switch count {
+            case .property(let property): counted = try get(object, property)
+            case .method(let method): counted = try method(object)
+            }
+            guard let number = counted.number, let total = Value.int(exactlyTruncating: number), total >= 0 else {
+                throw ScriptError.runtime(
+                    "countOf\(capital) of \(object.description) gave \(counted.collectionDescription); it must give a count (an Int of 0 or more)"
+                )
+            }
+            return try withResultAllowance {
+                try reserveResult(total, "the array of countOf\(capital) and objectIn\(capital)AtIndex")
+                var elements: [Value] = []
+                elements.reserveCapacity(total)
+                for index in 0..<total {
+                    try work.charge(1)
+                    elements.append(try objectAt(object, .int(index)))
+                }
+                return .array(elements)
+            }
+        }
+        for name in ["_" + key, "_is" + capital, key, "is" + capital] {
+            if let ivar = cls.ivar(named: name) {
+                try checkAlive(object)
+                return ivar.slot.map { object.slots[$0] } ?? .null
+            }
+        }
+        return nil
+    }
+
+    /// The rest of the search for `setValue:forKey:`: the method
+    /// `set<Key>:` (found by the caller), then the ivars `_<key>`,
+    /// `_is<Key>`, `<key>`, `is<Key>`. Either notifies observers of `key`
+    /// itself (a setter method is KVO-compliant for the key it sets; an
+    /// ivar reached through the key is changed under that key's name).
+    /// False when nothing takes the value.
+    func setThroughSearch(
+        _ value: Value, of object: KVOObject, forKey key: String,
+        setterMethod: ((KVOObject, Value) throws -> Value)?
+    ) throws -> Bool {
+        if let setterMethod {
+            try notifyingAutomatically(object, key: key) { _ = try setterMethod(object, value) }
+            return true
+        }
+        let capital = KeyPaths.capitalized(key)
+        for name in ["_" + key, "_is" + capital, key, "is" + capital] {
+            guard let ivar = object.cls.ivar(named: name) else { continue }
+            if ivar.type.isScalar && value.isNull {
+                if let hook = object.cls.hook(\.setNilValueForKey) {
+                    try hook(object, key)
+                    return true
+                }
+                throw exception(Exceptions.setNil(object, key: key))
+            }
+            let coerced = try coerce(value, to: ivar.type, key: key, of: object)
+            try notifyingAutomatically(object, key: key) {
+                try checkAlive(object)
+                guard let slot = ivar.slot else { return }
+                Value.replace(&object.slots[slot], with: try checked(coerced, for: ivar, of: object, asKVC: true))
+            }
+            return true
+        }
+        return false
+    }
+
+    /// Runs `body` (a change of `key` by other means than its property's
+    /// setter) inside will/did for `key` when the key notifies automatically
+    /// and the object is observed, as KVO's overridden setter does.
+    public func notifyingAutomatically(_ object: KVOObject, key: String, _ body: () throws -> Void) throws {
+        guard object.observationInfo != nil, try object.cls.automaticallyNotifies(forKey: key) else {
+            return try body()
+        }
+        if explains { explainAutomatic = true }
+        do {
+            try willChange(object, key: key)
+            try body()
+        } catch {
+            discardPending(object, key: key)
+            throw error
+        }
+        try didChange(object, key: key)
     }
 
     /// `setValue(_:forKeyPath:)`: the setter of the last object on the path.
@@ -217,9 +333,12 @@ extension KVORuntime {
         _ name: String, on target: Value, rest: [String], owner: CollectionOwner?
     ) throws -> Value {
         let elements: [Value]
+        var isSet = false
         switch target {
         case .array(let values): elements = values
-        case .set(let set): elements = set.elements
+        case .set(let set):
+            elements = set.elements
+            isSet = true
         case .arrayProxy, .setProxy:
             return try collectionOperator(
                 name, on: try proxyContents(target), rest: rest,
@@ -249,9 +368,7 @@ extension KVORuntime {
             return Value.sum(try mapped())
         case "@avg":
             // NSArray's `_avgForKeyPath:` answers nil for an empty collection.
-            let values = try mapped()
-            guard !values.isEmpty, let total = Value.sum(values).number else { return .null }
-            return .double(total / Double(values.count))
+            return Value.average(try mapped())
         case "@max", "@min":
             var best: Value?
             for candidate in try mapped() where !candidate.isNull {
@@ -263,10 +380,16 @@ extension KVORuntime {
                 if name == "@min" ? ascending : (Value.compare(current, candidate) ?? false) { best = candidate }
             }
             return best ?? .null
+        case "@unionOfObjects" where isSet, "@unionOfArrays" where isSet:
+            // NSSet implements only the distinct unions.
+            throw exception(
+                Exceptions.unimplementedOperator(
+                    collectionReceiver(target, owner: owner), operation: String(name.dropFirst())))
         case "@unionOfObjects":
             return .array(try mapped().filter { !$0.isNull })
         case "@distinctUnionOfObjects":
-            return .array(ValueSet(try mapped().filter { !$0.isNull }).elements)
+            let distinct = ValueSet(try mapped().filter { !$0.isNull })
+            return isSet ? .set(distinct) : .array(distinct.elements)
         case "@unionOfArrays", "@distinctUnionOfArrays", "@distinctUnionOfSets":
             // The inner collections first, then their total size, checked
             // before the union is built: a million references to one large
@@ -297,8 +420,9 @@ extension KVORuntime {
                 }
             }
             if name == "@unionOfArrays" { return .array(union) }
-            if name == "@distinctUnionOfSets" { return .set(ValueSet(union)) }
-            return .array(ValueSet(union).elements)
+            // A set's distinct unions are sets; an array's are arrays,
+            // `@distinctUnionOfSets` included.
+            return isSet ? .set(ValueSet(union)) : .array(ValueSet(union).elements)
         default:
             // Words that are not operators were handled above.
             return try undefinedOperator(name, on: target, elements, rest: rest, owner: owner)
@@ -397,7 +521,10 @@ extension KVORuntime {
                 if let inner = try frame(element) {
                     stack.append(inner)
                 } else {
-                    stack[top].results.append(try value(of: element, forKey: key))
+                    let result = try value(of: element, forKey: key)
+                    // NSSet's `valueForKey:` adds only non-nil results;
+                    // NSArray's puts NSNull in their place.
+                    if !(stack[top].isSet && result.isNull) { stack[top].results.append(result) }
                 }
             }
         }
@@ -464,6 +591,63 @@ extension KVORuntime {
 }
 
 extension Value {
+    /// What Foundation's own values answer to `valueForKey:` (SPEC §5): an
+    /// NSString its `length`, number getters and case mappings; an NSNumber
+    /// its number getters and `stringValue`; both `self`. Nil for any other key.
+    static func foundationGetter(_ value: Value, _ key: String) -> Value? {
+        if key == "self" { return value }
+        if case .string(let string) = value {
+            switch key {
+            case "length": return .int(string.utf16.count)
+            case "intValue": return .int(Int(Int32(clamping: nsStringIntegerValue(string))))
+            case "integerValue": return .int(nsStringIntegerValue(string))
+            case "doubleValue": return .double(nsStringDoubleValue(string))
+            case "floatValue": return .float(Float(nsStringDoubleValue(string)))
+            case "boolValue": return .bool(nsStringBoolValue(string))
+            case "lowercaseString": return .string(string.lowercased())
+            case "uppercaseString": return .string(string.uppercased())
+            case "capitalizedString": return .string(capitalizedWords(string))
+            default: return nil
+            }
+        }
+        guard let number = value.number else { return nil }
+        switch key {
+        case "intValue":
+            // A C conversion: an integer keeps its low 32 bits; a
+            // fraction is cut toward zero, saturating (as arm64 converts).
+            if case .int(let int) = value { return .int(Int(Int32(truncatingIfNeeded: int))) }
+            return .int(number.isNaN ? 0 : Int(Int32(clamping: Value.int(exactlyTruncating: number) ?? (number < 0 ? Int.min : Int.max))))
+        case "integerValue":
+            if case .int = value { return value }
+            return .int(number.isNaN ? 0 : Value.int(exactlyTruncating: number) ?? (number < 0 ? Int.min : Int.max))
+        case "doubleValue": return .double(number)
+        case "floatValue":
+            if case .float = value { return value }
+            return .float(Float(number))
+        case "boolValue": return .bool(number != 0)
+        case "stringValue": return .string(value.numberDescription ?? "")
+        default: return nil
+        }
+    }
+
+    /// NSString's `capitalizedString`: each word's first character
+    /// uppercased and the rest lowercased; words end at spaces, tabs and
+    /// line ends.
+    static func capitalizedWords(_ string: String) -> String {
+        var result = ""
+        var startOfWord = true
+        for character in string {
+            if character.isWhitespace || character.isNewline {
+                result.append(character)
+                startOfWord = true
+            } else {
+                result += startOfWord ? character.uppercased() : character.lowercased()
+                startOfWord = false
+            }
+        }
+        return result
+    }
+
     /// The number KVC unboxes from a value (`-doubleValue`), if it has one.
     var kvcNumber: Double? {
         if let number { return number }
@@ -547,21 +731,42 @@ extension Value {
         return "YyTt123456789".unicodeScalars.contains(first)
     }
 
-    /// `@sum`: Int while every value is an Int and no overflow, else Double; nil counts 0.
+    /// `@sum`: an NSDecimalNumber, as NSArray's `_sumForKeyPath:` adds each
+    /// value's `decimalValue`; nil counts 0. A value no decimal holds (NaN,
+    /// an infinity, past 10^127) makes it a Double sum instead.
     static func sum(_ values: [Value]) -> Value {
-        var intTotal = 0
-        var allInts = true
-        var total = 0.0
+        var total = DecimalNumber(0)
         for value in values {
-            if case .int(let int) = value, allInts {
-                let (result, overflow) = intTotal.addingReportingOverflow(int)
-                if !overflow { intTotal = result } else { allInts = false }
-            } else if !value.isNull {
-                allInts = false
+            guard let decimal = value.kvcDecimal, let next = total.adding(decimal) else {
+                return .double(values.reduce(0.0) { $0 + ($1.kvcNumber ?? 0) })
             }
-            total += value.kvcNumber ?? 0
+            total = next
         }
-        return allInts ? .int(intTotal) : .double(total)
+        return .decimal(total)
+    }
+
+    /// `@avg`: the sum divided by the count, as NSDecimalNumber divides
+    /// (38 significant digits); nil for no values.
+    static func average(_ values: [Value]) -> Value {
+        guard !values.isEmpty else { return .null }
+        let total = sum(values)
+        if case .decimal(let decimal) = total, let average = decimal.divided(by: values.count) {
+            return .decimal(average)
+        }
+        return .double((total.number ?? 0) / Double(values.count))
+    }
+
+    /// `-decimalValue` of what a key path gave: a number's own digits (a
+    /// float's as it prints), a string's `doubleValue`; 0 for nil.
+    var kvcDecimal: DecimalNumber? {
+        switch self {
+        case .null: return DecimalNumber(0)
+        case .int(let int): return DecimalNumber(int)
+        case .bool(let flag): return DecimalNumber(flag ? 1 : 0)
+        case .decimal(let decimal): return decimal
+        case .float(let float): return Double(Value.describe(float: float)).flatMap(DecimalNumber.init)
+        default: return DecimalNumber(kvcNumber ?? 0)
+        }
     }
 
     /// `compare:` for numbers and strings; nil when the two do not compare.
@@ -577,7 +782,8 @@ extension Value {
         case .null: return "nil"
         case .bool: return "Bool"
         case .int: return "Int"
-        case .double: return "Double"
+        case .double, .float: return "Double"
+        case .decimal: return "NSDecimalNumber"
         case .string: return "String"
         case .object(let object): return object.cls.name
         case .array: return "Array"

@@ -241,7 +241,7 @@ public final class KVORuntime {
             observed: object, root: root, observer: observer, keyPath: keyPath, components: path, options: options,
             context: context, triggerKeys: dependencies.triggers, detailKey: path.count == 1 ? key : nil,
             needsRebuild: continues || dependencies.throughRelationship)
-        if root == nil && path.count == 1 { observance.directProperty = object.cls.property(named: key) }
+        if root == nil && path.count == 1 { observance.directProperty = object.cls.kvcProperty(named: key) }
         return observance
     }
 
@@ -415,7 +415,7 @@ public final class KVORuntime {
     /// `<__NSArrayM dept.employees>`: collections are named after where they
     /// live; one reached otherwise shows its contents where Apple prints an address.
     func collectionReceiver(_ value: Value, owner: CollectionOwner?) -> String {
-        "<\(value.foundationClassName) \(owner?.name ?? value.collectionDescription)>"
+        "<\(value.foundationClassName) \(owner?.name ?? value.numberDescription ?? value.collectionDescription)>"
     }
 
     // MARK: Will and did (§6.5)

@@ -114,7 +114,7 @@ public final class Observance {
 
     private func resolvePathProperty(_ step: Int, on cls: ClassInfo) -> PropertyInfo? {
         let key = components[components.startIndex + step]
-        let property = KeyPaths.isOperator(key) ? nil : cls.property(named: key)
+        let property = KeyPaths.isOperator(key) ? nil : cls.kvcProperty(named: key)
         let resolved = ResolvedKey(cls: ObjectIdentifier(cls), property: property)
         if step < resolvedPath.count {
             resolvedPath[step] = resolved

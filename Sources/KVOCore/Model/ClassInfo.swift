@@ -24,6 +24,9 @@ public final class ClassInfo {
     private final class Hierarchy {
         var names: Set<String> = []
         var hookChanges = 0
+        /// Some property is named `get…`: KVC's first choice, `get<Key>`,
+        /// may then come before a property `key`.
+        var hasGetNames = false
     }
     /// Positions in `ownProperties` by name.
     private var ownIndex: [String: Int] = [:]
@@ -49,6 +52,9 @@ public final class ClassInfo {
         public var keyPathsForValuesAffecting: ((String) throws -> [String])?
         /// Zero-argument methods, which KVC finds as getters (`-key`).
         public var getterMethods: [String: (KVOObject) throws -> Value] = [:]
+        /// One-argument methods, which KVC finds as setters (`-setKey:`) and
+        /// as `-objectInKeyAtIndex:`.
+        public var oneArgumentMethods: [String: (KVOObject, Value) throws -> Value] = [:]
         public init() {}
     }
 
@@ -74,6 +80,7 @@ public final class ClassInfo {
             ownProperties.append(property)
         }
         hierarchy.names.insert(property.name)
+        if property.name.hasPrefix("get") { hierarchy.hasGetNames = true }
         ClassInfo.propertyGeneration &+= 1
         return property
     }
@@ -205,6 +212,79 @@ public final class ClassInfo {
             current = cls.superclass
         }
         return nil
+    }
+
+    /// A one-argument method KVC can use as a setter (`-setKey:`) or as
+    /// `-objectInKeyAtIndex:`.
+    public func oneArgumentMethod(_ name: String) -> ((KVOObject, Value) throws -> Value)? {
+        var current: ClassInfo? = self
+        while let cls = current {
+            if let method = cls.ownHooks.oneArgumentMethods[name] { return method }
+            current = cls.superclass
+        }
+        return nil
+    }
+
+    /// What KVC's getter search finds under one name: a property's getter
+    /// or a zero-argument method.
+    public enum Getter {
+        case property(PropertyInfo)
+        case method((KVOObject) throws -> Value)
+    }
+
+    /// The property or zero-argument method `name` (a property KVC sees).
+    public func getter(named name: String) -> Getter? {
+        if let property = property(named: name), !property.kvcHidden { return .property(property) }
+        if let method = getterMethod(name) { return .method(method) }
+        return nil
+    }
+
+    /// The property that `value(forKey: key)` reads, when a plain property
+    /// read gives it: nil when a `get<Key>` method or property comes first
+    /// in KVC's search (or there is no such property).
+    public func kvcProperty(named key: String) -> PropertyInfo? {
+        guard let property = property(named: key) else { return nil }
+        if hierarchy.hasGetNames || accessorNames.get, getter(named: "get" + KeyPaths.capitalized(key)) != nil {
+            return nil
+        }
+        return property
+    }
+
+    /// The one-argument method `set<Key>`, which `setValue(_:forKey:)`
+    /// prefers to the property's own setter. The name is only built when
+    /// this class or a superclass has a method named `set…`.
+    public func setterMethod(forKey key: String) -> ((KVOObject, Value) throws -> Value)? {
+        guard accessorNames.set else { return nil }
+        return oneArgumentMethod("set" + KeyPaths.capitalized(key))
+    }
+
+    /// Whether this class or a superclass has a zero-argument method named
+    /// `get…` and a one-argument method named `set…`, worked out again only
+    /// after hooks change (at declaration, not per KVC call).
+    private var accessorNames: (get: Bool, set: Bool) {
+        if accessorNamesGeneration != hierarchy.hookChanges {
+            var get = false
+            var set = false
+            var current: ClassInfo? = self
+            while let cls = current {
+                get = get || cls.ownHooks.getterMethods.keys.contains { $0.hasPrefix("get") }
+                set = set || cls.ownHooks.oneArgumentMethods.keys.contains { $0.hasPrefix("set") }
+                current = cls.superclass
+            }
+            cachedAccessorNames = (get, set)
+            accessorNamesGeneration = hierarchy.hookChanges
+        }
+        return cachedAccessorNames
+    }
+    private var cachedAccessorNames = (get: false, set: false)
+    private var accessorNamesGeneration = -1
+
+    /// The instance variable `name`: a stored property `p` has the ivar `_p`.
+    public func ivar(named name: String) -> PropertyInfo? {
+        guard name.utf8.first == UInt8(ascii: "_"),
+            let property = property(named: String(name.dropFirst())), property.slot != nil, !property.kvcHidden
+        else { return nil }
+        return property
     }
 
     /// `+automaticallyNotifiesObserversForKey:`, asked once per key and cached as
@@ -444,6 +524,7 @@ public indirect enum ValueType: Equatable, CustomStringConvertible {
         case (.any, _): return value
         case (.int, .int), (.double, .double), (.bool, .bool): return value
         case (.double, .int(let int)): return .double(Double(int))
+        case (.double, .float), (.double, .decimal): return value.number.map(Value.double)
         case (.string, .string), (.string, .null): return value
         case (.object, .null), (.array, .null), (.set, .null): return value
         case (.object(let name), .object(let object)):
@@ -494,6 +575,25 @@ public enum KeyPaths {
         }
         result.append(String(path[start..<index]))
         return result
+    }
+
+    /// `<Key>` in KVC's accessor names: the key with its first letter
+    /// uppercased (`level` → `Level`, as `getLevel`, `setLevel:`).
+    public static func capitalized(_ key: String) -> String {
+        guard let first = key.unicodeScalars.first, ("a"..."z").contains(first) else { return key }
+        return String(first).uppercased() + String(key.unicodeScalars.dropFirst())
+    }
+
+    /// The key a setter method sets: `setColor` → `color`, `setURL` → `URL`
+    /// (a name that goes on in capitals keeps them); nil for a name not of
+    /// the form `set<Key>`.
+    public static func keySet(byMethod name: String) -> String? {
+        let scalars = name.unicodeScalars
+        guard scalars.count > 3, name.hasPrefix("set") else { return nil }
+        let rest = scalars.dropFirst(3)
+        guard let first = rest.first, ("A"..."Z").contains(first) else { return nil }
+        if let second = rest.dropFirst().first, ("A"..."Z").contains(second) { return String(rest) }
+        return String(first).lowercased() + String(rest.dropFirst())
     }
 
     /// The collection operators NSArray and NSSet implement.

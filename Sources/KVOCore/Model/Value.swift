@@ -7,6 +7,11 @@ public enum Value {
     case bool(Bool)
     case int(Int)
     case double(Double)
+    /// An NSNumber made from a float (`floatValue`): it describes itself
+    /// with `%0.7g`.
+    case float(Float)
+    /// An NSDecimalNumber (`@sum`, `@avg`).
+    indirect case decimal(DecimalNumber)
     case string(String)
     case object(KVOObject)
     case array([Value])
@@ -41,6 +46,8 @@ public enum Value {
         case .int(let value): return Double(value)
         case .double(let value): return value
         case .bool(let value): return value ? 1 : 0
+        case .float(let value): return Double(value)
+        case .decimal(let value): return value.doubleValue
         default: return nil
         }
     }
@@ -55,7 +62,7 @@ public enum Value {
 
     public var isScalar: Bool {
         switch self {
-        case .int, .double, .bool: return true
+        case .int, .double, .bool, .float, .decimal: return true
         default: return false
         }
     }

@@ -9,6 +9,7 @@ extension Value {
         case .int(let value): return String(value)
         case .double(let value): return Value.describe(double: value)
         case .string(let value): return value
+        case .float, .decimal: return numberDescription ?? ""
         case .observationInfo(let object): return object.observationInfoDescription ?? "nil"
         case .exception(let exception): return "\(exception.name): \(exception.reason)"
         default: return collectionDescription
@@ -165,6 +166,7 @@ extension Value {
         // Numbers are quoted by the strings' rule: `"-1"`, `"2.5"`, `200`.
         case .int(let value): return value < 0 ? "\"\(value)\"" : String(value)
         case .double(let value): return Value.quoteIfNeeded(Value.describe(double: value))
+        case .float, .decimal: return Value.quoteIfNeeded(numberDescription ?? "")
         case .string(let value): return Value.quoteIfNeeded(value)
         case .object(let object): return object.description
         case .array, .set: return collectionDescription
@@ -177,6 +179,19 @@ extension Value {
             return object.observationInfo == nil ? "<null>" : "<NSKeyValueObservationInfo \(object.name)>"
         case .change(let change): return change.description
         case .exception(let exception): return "\(exception.name): \(exception.reason)"
+        }
+    }
+
+    /// An NSNumber's own description (`stringValue`), bare; nil for
+    /// anything that is not a number.
+    public var numberDescription: String? {
+        switch self {
+        case .bool(let value): return value ? "1" : "0"
+        case .int(let value): return String(value)
+        case .double(let value): return Value.describe(double: value)
+        case .float(let value): return Value.describe(float: value)
+        case .decimal(let value): return value.description
+        default: return nil
         }
     }
 
@@ -256,7 +271,8 @@ extension Value {
         switch self {
         case .null: return "NSNull"
         case .bool: return "__NSCFBoolean"
-        case .int, .double: return "__NSCFNumber"
+        case .int, .double, .float: return "__NSCFNumber"
+        case .decimal: return "NSDecimalNumber"
         case .string: return "__NSCFString"
         case .object(let object): return object.cls.name
         case .array: return "__NSArrayM"

@@ -106,6 +106,8 @@ extension Value: Equatable {
             return numbers(Double(a))
         case .double(let a):
             return numbers(a)
+        case .float, .decimal:
+            return numbers(lhs.number ?? .nan)
         case .string(let a):
             if case .string(let b) = rhs { return result(a == b) }
             return .different
@@ -172,6 +174,7 @@ extension Value: Hashable {
         case .bool(let value): Value.hash(number: value ? 1 : 0, into: &hasher)
         case .int(let value): Value.hash(number: Double(value), into: &hasher)
         case .double(let value): Value.hash(number: value, into: &hasher)
+        case .float, .decimal: Value.hash(number: number ?? .nan, into: &hasher)
         case .string(let value):
             hasher.combine(2 as UInt8)
             hasher.combine(value)

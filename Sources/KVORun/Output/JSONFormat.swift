@@ -114,6 +114,11 @@ public enum JSONFormat {
             // JSON keeps the number itself: the shortest text that reads back.
             return double.isFinite
                 ? Value.shortestDescription(double: double) : string(Value.shortestDescription(double: double))
+        case .float(let float):
+            return float.isFinite ? Value.describe(float: float) : string(Value.describe(float: float))
+        // An NSDecimalNumber's digits, all of them (JSON numbers have no
+        // precision limit).
+        case .decimal(let decimal): return decimal.description
         case .string(let text): return string(text)
         case .object(let object):
             return object_([

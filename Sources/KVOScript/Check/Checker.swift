@@ -322,7 +322,7 @@ extension Checker {
                 for (index, key) in components.enumerated() {
                     guard let owner = current else { break }
                     guard let found = owner.info.property(named: key) else {
-                        if owner.method(key) == nil {
+                        if !Self.kvcFinds(key, in: owner) {
                             let names = owner.info.properties.map(\.name)
                             error(
                                 "'\(key)' in @affectedBy is not a property of '\(owner.info.name)'\(Suggestion.didYouMean(key, in: names))",
@@ -349,6 +349,23 @@ extension Checker {
             }
             cls.info.property(named: property.name)?.affectedBy = kept
         }
+    }
+
+    /// Whether KVC's accessor search finds `key` on instances of `cls`
+    /// other than as a property of that name: a method `get<Key>`, `<key>`,
+    /// `is<Key>` or `_<key>`, the pair `countOf<Key>` and
+    /// `objectIn<Key>AtIndex`, or an instance variable (SPEC §5).
+    static func kvcFinds(_ key: String, in cls: ScriptClass) -> Bool {
+        let capital = KeyPaths.capitalized(key)
+        for name in ["get" + capital, key, "is" + capital, "_" + key] {
+            if cls.info.property(named: name) != nil || cls.method(name) != nil { return true }
+        }
+        if cls.info.property(named: "countOf" + capital) != nil || cls.method("countOf" + capital) != nil,
+            cls.method("objectIn" + capital + "AtIndex") != nil
+        {
+            return true
+        }
+        return ["_" + key, "_is" + capital, key, "is" + capital].contains { cls.info.ivar(named: $0) != nil }
     }
 
     /// The NSObject methods a class overrides must take what NSObject passes.

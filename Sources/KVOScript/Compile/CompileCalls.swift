@@ -191,6 +191,10 @@ extension Compiler {
         }
         let receiverEval = typed.eval
         let argumentEvals = evals(arguments)
+        // `o.setColor(v)`: KVO overrides `-setColor:` while `color` is
+        // observed, so calling it notifies. Swift's methods are not
+        // `dynamic`: a call from Swift goes past KVO's subclass.
+        let notifying = arguments.count == 1 && !isSwift ? KeyPaths.keySet(byMethod: name) : nil
         if let cls = typed.cls, cls.method(name) == nil, Builtins.table[signature] == nil {
             return Typed(Self.unreachable("method '\(name)'"))
         }
@@ -199,8 +203,8 @@ extension Compiler {
             return Typed({ machine in
                 let target = try receiverEval(machine)
                 if case .object(let object) = target, let box = machine.method(of: object, name) {
-                    return try machine.invoke(
-                        box, selfObject: object, arguments: try argumentEvals.map { try $0(machine) })
+                    return try machine.invokeMethod(
+                        box, on: object, arguments: try argumentEvals.map { try $0(machine) }, notifying: notifying)
                 }
                 let owner = target.isCollection ? ownerCapture.owner : nil
                 return try buffer.call(argumentEvals, machine) { arguments in
@@ -226,7 +230,8 @@ extension Compiler {
                     "value of type '\(object.cls.name)' has no method '\(name)'\(Suggestion.didYouMean(name, in: names))"
                 )
             }
-            return try machine.invoke(box, selfObject: object, arguments: try argumentEvals.map { try $0(machine) })
+            return try machine.invokeMethod(
+                box, on: object, arguments: try argumentEvals.map { try $0(machine) }, notifying: notifying)
         })
     }
 
@@ -400,6 +405,22 @@ final class MethodCache {
 extension Machine {
     func method(of object: KVOObject, _ name: String) -> FunctionBox? {
         classes[ObjectIdentifier(object.cls)]?.method(name)
+    }
+
+    /// Calls a method on an object; a setter method (`setColor(v)`, whose
+    /// key is `notifying`) runs inside will/did for its key, as KVO's
+    /// overridden setter does.
+    func invokeMethod(_ box: FunctionBox, on object: KVOObject, arguments: [Value], notifying key: String?) throws
+        -> Value
+    {
+        guard let key, box.parameters.count == 1, object.observationInfo != nil else {
+            return try invoke(box, selfObject: object, arguments: arguments)
+        }
+        var result = Value.null
+        try kvo.notifyingAutomatically(object, key: key) {
+            result = try invoke(box, selfObject: object, arguments: arguments)
+        }
+        return result
     }
 }
 

@@ -405,7 +405,7 @@ extension Compiler {
             }
         case .context(let context):
             if name == "name" { return .string(context.name) }
-        case .bool, .int, .double, .option, .setMutation, .observationInfo:
+        case .bool, .int, .double, .float, .decimal, .option, .setMutation, .observationInfo:
             break
         }
         throw ScriptError.runtime("value of type \(value.typeName) has no member '\(name)'")

@@ -294,6 +294,12 @@ final class Compiler {
                 try machine { try $0.invoke(box, selfObject: object, arguments: []) }
             }
         }
+        // One-argument methods: KVC's `set<Key>:` and `objectIn<Key>AtIndex:`.
+        for (name, box) in cls.methods where box.parameters.count == 1 {
+            cls.info.ownHooks.oneArgumentMethods[name] = { object, argument in
+                try machine { try $0.invoke(box, selfObject: object, arguments: [argument]) }
+            }
+        }
     }
 
     // MARK: Function bodies

@@ -193,6 +193,11 @@ enum Operators {
             return .int(result)
         case (.int, .double), (.double, .int), (.double, .double):
             return .double(doubleOp(lhs.number ?? 0, rhs.number ?? 0))
+        // A float or a decimal from KVC (`floatValue`, `@avg`) computes as a
+        // Double, as `doubleValue` gives it.
+        case (.float, _), (.decimal, _), (_, .float), (_, .decimal):
+            guard let a = lhs.number, let b = rhs.number, lhs.isScalar, rhs.isScalar else { fallthrough }
+            return .double(doubleOp(a, b))
         default:
             throw ScriptError.runtime(
                 "binary operator '\(op)' cannot be applied to \(lhs.typeName) and \(rhs.typeName)")
@@ -233,6 +238,8 @@ enum Operators {
             if overflow { throw ScriptError.runtime("arithmetic overflow: -(\(a)) does not fit in Int") }
             return .int(result)
         case .double(let a): return .double(-a)
+        case .float(let a): return .float(-a)
+        case .decimal: return .double(-(value.number ?? 0))
         default: throw ScriptError.runtime("unary operator '-' cannot be applied to \(value.typeName)")
         }
     }

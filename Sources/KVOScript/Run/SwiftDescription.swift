@@ -24,7 +24,7 @@ enum SwiftDescription {
     /// An `Any` holding what Foundation handed over: numbers print as NSNumber does.
     static func bridged(_ value: Value) -> String {
         switch value {
-        case .int, .double, .bool: return value.printDescription
+        case .int, .double, .bool, .float, .decimal: return value.printDescription
         case .string(let text): return text
         default: return describe(value, nested: true)
         }
