@@ -198,4 +198,180 @@ import Testing
         let result = try A.check(source, .success, timeout: Self.quick)
         #expect(result.out == "A\nNSKVONotifying_A\nA\n", "\(result)")
     }
+
+    // MARK: Pictures: capped, and dot has a time limit
+
+    /// `graph(a)` searched each object's rows linearly for every key:
+    /// 220,000 observed keys took over 20 s, and the DOT held them all. At
+    /// most 100 rows an object and 1,000 edges are drawn, and the picture
+    /// says what it left out.
+    @Test func aGraphOfManyKeysIsCappedAndSaysWhatItLeftOut() {
+        let result = run(
+            """
+            class A {
+                var x: Int = 0
+                func valueForUndefinedKey(key) { return 1 }
+            }
+            class W { }
+            let a = A()
+            let w = W()
+            for i in 0..<20000 { a.addObserver(w, forKeyPath: "k\\(i)") }
+            for i in 0..<3 { a.addObserver(w, forKeyPath: "k5") }
+            graph(a)
+
+            """)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.utf8.count < 200_000, "\(result.out.utf8.count) bytes")
+        #expect(result.out.contains(#"\nnot drawn: 19900 keys (at most 100 an object), 19900 edges (at most 1000)";"#))
+        #expect(result.out.contains("PORT=\"k99\""))
+        #expect(!result.out.contains("PORT=\"k100\""))
+    }
+
+    @Test func aGraphOfManyEdgesIsCapped() {
+        let result = run(
+            """
+            class A { var x: Int = 0 }
+            class W { }
+            let a = A()
+            let w = W()
+            for i in 0..<5000 { a.addObserver(w, forKeyPath: "x") }
+            graph(a)
+
+            """)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.components(separatedBy: "n0:k0 -> n1").count - 1 == 1_000)
+        #expect(result.out.contains(#"\nnot drawn: 4000 edges (at most 1000)";"#))
+    }
+
+    /// A graph within the limits is drawn as before: no "not drawn" line.
+    @Test func aSmallGraphSaysNothingIsLeftOut() {
+        let result = run(
+            "class A { var x: Int = 0 }\nclass W { }\nlet a = A()\nlet w = W()\n"
+                + "a.addObserver(w, forKeyPath: \"x\")\ngraph(a)\n")
+        #expect(result.out.contains("grey: released\";\n"))
+        #expect(!result.out.contains("not drawn"))
+    }
+
+    /// `graph --at` built the DOT of the whole graph after every statement up
+    /// to the line: 400 observed objects and 20,000 statements meant 20,000
+    /// pictures. It is built once, after the last statement at or before the line.
+    @Test func graphAtBuildsThePictureOnce() throws {
+        var source = """
+            class A { var x: Int = 0; var next: A? }
+            class W { }
+            let w = W()
+            let head = A()
+            var cur = head
+            for i in 0..<400 { let a = A()
+                a.addObserver(w, forKeyPath: "x")
+                cur.next = a
+                cur = a }
+
+            """
+        source += String(repeating: "cur = head\n", count: 20_000)
+        source += "let late = A()\nlate.addObserver(w, forKeyPath: \"x\")\n"
+        let result = try A.run(Array(source.utf8), arguments: ["graph", "--at", "20009"], timeout: Self.quick)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out.components(separatedBy: "<B>").count - 1 == 402)
+        #expect(!result.out.contains("<B>late</B>"), "drawn after line 20009, before late exists")
+        let end = try A.run(Array(source.utf8), arguments: ["graph"], timeout: Self.quick)
+        #expect(end.out.contains("<B>late</B>"))
+    }
+
+    /// A `dot` that never finishes: stopped after KVO_DOT_SECONDS, with a
+    /// clear error and status 1; the DOT is kept and no partial picture is
+    /// left (an earlier one stays).
+    @Test func aDotThatTakesTooLongIsStopped() throws {
+        let folder = try Folder()
+        let fake = folder.url.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: fake, withIntermediateDirectories: true)
+        let dot = fake.appendingPathComponent("dot")
+        // Writes into the picture it was asked for, then hangs.
+        try #"""
+            #!/bin/sh
+            for a; do case "$a" in *.svg) echo partial > "$a";; esac; done
+            exec sleep 30
+            """#.write(to: dot, atomically: true, encoding: .utf8)
+        chmod(dot.path, 0o755)
+        try folder.write("g.kvo", "class A { var x: Int = 0 }\nclass W { }\nlet a = A()\nlet w = W()\n"
+            + "a.addObserver(w, forKeyPath: \"x\")\n")
+        try folder.write("g.svg", "earlier\n")
+        let savedPath = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        setenv("PATH", fake.path + ":" + savedPath, 1)
+        setenv("KVO_DOT_SECONDS", "1", 1)
+        defer {
+            setenv("PATH", savedPath, 1)
+            unsetenv("KVO_DOT_SECONDS")
+        }
+        let start = Date()
+        let result = try folder.run(["graph", "g.kvo", "-o", "g.svg"])
+        #expect(Date().timeIntervalSince(start) < 20)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.err.contains("took more than 1 s to render g.svg and was stopped; the DOT is in g.dot"))
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("g.svg"), encoding: .utf8) == "earlier\n")
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("g.dot"), encoding: .utf8).hasPrefix("digraph"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("tmp") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    // MARK: A cut trace says so
+
+    /// The trace kept 2,000 events and dropped the rest silently (the count
+    /// at the bottom was always zero). The picture and standard error say so.
+    @Test func aTraceCutAtTwoThousandEventsSaysSo() throws {
+        let folder = try Folder()
+        try folder.write(
+            "t.kvo",
+            "class A { var x: Int = 0 }\nclass W { }\nlet a = A()\nlet w = W()\n"
+                + "a.addObserver(w, forKeyPath: \"x\")\nfor i in 0..<2500 { a.x = i }\nprint(\"end\")\n")
+        let result = try folder.run(["trace", "t.kvo", "-o", "t.svg"])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.err.contains(
+                "kvo-run: t.kvo: the trace has 2501 events; the picture draws the first 2000 and counts the rest"))
+        let svg = try String(contentsOf: folder.url.appendingPathComponent("t.svg"), encoding: .utf8)
+        #expect(svg.contains("… 501 more events not drawn (at most 2000 are)</text>"))
+        #expect(svg.components(separatedBy: "marker-end=").count - 1 == 2_000)
+    }
+
+    // MARK: Diagnostics are capped in all
+
+    /// 3 MB of junk gave 38,621 errors (7.3 MB on standard error): at most
+    /// 100 are shown, then one error counts the rest.
+    @Test func junkGivesAHundredErrorsThenACount() {
+        var junk = ""
+        for line in 0..<3_000 { junk += "x\(line) = = ) é 中 $ % ^ ~ ` ?? }\n" }
+        let result = check(junk)
+        #expect(result.status == 2)
+        let errors = result.err.split(separator: "\n").filter { $0.hasPrefix("t.kvo:") && $0.contains(": error: ") }
+        #expect(errors.count == 101, "\(errors.count)")
+        let last = String(errors.last ?? "")
+        #expect(last.contains(": error: too many errors: "), "\(last)")
+        #expect(last.hasSuffix(" more not shown (at most 100 are); fix the ones above and run again"), "\(last)")
+        #expect(result.err.utf8.count < 100_000)
+    }
+
+    @Test func theLastLineIsAJSONErrorEvent() throws {
+        var junk = ""
+        for line in 0..<500 { junk += "x\(line) = = )\n" }
+        let result = check(junk, format: .json)
+        #expect(result.status == 2)
+        let events = (result.out + result.err).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(events.count == 101)
+        let last = try #require(events.last)
+        #expect(last["event"] as? String == "error")
+        #expect((last["message"] as? String)?.hasPrefix("too many errors: ") == true, "\(last)")
+        #expect(last["line"] as? Int != nil)
+    }
+
+    /// Under the cap, every error is shown and nothing is added.
+    @Test func aFewErrorsAreAllShown() {
+        var junk = ""
+        for line in 0..<20 { junk += "x\(line) = = )\n" }
+        let result = check(junk)
+        #expect(!result.err.contains("too many errors"))
+        #expect(result.err.components(separatedBy: ": error: ").count - 1 >= 20)
+    }
 }

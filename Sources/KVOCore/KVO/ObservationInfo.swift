@@ -314,7 +314,7 @@ public final class ObservationInfo {
 
     /// The observance's index among the live ones, as a dump numbers it: its
     /// position when no removal left a hole, else the live ones before it.
-    func index(of observance: Observance) -> Int? {
+    public func index(of observance: Observance) -> Int? {
         let position = observance.position
         guard !observance.isRemoved, position < slots.count, slots[position] === observance else { return nil }
         if count == slots.count { return position }

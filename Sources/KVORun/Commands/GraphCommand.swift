@@ -49,8 +49,12 @@ public struct GraphCommand: ParsableCommand {
             let session = Session.commandLine(options: RunOptions(), output: pictureOutput)
             var snapshot: String?
             if let at {
-                session.afterStatement = { line in
-                    if line <= at { snapshot = ObservationGraph.dot(from: session.boundObjects) }
+                // Once, after the last statement at or before the line: a DOT
+                // built after every statement made a long scenario slow.
+                session.afterStatement = { line, next in
+                    if line <= at, next.map({ $0 > at }) ?? true {
+                        snapshot = ObservationGraph.dot(from: session.boundObjects)
+                    }
                 }
             }
             let runStatus = session.run(source, file: file == "-" ? "<stdin>" : file)
@@ -68,6 +72,18 @@ public struct GraphCommand: ParsableCommand {
 enum GraphRendering {
     static let installAdvice = "install Graphviz to render SVG: apt-get install graphviz (or: make setup)"
 
+    /// How long `dot` may take to render (KVO_DOT_SECONDS overrides it):
+    /// the graph handed to it is capped, but a dense one still takes long,
+    /// and a wait without limit hung `graph -o x.svg` for minutes.
+    static var dotSeconds: Double {
+        if let text = getenv("KVO_DOT_SECONDS"), let seconds = Double(String(cString: text)), seconds > 0,
+            seconds.isFinite
+        {
+            return seconds
+        }
+        return 10
+    }
+
     static func write(_ dot: String, to path: String?) -> Int32 {
         guard let path, path.hasSuffix(".svg") else { return PictureFile.write(dot, to: path) }
         let dotPath = String(path.dropLast(4)) + ".dot"
@@ -81,7 +97,24 @@ enum GraphRendering {
         let status = PictureFile.write(dot, to: temporary)
         guard status == ExitStatus.success else { return status }
         defer { unlink(temporary) }
-        guard ExternalTool.run(program, ["-Tsvg", temporary, "-o", path]) == 0 else {
+        // `dot` writes beside the picture, which is renamed into place only
+        // when complete: a killed or failed `dot` leaves no partial picture.
+        let rendered = path + ".tmp.svg"
+        defer { unlink(rendered) }
+        switch ExternalTool.run(program, ["-Tsvg", temporary, "-o", rendered], seconds: dotSeconds) {
+        case .exited(0):
+            guard rename(rendered, path) == 0 else {
+                Runner.stderr("kvo-run: cannot write \(path): \(String(cString: strerror(errno)))\n")
+                return ExitStatus.failure
+            }
+        case .timedOut:
+            let limit = dotSeconds == dotSeconds.rounded() && dotSeconds < 1e9 ? String(Int(dotSeconds)) : "\(dotSeconds)"
+            Runner.stderr(
+                "kvo-run: '\(program)' took more than \(limit) s to render \(path) and was stopped; "
+                    + "the DOT is in \(dotPath) (draw fewer objects, or render it yourself: dot -Tsvg \(dotPath))\n")
+            _ = PictureFile.write(dot, to: dotPath)
+            return ExitStatus.failure
+        case .exited, .failed:
             Runner.stderr("kvo-run: '\(program)' failed to render \(path); the DOT is in \(dotPath)\n")
             _ = PictureFile.write(dot, to: dotPath)
             return ExitStatus.failure

@@ -26,7 +26,18 @@ public enum TraceDiagram {
         case note(at: Int, text: String, depth: Int, isException: Bool)
     }
 
-    public static func svg(_ events: [Event], title: String) -> String {
+    /// Whether the diagram draws `event` (a row); `--explain` steps and
+    /// `graph(…)` are not drawn.
+    static func draws(_ event: Event) -> Bool {
+        switch event {
+        case .notify, .print, .exception, .observationInfo: return true
+        case .explain, .graph: return false
+        }
+    }
+
+    /// `events` drawn, the first `maxEvents` of them; `notDrawn` more that
+    /// were not even kept are counted with those left out here.
+    public static func svg(_ events: [Event], title: String, notDrawn: Int = 0) -> String {
         var participants: [(name: String, cls: String)] = [("scenario", "top level")]
         var column: [ObjectIdentifier: Int] = [:]
         func lifeline(_ object: KVOObject) -> Int {
@@ -41,7 +52,7 @@ public enum TraceDiagram {
             depth > 0 && depth <= handlers.count ? handlers[depth - 1] : 0
         }
         var rows: [Row] = []
-        var dropped = 0
+        var dropped = notDrawn
         for event in events {
             guard rows.count < maxEvents else {
                 dropped += 1
@@ -162,7 +173,7 @@ public enum TraceDiagram {
         if dropped > 0 {
             svg +=
                 "<text x=\"\(n(margin))\" y=\"\(n(bottom))\" fill=\"#555555\">"
-                + "… \(dropped) more events not drawn</text>\n"
+                + "… \(dropped) more events not drawn (at most \(maxEvents) are)</text>\n"
         }
         return svg + "</svg>\n"
     }
