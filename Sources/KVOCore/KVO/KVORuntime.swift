@@ -242,8 +242,8 @@ public final class KVORuntime {
         let continues = path.count > 1 && !KeyPaths.isOperator(path[path.startIndex + 1])
         let observance = Observance(
             observed: object, root: root, observer: observer, keyPath: keyPath, components: path, options: options,
-            context: context, triggerKeys: dependencies.triggers, detailKey: path.count == 1 ? key : nil,
-            needsRebuild: continues || dependencies.throughRelationship)
+            context: context, triggerKeys: dependencies.triggers ?? [], detailKey: path.count == 1 ? key : nil,
+            needsRebuild: continues || dependencies.throughRelationship, largeClosure: dependencies.triggers == nil)
         if root == nil && path.count == 1 { observance.directProperty = object.cls.property(named: key) }
         return observance
     }
@@ -337,7 +337,7 @@ public final class KVORuntime {
             if path.count > 1 && !KeyPaths.isOperator(path[path.startIndex + 1]) {
                 try forward(from: object, along: path, isAffecting: false)
             }
-            for affecting in try object.cls.dependencyClosure(of: path[path.startIndex]) where affecting.count > 1 {
+            for affecting in try object.cls.dependencies(of: path[path.startIndex]).relationshipPaths {
                 try forward(from: object, along: affecting[...], isAffecting: true)
             }
         }

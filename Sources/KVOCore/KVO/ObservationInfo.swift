@@ -38,6 +38,9 @@ public final class Observance {
 
     /// Keys of `observed` whose change affects this observance.
     let triggerKeys: [String]
+    /// Its key's dependency closure was too large to store: its class
+    /// answers which changes reach it (`ClassInfo.affects(_:_:)`).
+    let largeClosure: Bool
     /// The key whose to-many detail (kinds 2–4, indexes) reaches the observer.
     let detailKey: String?
     /// A change of a trigger key can replace an object along the path.
@@ -74,7 +77,7 @@ public final class Observance {
     init(
         observed: KVOObject, root: Observance?, observer: KVOObject, keyPath: String?, components: ArraySlice<String>,
         options: ObservingOptions, context: Context?, triggerKeys: [String], detailKey: String?,
-        needsRebuild: Bool
+        needsRebuild: Bool, largeClosure: Bool = false
     ) {
         self.observed = observed
         self.root = root
@@ -86,6 +89,7 @@ public final class Observance {
         self.triggerKeys = triggerKeys
         self.detailKey = detailKey
         self.needsRebuild = needsRebuild
+        self.largeClosure = largeClosure
     }
 
     /// Same observer, key path, options and context: Apple shares one observance.
@@ -153,6 +157,7 @@ public final class Observance {
         // string is recognised from its bits, an unequal one costs a
         // comparison call.
         if let lastTrigger, key == lastTrigger { return true }
+        if largeClosure { return observed.cls.affects(key, firstKey) }
         for trigger in triggerKeys where trigger == key {
             lastTrigger = trigger
             return true
