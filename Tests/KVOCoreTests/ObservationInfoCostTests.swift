@@ -33,7 +33,9 @@ import Testing
             }
             guard let info = acct.observationInfo else { continue }
             if round % 7 == 0 {
-                for observance in info.observances { #expect(info.index(of: observance) == walkedIndex(info, observance)) }
+                for observance in info.observances {
+                    #expect(info.index(of: observance) == walkedIndex(info, observance))
+                }
             }
         }
         let info = try #require(acct.observationInfo)

@@ -288,13 +288,15 @@ import Testing
         let dot = fake.appendingPathComponent("dot")
         // Writes into the picture it was asked for, then hangs.
         try #"""
-            #!/bin/sh
-            for a; do case "$a" in *.svg) echo partial > "$a";; esac; done
-            exec sleep 30
-            """#.write(to: dot, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        for a; do case "$a" in *.svg) echo partial > "$a";; esac; done
+        exec sleep 30
+        """#.write(to: dot, atomically: true, encoding: .utf8)
         chmod(dot.path, 0o755)
-        try folder.write("g.kvo", "class A { var x: Int = 0 }\nclass W { }\nlet a = A()\nlet w = W()\n"
-            + "a.addObserver(w, forKeyPath: \"x\")\n")
+        try folder.write(
+            "g.kvo",
+            "class A { var x: Int = 0 }\nclass W { }\nlet a = A()\nlet w = W()\n"
+                + "a.addObserver(w, forKeyPath: \"x\")\n")
         try folder.write("g.svg", "earlier\n")
         let savedPath = ProcessInfo.processInfo.environment["PATH"] ?? ""
         setenv("PATH", fake.path + ":" + savedPath, 1)
@@ -309,7 +311,8 @@ import Testing
         #expect(result.status == 1, "\(result)")
         #expect(result.err.contains("took more than 1 s to render g.svg and was stopped; the DOT is in g.dot"))
         #expect(try String(contentsOf: folder.url.appendingPathComponent("g.svg"), encoding: .utf8) == "earlier\n")
-        #expect(try String(contentsOf: folder.url.appendingPathComponent("g.dot"), encoding: .utf8).hasPrefix("digraph"))
+        #expect(
+            try String(contentsOf: folder.url.appendingPathComponent("g.dot"), encoding: .utf8).hasPrefix("digraph"))
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("tmp") }
         #expect(left.isEmpty, "\(left)")
     }

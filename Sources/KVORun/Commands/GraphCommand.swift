@@ -108,7 +108,8 @@ enum GraphRendering {
                 return ExitStatus.failure
             }
         case .timedOut:
-            let limit = dotSeconds == dotSeconds.rounded() && dotSeconds < 1e9 ? String(Int(dotSeconds)) : "\(dotSeconds)"
+            let limit =
+                dotSeconds == dotSeconds.rounded() && dotSeconds < 1e9 ? String(Int(dotSeconds)) : "\(dotSeconds)"
             Runner.stderr(
                 "kvo-run: '\(program)' took more than \(limit) s to render \(path) and was stopped; "
                     + "the DOT is in \(dotPath) (draw fewer objects, or render it yourself: dot -Tsvg \(dotPath))\n")

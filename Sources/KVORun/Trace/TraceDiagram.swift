@@ -167,7 +167,8 @@ public enum TraceDiagram {
                     "<rect x=\"\(n(left))\" y=\"\(n(rowY - 17))\" width=\"\(n(noteWidth))\" height=\"22\" rx=\"3\" "
                     + "fill=\"\(fill)\" stroke=\"\(stroke)\"/>\n"
                 let ink = isException ? "#b3261e" : "#1b1b1b"
-                svg += "<text x=\"\(n(left + 7))\" y=\"\(n(rowY - 2))\" fill=\"\(ink)\">\(XMLText.escaped(clipped(text)))</text>\n"
+                svg +=
+                    "<text x=\"\(n(left + 7))\" y=\"\(n(rowY - 2))\" fill=\"\(ink)\">\(XMLText.escaped(clipped(text)))</text>\n"
             }
         }
         if dropped > 0 {
