@@ -25,11 +25,12 @@ public enum Explanation {
     case alreadyRecorded(ExplainedObservance)
     /// Will phase: the prior notification of an observance that asked for `.prior`.
     case prior(ExplainedObservance)
-    /// Will phase finished: the pending stack, oldest first (the top is last).
-    case pendingStack([String])
+    /// Will phase finished: the pending stack (its top few, the top last).
+    case pendingStack(ExplainedStack)
     /// Did phase: the change popped and the order in which its pending
-    /// notifications are tried (the most recent registration first).
-    case didStarts(object: String, key: String, order: [ExplainedObservance], stack: [String])
+    /// notifications are tried (the most recent registration first): the
+    /// first `KVORuntime.explainedListLimit` of its `count`.
+    case didStarts(object: String, key: String, order: [ExplainedObservance], count: Int, stack: ExplainedStack)
     /// Did phase: checked against the current observation info and delivered.
     /// `identical`: its own registration was removed, an identical one stands.
     case delivering(ExplainedObservance, new: String?, identical: Bool)
@@ -86,6 +87,24 @@ public enum ExplainedRoute {
     /// Through a key path: the forwarding observance on `via` (the changed
     /// object), registered for the root observance.
     case forwarded(via: ExplainedObservance)
+}
+
+/// The pending stack as a step shows it: its top `KVORuntime.explainedListLimit`
+/// changes (`acct.balance`), oldest first so the top is last, and how many
+/// changes it holds in all. Printing the whole stack at every step made 20,000
+/// nested `willChangeValue` calls print gigabytes.
+public struct ExplainedStack: Equatable, Sendable {
+    public let top: [String]
+    public let count: Int
+
+    public init(top: [String], count: Int) {
+        self.top = top
+        self.count = count
+    }
+
+    /// Changes below the ones shown.
+    public var notShown: Int { count - top.count }
+    public var isEmpty: Bool { count == 0 }
 }
 
 /// An observance as an explanation names it: `acct[1]` (its place in its

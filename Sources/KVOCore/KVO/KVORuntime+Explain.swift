@@ -110,18 +110,11 @@ extension KVORuntime {
 
     /// `removeObserver`: the registration it takes out, and how many matched.
     func explainRemoval(_ observance: Observance, _ context: ContextMatch) {
-        var candidates = 0
         var anyContext = false
-        for entry in observance.observed.observationInfo?.observances ?? []
-        where entry.root == nil && entry.observer === observance.observer && entry.keyPath == observance.keyPath {
-            switch context {
-            case .any:
-                anyContext = true
-                candidates += 1
-            case .exactly(let wanted):
-                if entry.context === wanted { candidates += 1 }
-            }
-        }
+        if case .any = context { anyContext = true }
+        let candidates =
+            observance.observed.observationInfo?.registrationCount(
+                of: observance.observer, keyPath: observance.keyPath, context: context) ?? 0
         explain(
             .removed(
                 explained(observance), candidates: candidates, anyContext: anyContext,
@@ -151,26 +144,66 @@ extension KVORuntime {
         explain(.pendingStack(pendingSnapshot()))
     }
 
+    /// The first `explainedListLimit` of a change's records in the order the
+    /// did phase tries them (most recent registration first), explained.
+    func explainedDidOrder(_ change: PendingChange) -> [ExplainedObservance] {
+        var order: [ExplainedObservance] = []
+        var remaining = change.rest.count
+        while remaining > 0, order.count < Self.explainedListLimit {
+            remaining -= 1
+            order.append(explained(change.rest[remaining].observance))
+        }
+        if let first = change.first, order.count < Self.explainedListLimit { order.append(explained(first.observance)) }
+        return order
+    }
+
     /// The did phase begins: the order it tries its records in.
     func explainDidPhase(_ object: KVOObject, _ key: String, _ change: PendingChange) {
-        let order = change.records.reversed().map { explained($0.observance) }
-        explain(.didStarts(object: object.name, key: key, order: order, stack: pendingSnapshot()))
+        let count = change.recordCount
+        explain(
+            .didStarts(
+                object: object.name, key: key, order: explainedDidOrder(change), count: count,
+                stack: pendingSnapshot()),
+            listing: count)
     }
 
     /// The did phase is over: the observances registered since the will
     /// phase (between the halves of a manual change, or by a handler), which
     /// it did not tell.
     func explainAddedMidChange(_ object: KVOObject, _ key: String, _ change: PendingChange) {
-        let records = change.records
         guard let info = object.observationInfo else { return }
-        var seen: [Observance] = []
+        // Hashed: with 60,000 observances, a linear search of the records
+        // for each made one explained change take minutes.
+        var recorded: Set<ObjectIdentifier> = []
+        var recordedIdentities: Set<RegistrationIdentity> = []
+        for record in change.records {
+            recorded.insert(ObjectIdentifier(record.observance))
+            if record.observance.root == nil { recordedIdentities.insert(RegistrationIdentity(record.observance)) }
+        }
+        var seen: Set<ObjectIdentifier> = []
         for case let entry? in info.slots where entry.isTriggered(by: key) {
             let root = entry.root ?? entry
-            guard root.isRegistered, !seen.contains(where: { $0 === root }) else { continue }
-            seen.append(root)
-            if !records.contains(where: { $0.observance === root || $0.observance.isIdentical(to: root) }) {
-                explain(.addedMidChange(explained(root)))
-            }
+            guard root.isRegistered, seen.insert(ObjectIdentifier(root)).inserted else { continue }
+            // `isIdentical(to:)` holds only between root observances.
+            let isRecorded =
+                recorded.contains(ObjectIdentifier(root))
+                || (root.root == nil && recordedIdentities.contains(RegistrationIdentity(root)))
+            if !isRecorded { explain(.addedMidChange(explained(root))) }
+        }
+    }
+
+    /// What makes two root observances identical (`Observance.isIdentical(to:)`), hashable.
+    struct RegistrationIdentity: Hashable {
+        let observer: ObjectIdentifier
+        let keyPath: String
+        let options: ObservingOptions
+        let context: ObjectIdentifier?
+
+        init(_ observance: Observance) {
+            observer = ObjectIdentifier(observance.observer)
+            keyPath = observance.keyPath
+            options = observance.options
+            context = observance.context.map(ObjectIdentifier.init)
         }
     }
 

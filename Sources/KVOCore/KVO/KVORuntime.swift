@@ -41,6 +41,9 @@ public final class KVORuntime {
     /// change taken from below the top stays as a tombstone (`isTaken`)
     /// until it reaches the top.
     private var pending: [PendingChange] = []
+    /// How many of `pending` are tombstones, so `--explain` counts the live
+    /// changes without walking the stack.
+    private var tombstones = 0
     /// The pending changes of each object and key, most recent last; built
     /// only once a did phase finds its change below the top (a deep stack of
     /// pending changes of other keys made each search linear), dropped when
@@ -239,8 +242,8 @@ public final class KVORuntime {
         let continues = path.count > 1 && !KeyPaths.isOperator(path[path.startIndex + 1])
         let observance = Observance(
             observed: object, root: root, observer: observer, keyPath: keyPath, components: path, options: options,
-            context: context, triggerKeys: dependencies.triggers, detailKey: path.count == 1 ? key : nil,
-            needsRebuild: continues || dependencies.throughRelationship)
+            context: context, triggerKeys: dependencies.triggers ?? [], detailKey: path.count == 1 ? key : nil,
+            needsRebuild: continues || dependencies.throughRelationship, largeClosure: dependencies.triggers == nil)
         if root == nil && path.count == 1 { observance.directProperty = object.cls.kvcProperty(named: key) }
         return observance
     }
@@ -346,7 +349,7 @@ public final class KVORuntime {
             if path.count > 1 && !KeyPaths.isOperator(path[path.startIndex + 1]) {
                 try forward(from: object, along: path, isAffecting: false, inAffecting: inAffecting)
             }
-            for affecting in try object.cls.dependencyClosure(of: path[path.startIndex]) where affecting.count > 1 {
+            for affecting in try object.cls.dependencies(of: path[path.startIndex]).relationshipPaths {
                 try forward(from: object, along: affecting[...], isAffecting: true, inAffecting: false)
             }
         }
@@ -496,8 +499,7 @@ public final class KVORuntime {
             change.append(PendingRecord(observance: root, detailed: detailed, oldSlot: oldSlot))
             if root.options.contains(.prior) { hasPrior = true }
             if explains {
-                let old =
-                    oldSlot == PendingRecord.noOld ? nil : change.old(of: change.records[change.records.count - 1])
+                let old = oldSlot == PendingRecord.noOld ? nil : change.lastRecord.flatMap(change.old(of:))
                 explain(
                     .recorded(
                         explained(root), route: explainedRoute(entry, key: key, on: object),
@@ -651,7 +653,10 @@ public final class KVORuntime {
     }
 
     private func takePendingSlowly(_ object: KVOObject, key: String) -> PendingChange? {
-        while let last = pending.last, last.isTaken { pending.removeLast() }
+        while let last = pending.last, last.isTaken {
+            pending.removeLast()
+            tombstones -= 1
+        }
         if let last = pending.last, last.object === object, last.key == key {
             pending.removeLast()
             if pendingIndex != nil {
@@ -677,15 +682,21 @@ public final class KVORuntime {
         if pendingIndex?[indexKey]?.isEmpty == true { pendingIndex?[indexKey] = nil }
         // Left in `pending` as a tombstone, popped once it reaches the top.
         change.isTaken = true
+        tombstones += 1
         return change
     }
 
-    /// `acct.balance` for each change waiting for its did phase, oldest first.
-    func pendingSnapshot() -> [String] {
-        pending.compactMap { change in
-            guard !change.isTaken, let object = change.object else { return nil }
-            return "\(object.name).\(change.key)"
+    /// The changes waiting for their did phase: the top
+    /// `explainedListLimit` as `acct.balance`, oldest first, and how many
+    /// there are. Counted, not listed: a stack of 20,000 nested changes was
+    /// printed whole at every step.
+    func pendingSnapshot() -> ExplainedStack {
+        var top: [String] = []
+        for change in pending.reversed() where top.count < Self.explainedListLimit {
+            guard !change.isTaken, let object = change.object else { continue }
+            top.append("\(object.name).\(change.key)")
         }
+        return ExplainedStack(top: top.reversed(), count: pending.count - tombstones)
     }
 
     private func recycle(_ change: PendingChange) {
@@ -825,6 +836,10 @@ final class PendingChange {
     }
 
     var records: [PendingRecord] { (first.map { [$0] } ?? []) + rest }
+    /// `records.count` and `records.last`, without building `records`
+    /// (`--explain` asks at every record).
+    var recordCount: Int { (first == nil ? 0 : 1) + rest.count }
+    var lastRecord: PendingRecord? { rest.last ?? first }
 
     /// The old value of the changed key, read once for all direct observances.
     var sharedOld: Value?

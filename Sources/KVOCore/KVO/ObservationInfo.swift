@@ -38,6 +38,9 @@ public final class Observance {
 
     /// Keys of `observed` whose change affects this observance.
     let triggerKeys: [String]
+    /// Its key's dependency closure was too large to store: its class
+    /// answers which changes reach it (`ClassInfo.affects(_:_:)`).
+    let largeClosure: Bool
     /// The key whose to-many detail (kinds 2–4, indexes) reaches the observer.
     let detailKey: String?
     /// A change of a trigger key can replace an object along the path.
@@ -59,6 +62,9 @@ public final class Observance {
     var position = 0
     /// Taken out of its object's `ObservationInfo` (lazily out of its indexes).
     var isRemoved = false
+    /// Whether it watches a key its class notifies automatically (so that
+    /// `object_getClass` shows KVO's subclass); nil until first asked.
+    var notifiesAutomatically: Bool?
     /// Root only: the property a single-key path reads, so reading old and new
     /// values skips key-path parsing.
     var directProperty: PropertyInfo? {
@@ -71,7 +77,7 @@ public final class Observance {
     init(
         observed: KVOObject, root: Observance?, observer: KVOObject, keyPath: String?, components: ArraySlice<String>,
         options: ObservingOptions, context: Context?, triggerKeys: [String], detailKey: String?,
-        needsRebuild: Bool
+        needsRebuild: Bool, largeClosure: Bool = false
     ) {
         self.observed = observed
         self.root = root
@@ -83,6 +89,7 @@ public final class Observance {
         self.triggerKeys = triggerKeys
         self.detailKey = detailKey
         self.needsRebuild = needsRebuild
+        self.largeClosure = largeClosure
     }
 
     /// Same observer, key path, options and context: Apple shares one observance.
@@ -156,6 +163,7 @@ public final class Observance {
         // string is recognised from its bits, an unequal one costs a
         // comparison call.
         if let lastTrigger, key == lastTrigger { return true }
+        if largeClosure { return observed.cls.affects(key, firstKey) }
         for trigger in triggerKeys where trigger == key {
             lastTrigger = trigger
             return true
@@ -179,6 +187,18 @@ public final class ObservationInfo {
     public private(set) var count = 0
     /// Each observer's root observances, in registration order.
     private var byObserver: [ObjectIdentifier: Registrations] = [:]
+    /// Live observances up to each slot, for `index(of:)` while removed
+    /// entries leave holes: built the first time `--explain` asks, then kept
+    /// in step with appends and removals until the next compaction. Counting
+    /// the slots before an observance at each step made 60,000 explained
+    /// registrations and removals quadratic.
+    private var liveCounts: LiveCounts?
+    /// For `object_getClass`: the live observances before slot
+    /// `classifiedUpTo` that watch a key notified automatically. Kept on
+    /// append and removal, so the question costs O(1) amortized instead of
+    /// a walk of every observance at each call.
+    private var automaticCount = 0
+    private var classifiedUpTo = 0
 
     /// The live observances in registration order.
     public var observances: [Observance] { slots.compactMap { $0 } }
@@ -232,6 +252,7 @@ public final class ObservationInfo {
         }
         slots.append(observance)
         count += 1
+        liveCounts?.append(live: true)
     }
 
     func remove(_ observance: Observance) {
@@ -241,6 +262,8 @@ public final class ObservationInfo {
         version &+= 1
         count -= 1
         observance.isRemoved = true
+        liveCounts?.remove(at: position)
+        if position < classifiedUpTo, observance.notifiesAutomatically == true { automaticCount -= 1 }
         if observance.root == nil, let index = byObserver.index(forKey: ObjectIdentifier(observance.observer)),
             byObserver.values[index].remove(observance)
         {
@@ -255,6 +278,13 @@ public final class ObservationInfo {
         byObserver[ObjectIdentifier(observer)]?.last(keyPath: keyPath, context: context)
     }
 
+    /// How many root observances of `observer` for `keyPath` match `context`
+    /// (`--explain` names the count when `removeObserver` picks one), counted
+    /// in the index rather than by a scan of every observance.
+    func registrationCount(of observer: KVOObject, keyPath: String, context: KVORuntime.ContextMatch) -> Int {
+        byObserver[ObjectIdentifier(observer)]?.count(keyPath: keyPath, context: context) ?? 0
+    }
+
     /// Empties an info with no live observance for reuse; false when it grew
     /// too large to be worth keeping.
     func reset() -> Bool {
@@ -262,29 +292,90 @@ public final class ObservationInfo {
         slots.removeAllKeepingCapacity()
         version &+= 1
         byObserver = [:]
+        liveCounts = nil
+        automaticCount = 0
+        classifiedUpTo = 0
         return true
     }
 
     private func compact() {
         version &+= 1
+        classifiedUpTo = slots[..<classifiedUpTo].reduce(0) { $1 == nil ? $0 : $0 + 1 }
         slots = slots.filter { $0 != nil }
         for (position, observance) in slots.enumerated() { observance?.position = position }
+        liveCounts = nil
     }
 
-    /// The observance's index among the live ones, as a dump numbers it.
-    func index(of observance: Observance) -> Int? {
-        var index = 0
-        for case let entry? in slots {
-            if entry === observance { return index }
-            index += 1
+    /// Whether some live observance watches a key its class notifies
+    /// automatically (KVO's subclass replaced the object's class, SPEC
+    /// §11.4). `notifiesAutomatically` answers for an observance not yet
+    /// classified; each is asked once, in registration order, and only
+    /// until one says yes.
+    public func hasAutomaticObservance(_ notifiesAutomatically: (Observance) throws -> Bool) rethrows -> Bool {
+        while automaticCount == 0, classifiedUpTo < slots.count {
+            if let entry = slots[classifiedUpTo] {
+                let automatic = try entry.notifiesAutomatically ?? notifiesAutomatically(entry)
+                entry.notifiesAutomatically = automatic
+                if automatic { automaticCount += 1 }
+            }
+            classifiedUpTo += 1
         }
-        return nil
+        return automaticCount > 0
+    }
+
+    /// The observance's index among the live ones, as a dump numbers it: its
+    /// position when no removal left a hole, else the live ones before it.
+    public func index(of observance: Observance) -> Int? {
+        let position = observance.position
+        guard !observance.isRemoved, position < slots.count, slots[position] === observance else { return nil }
+        if count == slots.count { return position }
+        if liveCounts == nil { liveCounts = LiveCounts(slots) }
+        return liveCounts?.prefix(position)
     }
 
     /// Whether `observance`, or an identical registration, is registered here now.
     func isStillRegistered(_ observance: Observance) -> Bool {
         if observance.isRegistered { return true }
         return slots.contains { $0?.isIdentical(to: observance) ?? false }
+    }
+}
+
+/// Which slots of an `ObservationInfo` hold a live observance, as a Fenwick
+/// tree: how many live ones precede a slot, and a removal, cost O(log n).
+struct LiveCounts {
+    /// 1-based: `tree[i]` counts the live slots in (i - lowbit(i), i].
+    private var tree: [Int]
+
+    init(_ slots: [Observance?]) {
+        tree = [0] + slots.map { $0 == nil ? 0 : 1 }
+        for i in tree.indices.dropFirst() {
+            let parent = i + (i & -i)
+            if parent < tree.count { tree[parent] += tree[i] }
+        }
+    }
+
+    /// Live slots among the first `slots` (positions 0..<slots).
+    func prefix(_ slots: Int) -> Int {
+        var sum = 0
+        var i = slots
+        while i > 0 {
+            sum += tree[i]
+            i -= i & -i
+        }
+        return sum
+    }
+
+    mutating func append(live: Bool) {
+        let i = tree.count
+        tree.append((live ? 1 : 0) + prefix(i - 1) - prefix(i - (i & -i)))
+    }
+
+    mutating func remove(at position: Int) {
+        var i = position + 1
+        while i < tree.count {
+            tree[i] -= 1
+            i += i & -i
+        }
     }
 }
 
@@ -313,9 +404,21 @@ struct Registrations {
         if first === observance {
             first = nil
         } else {
-            more?.noteRemoved()
+            more?.noteRemoved(observance)
         }
         return first == nil && (more?.live ?? 0) == 0
+    }
+
+    /// How many registrations for `keyPath` match `context`.
+    func count(keyPath: String, context: KVORuntime.ContextMatch) -> Int {
+        var total = more?.count(keyPath: keyPath, context: context) ?? 0
+        if let first, first.keyPath == keyPath {
+            switch context {
+            case .any: total += 1
+            case .exactly(let wanted): if first.context === wanted { total += 1 }
+            }
+        }
+        return total
     }
 
     /// The most recent registration for `keyPath` whose context matches.
@@ -342,6 +445,9 @@ final class RegistrationIndex {
     private var byPathAndContext: [PathAndContext: [Observance]] = [:]
     private(set) var live = 0
     private var removed = 0
+    /// Live registrations per list, for `count(keyPath:context:)`.
+    private var liveByPath: [String: Int] = [:]
+    private var liveByPathAndContext: [PathAndContext: Int] = [:]
 
     private struct PathAndContext: Hashable {
         let keyPath: String
@@ -351,13 +457,30 @@ final class RegistrationIndex {
     func append(_ observance: Observance) {
         let keyPath = observance.keyPath
         byPath[keyPath, default: []].append(observance)
-        byPathAndContext[
-            PathAndContext(keyPath: keyPath, context: observance.context.map(ObjectIdentifier.init)), default: []
-        ].append(observance)
+        let withContext = PathAndContext(keyPath: keyPath, context: observance.context.map(ObjectIdentifier.init))
+        byPathAndContext[withContext, default: []].append(observance)
+        liveByPath[keyPath, default: 0] += 1
+        liveByPathAndContext[withContext, default: 0] += 1
         live += 1
     }
 
-    func noteRemoved() {
+    func count(keyPath: String, context: KVORuntime.ContextMatch) -> Int {
+        switch context {
+        case .any:
+            return liveByPath[keyPath] ?? 0
+        case .exactly(let wanted):
+            return liveByPathAndContext[PathAndContext(keyPath: keyPath, context: wanted.map(ObjectIdentifier.init))]
+                ?? 0
+        }
+    }
+
+    func noteRemoved(_ observance: Observance) {
+        let keyPath = observance.keyPath
+        let withContext = PathAndContext(keyPath: keyPath, context: observance.context.map(ObjectIdentifier.init))
+        liveByPath[keyPath, default: 1] -= 1
+        if liveByPath[keyPath] == 0 { liveByPath[keyPath] = nil }
+        liveByPathAndContext[withContext, default: 1] -= 1
+        if liveByPathAndContext[withContext] == 0 { liveByPathAndContext[withContext] = nil }
         live -= 1
         removed += 1
         if removed > live + 32 { compact() }

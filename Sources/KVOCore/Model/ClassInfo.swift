@@ -337,7 +337,7 @@ public final class ClassInfo {
     /// Every key path affecting `key`, following single-key dependencies transitively
     /// (LabColor: color ← redComponent ← lComponent). Cycles terminate.
     public func dependencyClosure(of key: String) throws -> [[String]] {
-        try dependencies(of: key).closure
+        try computeDependencyClosure(of: key, limit: nil) ?? []
     }
 
     /// What observing `key` involves, computed once per key: registering an
@@ -349,7 +349,7 @@ public final class ClassInfo {
         if let cached = dependencyCache[key] {
             result = cached
         } else {
-            result = KeyDependencies(key: key, closure: try computeDependencyClosure(of: key))
+            result = try computeDependencies(of: key)
             dependencyCache[key] = result
         }
         lastDependencies = (key, result)
@@ -359,7 +359,27 @@ public final class ClassInfo {
     private var dependencyCache: [String: KeyDependencies] = [:]
     private var lastDependencies: (key: String, value: KeyDependencies)?
 
-    private func computeDependencyClosure(of key: String) throws -> [[String]] {
+    /// Affecting key paths a key's closure may hold and still be kept whole
+    /// on the key; past it the closure is not stored: a chain of 10,000
+    /// dependent keys, each observed, held 50 million paths (1.4 GB).
+    static let storedClosureLimit = 64
+
+    private func computeDependencies(of key: String) throws -> KeyDependencies {
+        if let closure = try computeDependencyClosure(of: key, limit: Self.storedClosureLimit) {
+            return KeyDependencies(key: key, closure: closure)
+        }
+        // A large closure: explored once into the class's dependency graph,
+        // which answers "does a change of K reach this key?" (`affects`).
+        try exploreDependencies(from: key)
+        let relationshipPaths =
+            dependencyGraph.relationshipKeys == 0
+            ? [] : (try computeDependencyClosure(of: key, limit: nil) ?? []).filter { $0.count > 1 }
+        return KeyDependencies(key: key, relationshipPaths: relationshipPaths)
+    }
+
+    /// Every affecting key path of `key`, transitively through single keys,
+    /// in discovery order; nil when there are more than `limit`.
+    private func computeDependencyClosure(of key: String, limit: Int?) throws -> [[String]]? {
         var result: [[String]] = []
         // Hashed, not `result.contains`: a chain of 3,000 dependent keys was
         // quadratic per observed key.
@@ -369,6 +389,7 @@ public final class ClassInfo {
         while let next = queue.popLast() {
             for path in try keyPathsAffecting(next) where seenPaths.insert(path).inserted {
                 result.append(path)
+                if let limit, result.count > limit { return nil }
                 if path.count == 1, seenKeys.insert(path[0]).inserted {
                     queue.append(path[0])
                 }
@@ -376,25 +397,101 @@ public final class ClassInfo {
         }
         return result
     }
+
+    /// The affecting key paths of the keys whose closure was too large to
+    /// store, as a graph walked backwards: which keys a change reaches.
+    private var dependencyGraph = DependencyGraph()
+
+    private struct DependencyGraph {
+        /// Keys whose affecting paths are recorded below.
+        var explored: Set<String> = []
+        /// For a key K: the keys with an affecting path starting with K.
+        var dependents: [String: [String]] = [:]
+        /// For a key K: the keys with the single-key affecting path K.
+        var singleDependents: [String: [String]] = [:]
+        /// Explored keys with an affecting path through a relationship.
+        var relationshipKeys = 0
+        /// Changes with every key explored: `reached` is valid for one version.
+        var version = 0
+        var reached: [String: Set<String>] = [:]
+        var reachedVersion = 0
+        var reachedSize = 0
+    }
+
+    /// Records the affecting paths of `key` and of every key its closure goes
+    /// through, each key once per class.
+    private func exploreDependencies(from key: String) throws {
+        guard !dependencyGraph.explored.contains(key) else { return }
+        var queue = [key]
+        dependencyGraph.explored.insert(key)
+        dependencyGraph.version &+= 1
+        while let next = queue.popLast() {
+            var throughRelationship = false
+            for path in try keyPathsAffecting(next) {
+                dependencyGraph.dependents[path[0], default: []].append(next)
+                if path.count == 1 {
+                    dependencyGraph.singleDependents[path[0], default: []].append(next)
+                    if dependencyGraph.explored.insert(path[0]).inserted { queue.append(path[0]) }
+                } else {
+                    throughRelationship = true
+                }
+            }
+            if throughRelationship { dependencyGraph.relationshipKeys += 1 }
+        }
+    }
+
+    /// Whether a change of `changed` notifies an observer of `observed`, a key
+    /// whose closure was too large to store (`KeyDependencies.triggers` nil):
+    /// `observed` is `changed`, or reaches through single keys a key with an
+    /// affecting path starting with `changed`. The keys a change reaches are
+    /// found once per changed key, and kept while the graph stays the same
+    /// and they stay within a budget.
+    func affects(_ changed: String, _ observed: String) -> Bool {
+        if changed == observed { return true }
+        if dependencyGraph.reachedVersion != dependencyGraph.version || dependencyGraph.reachedSize > 1 << 20 {
+            dependencyGraph.reached = [:]
+            dependencyGraph.reachedSize = 0
+            dependencyGraph.reachedVersion = dependencyGraph.version
+        }
+        if let reached = dependencyGraph.reached[changed] { return reached.contains(observed) }
+        var reached: Set<String> = []
+        var queue = dependencyGraph.dependents[changed] ?? []
+        for key in queue { reached.insert(key) }
+        while let next = queue.popLast() {
+            for dependent in dependencyGraph.singleDependents[next] ?? [] where reached.insert(dependent).inserted {
+                queue.append(dependent)
+            }
+        }
+        dependencyGraph.reached[changed] = reached
+        dependencyGraph.reachedSize += reached.count + 1
+        return reached.contains(observed)
+    }
 }
 
 /// The keys whose changes notify an observer of one key.
 public struct KeyDependencies {
-    /// Every key path affecting the key, transitively.
-    public let closure: [[String]]
-    /// The key, then the first key of each affecting path, without repeats.
-    public let triggers: [String]
+    /// The key, then the first key of each affecting path, without repeats;
+    /// nil when the closure was too large to store, and
+    /// `ClassInfo.affects(_:_:)` answers instead.
+    public let triggers: [String]?
+    /// The affecting key paths through a relationship, transitively: the
+    /// forwarding observances an observer of the key needs.
+    public let relationshipPaths: [[String]]
     /// Some affecting key path goes through a relationship, so a change along
     /// it must re-register forwarding observances.
-    public let throughRelationship: Bool
+    public var throughRelationship: Bool { !relationshipPaths.isEmpty }
 
     init(key: String, closure: [[String]]) {
-        self.closure = closure
         var triggers = [key]
         var seen: Set<String> = [key]
         for affecting in closure where seen.insert(affecting[0]).inserted { triggers.append(affecting[0]) }
         self.triggers = triggers
-        self.throughRelationship = closure.contains { $0.count > 1 }
+        self.relationshipPaths = closure.filter { $0.count > 1 }
+    }
+
+    init(key: String, relationshipPaths: [[String]]) {
+        self.triggers = nil
+        self.relationshipPaths = relationshipPaths
     }
 }
 

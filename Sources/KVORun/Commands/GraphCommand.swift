@@ -52,8 +52,12 @@ public struct GraphCommand: ParsableCommand {
             let session = Session.commandLine(options: RunOptions(), output: pictureOutput)
             var snapshot: String?
             if let at {
-                session.afterStatement = { line in
-                    if line <= at { snapshot = ObservationGraph.dot(from: session.boundObjects) }
+                // Once, after the last statement at or before the line: a DOT
+                // built after every statement made a long scenario slow.
+                session.afterStatement = { line, next in
+                    if line <= at, next.map({ $0 > at }) ?? true {
+                        snapshot = ObservationGraph.dot(from: session.boundObjects)
+                    }
                 }
             }
             let runStatus = session.run(source, file: file == "-" ? "<stdin>" : file)
@@ -79,6 +83,18 @@ public struct GraphCommand: ParsableCommand {
 enum GraphRendering {
     static let installAdvice = "install Graphviz to render SVG: apt-get install graphviz (or: make setup)"
 
+    /// How long `dot` may take to render (KVO_DOT_SECONDS overrides it):
+    /// the graph handed to it is capped, but a dense one still takes long,
+    /// and a wait without limit hung `graph -o x.svg` for minutes.
+    static var dotSeconds: Double {
+        if let text = getenv("KVO_DOT_SECONDS"), let seconds = Double(String(cString: text)), seconds > 0,
+            seconds.isFinite
+        {
+            return seconds
+        }
+        return 10
+    }
+
     static func write(_ dot: String, to path: String?) -> Int32 {
         guard let path, path.hasSuffix(".svg") else { return PictureFile.write(dot, to: path) }
         guard let program = ExternalTool.find("dot") else {
@@ -93,12 +109,23 @@ enum GraphRendering {
         let dotFile = folder + "/graph.dot", svgFile = folder + "/graph.svg"
         let status = PictureFile.write(dot, to: dotFile)
         guard status == ExitStatus.success else { return status }
-        guard ExternalTool.run(program, ["-Tsvg", dotFile, "-o", svgFile]) == 0,
-            let svg = try? Files.read(svgFile, regularOnly: true, limit: maxSVGBytes)
-        else {
+        // `dot` renders in a private folder; the picture is put in place only
+        // when complete, so a failed or killed `dot` leaves the earlier one.
+        switch ExternalTool.run(program, ["-Tsvg", dotFile, "-o", svgFile], seconds: dotSeconds) {
+        case .exited(0):
+            guard let svg = try? Files.read(svgFile, regularOnly: true, limit: maxSVGBytes) else {
+                return fallBack(dot, path, why: "'\(program)' failed to render it", advice: nil)
+            }
+            return PictureFile.write(svg, to: path)
+        case .timedOut:
+            let limit =
+                dotSeconds == dotSeconds.rounded() && dotSeconds < 1e9 ? String(Int(dotSeconds)) : "\(dotSeconds)"
+            return fallBack(
+                dot, path, why: "'\(program)' took more than \(limit) s to render it and was stopped",
+                advice: nil, hint: "draw fewer objects, or render it yourself with dot -Tsvg")
+        case .exited, .failed:
             return fallBack(dot, path, why: "'\(program)' failed to render it", advice: nil)
         }
-        return PictureFile.write(svg, to: path)
     }
 
     /// The most SVG read back from `dot`.
@@ -106,7 +133,7 @@ enum GraphRendering {
 
     /// `path` (an .svg) could not be drawn: says why, and writes the DOT
     /// beside it as `X.dot` unless a file of that name is there already.
-    static func fallBack(_ dot: String, _ path: String, why: String, advice: String?) -> Int32 {
+    static func fallBack(_ dot: String, _ path: String, why: String, advice: String?, hint: String? = nil) -> Int32 {
         let dotPath = String(path.dropLast(4)) + ".dot"
         var message = "kvo-run: \(why), so \(path) was not drawn (left as it was); "
         if Files.exists(dotPath) {
@@ -119,6 +146,7 @@ enum GraphRendering {
             return ExitStatus.failure
         }
         if let advice { message += ". To get \(path), " + advice }
+        if let hint { message += " (" + hint + ")" }
         Runner.stderr(message + "\n")
         return ExitStatus.failure
     }

@@ -40,7 +40,15 @@ public struct TraceCommand: ParsableCommand {
             let runStatus = session.run(source, file: file == "-" ? "<stdin>" : file)
             pictureOutput.flush()
             if runStatus == ExitStatus.scriptErrors { return runStatus }
-            let svg = TraceDiagram.svg(pictureOutput.events, title: "kvo-run trace " + Files.baseName(file))
+            let svg = TraceDiagram.svg(
+                pictureOutput.events, title: "kvo-run trace " + Files.baseName(file),
+                notDrawn: pictureOutput.eventsNotDrawn)
+            if pictureOutput.eventsNotDrawn > 0 {
+                let total = pictureOutput.events.count + pictureOutput.eventsNotDrawn
+                Runner.stderr(
+                    "kvo-run: \(file): the trace has \(total) events; the picture draws the first "
+                        + "\(TraceDiagram.maxEvents) and counts the rest (kvo-run \(file) prints them all as text)\n")
+            }
             let written = PictureFile.write(svg, to: output)
             return written != ExitStatus.success ? written : runStatus
         }

@@ -8,45 +8,87 @@ import KVOCore
 /// same state always gives the same text (goldens pin it).
 public enum ObservationGraph {
     /// The most objects drawn: a picture of a million objects helps nobody,
-    /// and `dot` would take minutes. The rest are counted in a comment.
+    /// and `dot` would take minutes.
     static let maxObjects = 500
+    /// The most key rows one object shows, and edges the whole picture
+    /// draws: 220,000 observed keys of one object took 20 s to lay out as
+    /// DOT and `dot` minutes to render. What is left out is said on the
+    /// picture itself (the graph's label).
+    static let maxKeysPerObject = 100
+    static let maxEdges = 1_000
 
     public static func dot(from roots: [KVOObject]) -> String {
         let objects = reachable(from: roots)
         var ids: [ObjectIdentifier: Int] = [:]
         for (index, object) in objects.enumerated() { ids[ObjectIdentifier(object)] = index }
         var keys: [[String]] = objects.map { _ in [] }
+        // Each object's rows by key, so finding a row is a lookup, not a search.
+        var rows: [[String: Int]] = objects.map { _ in [:] }
         var edges: [String] = []
+        // Keys refused a row, each counted once.
+        var keysLeftOut: Set<ObjectKeyName> = []
+        var edgesLeftOut = 0
 
-        func port(_ object: KVOObject, _ key: String) -> String {
-            guard let id = ids[ObjectIdentifier(object)] else { return "" }
-            if let index = keys[id].firstIndex(of: key) { return "n\(id):k\(index)" }
+        /// The row of `key` on `object` (added if new); nil when the object
+        /// already shows `maxKeysPerObject` rows.
+        func port(_ object: KVOObject, _ key: String) -> String? {
+            guard let id = ids[ObjectIdentifier(object)] else { return nil }
+            if let index = rows[id][key] { return "n\(id):k\(index)" }
+            guard keys[id].count < maxKeysPerObject else {
+                keysLeftOut.insert(ObjectKeyName(object: id, key: key))
+                return nil
+            }
             keys[id].append(key)
+            rows[id][key] = keys[id].count - 1
             return "n\(id):k\(keys[id].count - 1)"
         }
         func node(_ object: KVOObject) -> String { ids[ObjectIdentifier(object)].map { "n\($0)" } ?? "" }
+        func add(_ edge: @autoclosure () -> String?) {
+            guard edges.count < maxEdges else {
+                edgesLeftOut += 1
+                return
+            }
+            if let edge = edge() { edges.append(edge) } else { edgesLeftOut += 1 }
+        }
 
         for object in objects where !object.isReleased {
-            // Dump lines name a forwarding observance's root as `person[0]`.
-            let snapshots = object.observanceSnapshots
-            for (index, observance) in (object.observationInfo?.observances ?? []).enumerated() {
-                let firstKey = KeyPaths.components(observance.keyPath).first ?? observance.keyPath
-                let from = port(object, firstKey)
+            guard let info = object.observationInfo else { continue }
+            if edges.count >= maxEdges {
+                // Counted, not walked: nothing more of them is drawn.
+                edgesLeftOut += info.count
+                continue
+            }
+            for observance in info.observances {
+                guard edges.count < maxEdges else {
+                    edgesLeftOut += 1
+                    continue
+                }
+                // The observed key has its row even when no edge is drawn from it.
+                let from = port(object, observance.firstKey)
                 if let root = observance.root {
                     // Forwarding: the change here reaches the root's object.
-                    let rootKey = KeyPaths.components(root.keyPath).first ?? root.keyPath
                     guard ids[ObjectIdentifier(root.observed)] != nil else { continue }
-                    let rootName = index < snapshots.count ? snapshots[index].observer : root.observed.name
-                    let label = "\(observance.keyPath), forwarded for \(rootName) (\(root.observer.name))"
-                    edges.append(
-                        "  \(from) -> \(port(root.observed, rootKey)) [style=dotted, color=\"#1f6fb2\", "
-                            + "fontcolor=\"#1f6fb2\", label=\(quoted(label))];")
+                    add(
+                        from.flatMap { from in
+                            port(root.observed, root.firstKey).map { to in
+                                // Named as a dump names it: `person[0]`.
+                                let index = root.observed.observationInfo?.index(of: root) ?? 0
+                                let label =
+                                    "\(observance.keyPath(shownUpTo: 200)), forwarded for "
+                                    + "\(root.observed.name)[\(index)] (\(root.observer.name))"
+                                return "  \(from) -> \(to) [style=dotted, color=\"#1f6fb2\", "
+                                    + "fontcolor=\"#1f6fb2\", label=\(quoted(label))];"
+                            }
+                        })
                 } else if ids[ObjectIdentifier(observance.observer)] != nil {
-                    let options = "[" + observance.options.names.joined(separator: ", ") + "]"
-                    let label =
-                        observance.context.map { quoted(observance.keyPath, options, $0.name) }
-                        ?? quoted(observance.keyPath, options)
-                    edges.append("  \(from) -> \(node(observance.observer)) [label=\(label)];")
+                    add(
+                        from.map { from in
+                            let options = "[" + observance.options.names.joined(separator: ", ") + "]"
+                            let label =
+                                observance.context.map { quoted(observance.keyPath, options, $0.name) }
+                                ?? quoted(observance.keyPath, options)
+                            return "  \(from) -> \(node(observance.observer)) [label=\(label)];"
+                        })
                 }
             }
         }
@@ -63,31 +105,53 @@ public enum ObservationGraph {
                     // A single key affecting another is plain from the dashed
                     // edge between their rows; a key path is named.
                     let label = path.count == 1 ? "" : ", label=\(quoted(affecting))"
-                    edges.append(
-                        "  \(port(object, path[0])):w -> \(port(object, key)):w [style=dashed, "
-                            + "color=\"#8a5a00\", fontcolor=\"#8a5a00\"\(label)];")
+                    add(
+                        port(object, path[0]).flatMap { from in
+                            port(object, key).map { to in
+                                "  \(from):w -> \(to):w [style=dashed, color=\"#8a5a00\", "
+                                    + "fontcolor=\"#8a5a00\"\(label)];"
+                            }
+                        })
                 }
             }
         }
 
+        let objectsLeftOut = roots.count > objects.count && objects.count == maxObjects
+        var legend =
+            "solid: observance, observed key → observer    dashed: key affects key (dependent keys)    "
+            + "dotted: key-path forwarding    grey: released"
+        var leftOut: [String] = []
+        if objectsLeftOut { leftOut.append("objects past the first \(maxObjects)") }
+        if !keysLeftOut.isEmpty {
+            leftOut.append("\(keysLeftOut.count) keys (at most \(maxKeysPerObject) an object)")
+        }
+        if edgesLeftOut > 0 { leftOut.append("\(edgesLeftOut) edges (at most \(maxEdges))") }
+        if !leftOut.isEmpty { legend += "\nnot drawn: " + leftOut.joined(separator: ", ") }
         var lines = [
             "digraph kvo {",
             "  graph [rankdir=LR, fontname=\"Helvetica\", nodesep=0.4, ranksep=0.9];",
             "  node [shape=plaintext, fontname=\"Helvetica\", fontsize=12];",
             "  edge [fontname=\"Helvetica\", fontsize=10];",
-            "  label=\"solid: observance, observed key → observer    dashed: key affects key (dependent keys)    "
-                + "dotted: key-path forwarding    grey: released\";",
+            "  label=\(quotedLines(legend));",
             "  labelloc=b; fontsize=9;",
         ]
         for (id, object) in objects.enumerated() {
             lines.append("  n\(id) [label=<\(table(object, keys[id]))>];")
         }
         lines += edges
-        if roots.count > objects.count && objects.count == maxObjects {
-            lines.append("  // more objects than the \(maxObjects) drawn")
-        }
+        if objectsLeftOut { lines.append("  // more objects than the \(maxObjects) drawn") }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private struct ObjectKeyName: Hashable {
+        let object: Int
+        let key: String
+    }
+
+    /// `text` as a DOT string, its line breaks as DOT's `\n`.
+    static func quotedLines(_ text: String) -> String {
+        quoted(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
     }
 
     /// The roots, then every object reached from them through observances
@@ -136,7 +200,9 @@ public enum ObservationGraph {
     static func html(_ text: String) -> String { XMLText.escaped(text, keepingLineBreaks: false) }
 
     /// A DOT string of `lines`, joined by DOT's `\n` line breaks.
-    static func quoted(_ lines: String...) -> String {
+    static func quoted(_ lines: String...) -> String { quoted(lines) }
+
+    static func quoted(_ lines: [String]) -> String {
         var result = "\""
         for (index, line) in lines.enumerated() {
             if index > 0 { result += "\\n" }

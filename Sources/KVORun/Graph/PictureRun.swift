@@ -6,8 +6,11 @@ import KVOScript
 /// exception still reach standard error, so a broken scenario says why.
 final class PictureOutput: ScriptOutput {
     let errors: EventRenderer
-    /// Every event, in order, when a trace is being drawn.
+    /// The events a trace draws, in order, up to `TraceDiagram.maxEvents`.
     private(set) var events: [Event] = []
+    /// Events past `TraceDiagram.maxEvents`, counted: the picture and
+    /// standard error say how many were not drawn.
+    private(set) var eventsNotDrawn = 0
     let records: Bool
 
     init(records: Bool) {
@@ -19,7 +22,9 @@ final class PictureOutput: ScriptOutput {
     }
 
     func emit(_ event: Event) {
-        if records, events.count < TraceDiagram.maxEvents { events.append(event) }
+        if records, TraceDiagram.draws(event) {
+            if events.count < TraceDiagram.maxEvents { events.append(event) } else { eventsNotDrawn += 1 }
+        }
         if case .exception(_, false) = event { errors.emit(event) }
     }
 

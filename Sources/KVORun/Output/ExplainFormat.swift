@@ -77,14 +77,14 @@ public enum ExplainFormat {
             return ["will: \(describe(observance)) asked for .prior: told now, before the change"]
         case .pendingStack(let stack):
             return ["pending stack (top last): " + list(stack)]
-        case .didStarts(let object, let key, let order, let stack):
+        case .didStarts(let object, let key, let order, let count, let stack):
             var line = "did: \(object).\(key) popped from the pending stack; "
-            switch order.count {
+            switch count {
             case 0: line += "nothing pending"
-            case 1: line += "1 pending notification: \(order[0].label)"
+            case 1: line += "1 pending notification: " + order.map(\.label).joined(separator: ", ")
             default:
                 line +=
-                    "\(order.count) pending notifications, newest registration first (the did phase pops "
+                    "\(count) pending notifications, newest registration first (the did phase pops "
                     + "them from the most recent back): " + order.map(\.label).joined(separator: ", ")
             }
             if !stack.isEmpty { line += "; still pending: " + list(stack) }
@@ -172,5 +172,11 @@ public enum ExplainFormat {
         }
     }
 
-    static func list(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
+    /// `[acct.balance, acct.fee]`, top last; a stack deeper than what is
+    /// shown starts with how many changes lie below:
+    /// `[… 19984 more below, a.x, a.x]`.
+    static func list(_ stack: ExplainedStack) -> String {
+        let below = stack.notShown > 0 ? ["… \(stack.notShown) more below"] : []
+        return "[" + (below + stack.top).joined(separator: ", ") + "]"
+    }
 }

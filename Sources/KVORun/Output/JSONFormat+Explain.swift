@@ -57,13 +57,16 @@ extension JSONFormat {
             add("observance", encode(observance))
         case .pendingStack(let stack):
             add("step", string("stack"))
-            add("stack", strings(stack))
-        case .didStarts(let object, let key, let order, let stack):
+            add("stack", strings(stack.top))
+            add("stackCount", String(stack.count))
+        case .didStarts(let object, let key, let order, let count, let stack):
             add("step", string("did"))
             add("object", string(object))
             add("key", string(key))
             add("order", observances(order))
-            add("stack", strings(stack))
+            add("count", String(count))
+            add("stack", strings(stack.top))
+            add("stackCount", String(stack.count))
         case .delivering(let observance, let new, let identical):
             add("step", string("deliver"))
             add("observance", encode(observance))

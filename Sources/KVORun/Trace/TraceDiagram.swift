@@ -26,7 +26,18 @@ public enum TraceDiagram {
         case note(at: Int, text: String, depth: Int, isException: Bool)
     }
 
-    public static func svg(_ events: [Event], title: String) -> String {
+    /// Whether the diagram draws `event` (a row); `--explain` steps and
+    /// `graph(…)` are not drawn.
+    static func draws(_ event: Event) -> Bool {
+        switch event {
+        case .notify, .print, .exception, .observationInfo: return true
+        case .explain, .graph: return false
+        }
+    }
+
+    /// `events` drawn, the first `maxEvents` of them; `notDrawn` more that
+    /// were not even kept are counted with those left out here.
+    public static func svg(_ events: [Event], title: String, notDrawn: Int = 0) -> String {
         var participants: [(name: String, cls: String)] = [("scenario", "top level")]
         var column: [ObjectIdentifier: Int] = [:]
         func lifeline(_ object: KVOObject) -> Int {
@@ -41,7 +52,7 @@ public enum TraceDiagram {
             depth > 0 && depth <= handlers.count ? handlers[depth - 1] : 0
         }
         var rows: [Row] = []
-        var dropped = 0
+        var dropped = notDrawn
         for event in events {
             guard rows.count < maxEvents else {
                 dropped += 1
@@ -156,13 +167,14 @@ public enum TraceDiagram {
                     "<rect x=\"\(n(left))\" y=\"\(n(rowY - 17))\" width=\"\(n(noteWidth))\" height=\"22\" rx=\"3\" "
                     + "fill=\"\(fill)\" stroke=\"\(stroke)\"/>\n"
                 let ink = isException ? "#b3261e" : "#1b1b1b"
-                svg += "<text x=\"\(n(left + 7))\" y=\"\(n(rowY - 2))\" fill=\"\(ink)\">\(XMLText.escaped(clipped(text)))</text>\n"
+                svg +=
+                    "<text x=\"\(n(left + 7))\" y=\"\(n(rowY - 2))\" fill=\"\(ink)\">\(XMLText.escaped(clipped(text)))</text>\n"
             }
         }
         if dropped > 0 {
             svg +=
                 "<text x=\"\(n(margin))\" y=\"\(n(bottom))\" fill=\"#555555\">"
-                + "… \(dropped) more events not drawn</text>\n"
+                + "… \(dropped) more events not drawn (at most \(maxEvents) are)</text>\n"
         }
         return svg + "</svg>\n"
     }

@@ -123,17 +123,17 @@ extension Machine {
     /// notifies automatically is observed, the class otherwise.
     func runtimeClassName(_ object: KVOObject) throws -> String {
         let name = object.cls.runtimeName
-        // Each observance's first key, not its snapshot: a snapshot joins the
-        // whole key path, and a long path has as many forwarding observances.
-        for observance in object.observationInfo?.observances ?? [] {
-            let key = observance.firstKey
-            // A property Objective-C cannot see has no setter for the subclass to override.
-            guard let property = object.cls.property(named: key), !property.kvcHidden else { continue }
-            if try object.cls.automaticallyNotifies(forKey: key) {
-                return (name.contains(".") ? ".." : "") + "NSKVONotifying_" + name
-            }
-        }
-        return name
+        // Each observance is classified once, by its first key (not its
+        // snapshot, which joins the whole key path), and the observation
+        // info keeps count: asking costs no walk of every observance.
+        let swizzled =
+            try object.observationInfo?.hasAutomaticObservance { observance in
+                let key = observance.firstKey
+                // A property Objective-C cannot see has no setter for the subclass to override.
+                guard let property = object.cls.property(named: key), !property.kvcHidden else { return false }
+                return try object.cls.automaticallyNotifies(forKey: key)
+            } ?? false
+        return swizzled ? (name.contains(".") ? ".." : "") + "NSKVONotifying_" + name : name
     }
 }
 
