@@ -297,7 +297,8 @@ extension KVCFidelityTests {
             print([1, 2].value(forKeyPath: "@avg.self"), ["a", "b"].value(forKeyPath: "@max.self"), [4, 5].value(forKeyPath: "@count"))
             print([scores.value(forKeyPath: "@avg.self")])
             """,
-            "89.857142857142857142857142857142857142\n1258\n0.3\n1.5 b 2\n(\"89.857142857142857142857142857142857142\")\n")
+            "89.857142857142857142857142857142857142\n1258\n0.3\n1.5 b 2\n(\"89.857142857142857142857142857142857142\")\n"
+        )
     }
 
     @Test func aDecimalInAChangeDictionaryAndInJSON() {
@@ -312,7 +313,8 @@ extension KVCFidelityTests {
             """
         expectOutput(source, "t.mean → w {kind = 1; new = \"1.6666666666666666666666666666666666666\"; old = 1}\n")
         let json = run(source, format: .json)
-        #expect(json.out.contains(#""change":{"kind":1,"new":1.6666666666666666666666666666666666666,"old":1}"#), "\(json)")
+        #expect(
+            json.out.contains(#""change":{"kind":1,"new":1.6666666666666666666666666666666666666,"old":1}"#), "\(json)")
     }
 
     @Test func onSetsTheDistinctUnionsGiveSetsAndTheOthersRaise() {

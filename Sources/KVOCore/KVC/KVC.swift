@@ -71,7 +71,8 @@ extension KVORuntime {
     /// value itself when KVC stores into an object property (String, a
     /// class, an array, a set, `Any`), which KVC never converts: Objective-C
     /// keeps whatever object it is given (`setValue(5, forKey: "name")`).
-    func checked(_ value: Value, for property: PropertyInfo, of object: KVOObject, asKVC: Bool = false) throws -> Value {
+    func checked(_ value: Value, for property: PropertyInfo, of object: KVOObject, asKVC: Bool = false) throws -> Value
+    {
         if property.type.acceptsUnchanged(value) { return value }
         if asKVC && !property.type.isScalar { return property.type.accept(value) ?? value }
         guard let accepted = property.type.accept(value) else {
@@ -92,7 +93,9 @@ extension KVORuntime {
         switch target {
         case .object(let object):
             try checkAlive(object)
-            if let property = object.cls.kvcProperty(named: key), !property.kvcHidden { return try get(object, property) }
+            if let property = object.cls.kvcProperty(named: key), !property.kvcHidden {
+                return try get(object, property)
+            }
             if let found = try searchGetter(object, key: key) { return found }
             if let hook = object.cls.hook(\.valueForUndefinedKey) { return try hook(object, key) }
             throw exception(Exceptions.undefinedKeyGet(object.pointerDescription, key: key))
@@ -176,7 +179,8 @@ extension KVORuntime {
             try walkNested(target) { element in try setValue(value, of: element, forKey: key) }
         case .null:
             return
-        case .bool, .int, .double, .float, .decimal, .string, .context, .option, .setMutation, .observationInfo, .change, .exception:
+        case .bool, .int, .double, .float, .decimal, .string, .context, .option, .setMutation, .observationInfo,
+            .change, .exception:
             throw exception(Exceptions.undefinedKeySet(collectionReceiver(target, owner: nil), key: key))
         }
     }
@@ -616,7 +620,10 @@ extension Value {
             // A C conversion: an integer keeps its low 32 bits; a
             // fraction is cut toward zero, saturating (as arm64 converts).
             if case .int(let int) = value { return .int(Int(Int32(truncatingIfNeeded: int))) }
-            return .int(number.isNaN ? 0 : Int(Int32(clamping: Value.int(exactlyTruncating: number) ?? (number < 0 ? Int.min : Int.max))))
+            return .int(
+                number.isNaN
+                    ? 0 : Int(Int32(clamping: Value.int(exactlyTruncating: number) ?? (number < 0 ? Int.min : Int.max)))
+            )
         case "integerValue":
             if case .int = value { return value }
             return .int(number.isNaN ? 0 : Value.int(exactlyTruncating: number) ?? (number < 0 ? Int.min : Int.max))

@@ -1,7 +1,7 @@
 #if canImport(Darwin)
-    import Darwin
+import Darwin
 #elseif canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// How NSNumber describes a double: `%0.16g` (`-[NSNumber description]`

@@ -410,7 +410,9 @@ extension Machine {
     /// Calls a method on an object; a setter method (`setColor(v)`, whose
     /// key is `notifying`) runs inside will/did for its key, as KVO's
     /// overridden setter does.
-    func invokeMethod(_ box: FunctionBox, on object: KVOObject, arguments: [Value], notifying key: String?) throws
+    func invokeMethod(
+        _ box: FunctionBox, on object: KVOObject, arguments: [Value], notifying key: String?
+    ) throws
         -> Value
     {
         guard let key, box.parameters.count == 1, object.observationInfo != nil else {
