@@ -27,8 +27,12 @@ public final class _KVOClassTable {
     /// A property. `objc`: KVC can see it; `dynamic`: a Swift assignment
     /// goes through KVO (the rewriter makes that assignment notify).
     public func property<C: NSObject, V>(
-        _ name: String, objc: Bool, dynamic: Bool, get: @escaping (C) -> V, set: ((C, V) -> Void)?
+        _ name: String, objc: Bool, dynamic: Bool, get: @escaping (C) -> V, set: ((C, V) -> Void)?,
+        keyPath: KeyPath<C, V>? = nil
     ) {
+        // The key path's name, for `observe` given a key path that is not a
+        // literal (a generic helper's parameter): Linux cannot read it.
+        if let keyPath { _KVOProcess.shared.keyPathNames[keyPath] = name }
         let property = PropertyInfo(name: name, type: _KVOBridge.valueType(V.self), storage: .computed)
         property.getter = { object in
             guard let host = _KVOProcess.shared.host(of: object) as? C else { return .null }

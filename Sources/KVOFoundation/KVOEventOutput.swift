@@ -17,11 +17,34 @@ final class _KVOEventOutput: EventSink {
         fputs(text, stdout)
     }
 
+    /// Text lines nested deeper than `maxIndentDepth` not written since the
+    /// last one that was: a runaway loop's thousand lines would bury the rest.
+    private var linesCut = 0
+    static let maxIndentDepth = 100
+
+    private func writeCutLines() {
+        guard linesCut > 0 else { return }
+        let what = linesCut == 1 ? "1 line" : "\(linesCut) lines"
+        linesCut = 0
+        out(
+            Self.indent(Self.maxIndentDepth)
+                + "… \(what) nested deeper than \(Self.maxIndentDepth) handlers not shown (--format json shows every event)\n")
+    }
+
     func emit(_ event: consuming Event) {
         if json {
             out(Self.json(event) + "\n")
             return
         }
+        if event.depth > Self.maxIndentDepth {
+            if case .print(let text, _) = event {
+                linesCut += text.split(separator: "\n", omittingEmptySubsequences: false).count
+            } else {
+                linesCut += 1
+            }
+            return
+        }
+        writeCutLines()
         switch event {
         case .notify(let object, let keyPath, let observer, let change, let context, let depth):
             var line = Self.indent(depth)
@@ -47,6 +70,7 @@ final class _KVOEventOutput: EventSink {
     }
 
     func uncaught(_ exception: CocoaException) {
+        writeCutLines()
         emit(.exception(exception, caught: false))
         fflush(stdout)
     }
@@ -76,6 +100,7 @@ final class _KVOEventOutput: EventSink {
             fflush(stdout)
             return
         }
+        writeCutLines()
         fflush(stdout)
         var text = "\(file):\(line):\(column): \(severity): \(message)\n"
         if let source {

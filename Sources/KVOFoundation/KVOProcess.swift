@@ -189,7 +189,13 @@ public final class _KVOProcess {
         } catch ScriptError.exception(let exception) {
             terminate(exception)
         } catch ScriptError.runtime(let failure) {
-            fail(failure.message, column: statementColumn)
+            var message = failure.message
+            switch failure.limit {
+            case .depth?: message += "; raise it with --max-depth"
+            case .stack?: message += "; lower --max-depth or simplify the recursion"
+            default: break
+            }
+            fail(message, column: statementColumn)
         } catch {
             fail("\(error)", column: statementColumn)
         }

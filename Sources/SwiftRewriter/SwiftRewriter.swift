@@ -266,6 +266,8 @@ final class EditCollector: SyntaxVisitor {
         }
         let objc = isObjC(node.attributes, classMembers: objcMembers)
         let dynamic = has(node.modifiers, .dynamic)
+        // Swift's warning spares @objc dynamic properties and @objc ones with
+        // an explicit setter (meant for manual notification).
         dynamicProperties[name] = (dynamicProperties[name] ?? false) || (objc && dynamic)
         let isLet = node.bindingSpecifier.tokenKind == .keyword(.let)
         let otherAttributes = node.attributes.contains { element in
@@ -299,9 +301,10 @@ final class EditCollector: SyntaxVisitor {
             }
         }
         let writable = !isLet && !getterOnly
+        if setter != nil { dynamicProperties[name] = (dynamicProperties[name] ?? false) || objc }
         let entry =
             "table.property(\"\(name)\", objc: \(objc), dynamic: \(dynamic), get: { (o: \(className)) in o.\(name) }, set: "
-            + (writable ? "{ (o: \(className), v) in o.\(name) = v })" : "nil)")
+            + (writable ? "{ (o: \(className), v) in o.\(name) = v }" : "nil") + ", keyPath: \\\(className).\(name))"
         guard writable, !lazy, !otherAttributes, !override else { return [entry] }
 
         let will = dynamic ? "_kvoWill(self, \"\(name)\")" : "_kvoPlainWill(self, \"\(name)\")"
