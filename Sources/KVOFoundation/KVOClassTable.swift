@@ -134,6 +134,8 @@ public func _kvoAt(_ line: Int, _ column: Int, _ callColumn: Int) {
     process.line = line
     process.statementColumn = column
     process.callColumn = callColumn
+    _KVOTrapReport.line = line
+    _KVOTrapReport.column = column
 }
 
 /// `let acct = Account()` at top level: the object is named `acct` (SPEC §3.1).

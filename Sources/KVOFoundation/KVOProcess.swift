@@ -69,6 +69,7 @@ public final class _KVOProcess {
         // The engine checks the native stack against its own thread's bounds:
         // deep recursion in a compiled program is the program's own, and
         // Swift traps it (reported by kvo-run as a signal).
+        if let trapFile = environment["KVO_TRAP_FILE"] { _KVOTrapReport.install(path: trapFile) }
         sourceName = environment["KVO_SOURCE_NAME"] ?? "main.swift"
         sourcePath = environment["KVO_SOURCE_PATH"]
         rootClass = ClassInfo(name: "NSObject", superclass: nil)

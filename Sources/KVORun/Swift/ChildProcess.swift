@@ -44,12 +44,27 @@ enum ChildProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // The child starts with Ctrl-C at its default and nothing blocked,
+        // while kvo-run ignores Ctrl-C until the child has ended: the child
+        // stops, kvo-run reports it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t(), empty = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let previous = signal(SIGINT, SIG_IGN)
+        defer { signal(SIGINT, previous) }
         var pid = pid_t()
         let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer -> Int32 in
             (envp + [nil]).withUnsafeBufferPointer { envBuffer -> Int32 in
                 guard let argvBase = argvBuffer.baseAddress, let envBase = envBuffer.baseAddress else { return -1 }
                 return posix_spawnp(
-                    &pid, program, &actions, nil, UnsafeMutablePointer(mutating: argvBase),
+                    &pid, program, &actions, &attributes, UnsafeMutablePointer(mutating: argvBase),
                     UnsafeMutablePointer(mutating: envBase))
             }
         }
@@ -64,8 +79,17 @@ enum ChildProcess {
                 return .notStarted(String(cString: strerror(errno)))
             }
             if let deadline, Clock.now() > deadline {
-                kill(pid, SIGKILL)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                // SIGTERM first: the program's runtime notes where it was.
+                kill(pid, SIGTERM)
+                let grace = Clock.now() + 1
+                while waitpid(pid, &status, WNOHANG) == 0 && Clock.now() < grace {
+                    var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+                    nanosleep(&pause, nil)
+                }
+                if kill(pid, 0) == 0 {
+                    kill(pid, SIGKILL)
+                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                }
                 return .timedOut
             }
             var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)

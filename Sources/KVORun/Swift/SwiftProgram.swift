@@ -76,32 +76,40 @@ public enum SwiftProgram {
         _ source: String, display: String, path: String?, settings: Settings, compileOnly: Bool = false,
         output: Int32? = nil
     ) -> Int32 {
-        func report(_ text: String) {
+        let text = SourceText(source)
+        // Diagnostics: text on standard error (or into `output`), JSON events
+        // on standard output with `--format json`, as for scenarios.
+        func emitLine(_ line: String, toStandardOutput: Bool) {
             if let output {
-                _ = text.utf8CString.withUnsafeBufferPointer { write(output, $0.baseAddress, $0.count - 1) }
+                _ = line.utf8CString.withUnsafeBufferPointer { write(output, $0.baseAddress, $0.count - 1) }
+            } else if toStandardOutput {
+                Runner.stdout(line)
             } else {
-                Runner.stderr(text)
+                Runner.stderr(line)
             }
         }
+        func report(_ diagnostic: Diagnostic) {
+            emitLine(render(diagnostic, display, text, settings) + "\n", toStandardOutput: settings.format == .json)
+        }
+        let importLine = KVOScript.SourceLocation(line: importLine(of: source), column: 1)
         let rewritten = SwiftRewriter.rewrite(source, fileName: display)
-        let text = SourceText(source)
         for warning in rewritten.warnings {
-            let diagnostic = Diagnostic(
-                .warning, warning.message, at: KVOScript.SourceLocation(line: warning.line, column: warning.column),
-                length: warning.length)
-            report(render(diagnostic, display, text, settings) + "\n")
+            report(
+                Diagnostic(
+                    .warning, warning.message,
+                    at: KVOScript.SourceLocation(line: warning.line, column: warning.column), length: warning.length))
         }
         let binary: String
         do {
             let swiftc = try toolchain(settings.swiftc, display: display)
             let runtime = try runtimeDirectory(swiftc: swiftc)
-            binary = try compile(rewritten.source, display: display, source: text, swiftc: swiftc, runtime: runtime,
-                                 settings: settings, report: report)
+            binary = try compile(
+                rewritten.source, display: display, swiftc: swiftc, runtime: runtime, report: report)
         } catch let failure as Failure {
-            if !failure.message.isEmpty { report(failure.message + "\n") }
+            if !failure.message.isEmpty { report(Diagnostic(.error, failure.message, at: importLine)) }
             return failure.status
         } catch {
-            report("kvo-run: \(error)\n")
+            report(Diagnostic(.error, "\(error)", at: importLine))
             return ExitStatus.scriptErrors
         }
         if compileOnly { return ExitStatus.success }
@@ -115,20 +123,34 @@ public enum SwiftProgram {
         if let path { environment["KVO_SOURCE_PATH"] = absolute(path) }
         if settings.quiet { environment["KVO_QUIET"] = "1" }
         if settings.legacyDealloc { environment["KVO_LEGACY_DEALLOC"] = "1" }
+        // The statement a trap or a crash stopped at, written by the runtime.
+        let trapFile = temporaryPath("kvo-run-trap")
+        defer { unlink(trapFile) }
+        environment["KVO_TRAP_FILE"] = trapFile
         Runner.flushStandardStreams()
-        switch ChildProcess.run(binary, [], environment: environment, output: output, timeout: settings.timeout) {
+        let ending = ChildProcess.run(binary, [], environment: environment, output: output, timeout: settings.timeout)
+        var stoppedAt = importLine
+        if let mark = try? Files.read(trapFile) {
+            let numbers = mark.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+            if numbers.count == 2, numbers[0] > 0 {
+                stoppedAt = KVOScript.SourceLocation(line: numbers[0], column: max(1, numbers[1]))
+            }
+        }
+        switch ending {
         case .exited(let status):
             return status
         case .signaled(let signal):
-            report("\(display): error: the program stopped: \(ChildProcess.describe(signal: signal))\n")
+            report(Diagnostic(.error, "the program stopped: \(ChildProcess.describe(signal: signal))", at: stoppedAt))
             return ExitStatus.failure
         case .timedOut:
             report(
-                "\(display): error: the program ran longer than \(formatSeconds(settings.timeout ?? 0)) s and was stopped (--timeout)\n"
-            )
+                Diagnostic(
+                    .error,
+                    "the program ran longer than \(formatSeconds(settings.timeout ?? 0)) s and was stopped (--timeout)",
+                    at: stoppedAt))
             return ExitStatus.failure
         case .notStarted(let why):
-            report("\(display): error: cannot start the compiled program: \(why)\n")
+            report(Diagnostic(.error, "cannot start the compiled program: \(why)", at: importLine))
             return ExitStatus.failure
         }
     }
@@ -164,6 +186,28 @@ public enum SwiftProgram {
         return diagnostic.render(file: display, source: text)
     }
 
+    /// The line of `import Foundation`: what makes the file a Swift program,
+    /// where errors about the toolchain point.
+    static func importLine(of source: String) -> Int {
+        var number = 0
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            if line.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("import ") { return number }
+        }
+        return 1
+    }
+
+    /// A fresh path in /tmp (the file is created, empty).
+    static func temporaryPath(_ prefix: String) -> String {
+        var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return mkstemp(base)
+        }
+        if descriptor >= 0 { close(descriptor) }
+        return String(cString: template)
+    }
+
     static func formatSeconds(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
@@ -181,13 +225,13 @@ public enum SwiftProgram {
             }
             throw Failure(
                 message:
-                    "\(display): error: this is a Swift program, and the Swift compiler '\(chosen)' (named by --swiftc or KVO_SWIFTC) cannot be run; name an installed swiftc",
+                    "this is a Swift program, and the Swift compiler '\(chosen)' (named by --swiftc or KVO_SWIFTC) cannot be run; name an installed swiftc",
                 status: ExitStatus.scriptErrors)
         }
         if let found = ExternalTool.find("swiftc") { return found }
         throw Failure(
             message:
-                "\(display): error: this is a Swift program (it imports Foundation): running it needs the Swift compiler 'swiftc', which is not on PATH; install a Swift toolchain (swift.org/install) or name one with --swiftc PATH or KVO_SWIFTC=PATH (scenarios without 'import Foundation' never need it)",
+                "this is a Swift program (it imports Foundation): running it needs the Swift compiler 'swiftc', which is not on PATH; install a Swift toolchain (swift.org/install) or name one with --swiftc PATH or KVO_SWIFTC=PATH (scenarios without 'import Foundation' never need it)",
             status: ExitStatus.scriptErrors)
     }
 
@@ -230,7 +274,7 @@ public enum SwiftProgram {
         guard let sources = runtimeSources() else {
             throw Failure(
                 message:
-                    "kvo-run: error: the sources of the Swift runtime (KVOCore and KVOFoundation) are not installed; reinstall kvo-run with 'make install' or set KVO_RUNTIME_SOURCES to the Sources folder of its checkout",
+                    "the sources of the Swift runtime (KVOCore and KVOFoundation) are not installed; reinstall kvo-run with 'make install' or set KVO_RUNTIME_SOURCES to the Sources folder of its checkout",
                 status: ExitStatus.scriptErrors)
         }
         let coreFiles = Files.find(under: sources + "/KVOCore", suffix: ".swift").sorted()
@@ -263,7 +307,7 @@ public enum SwiftProgram {
         try compileStep(swiftc, foundation, log: log)
         if rename(building, directory) != 0 && !Files.exists(directory + "/libKVOFoundation.so") {
             throw Failure(
-                message: "kvo-run: error: cannot store the Swift runtime in \(directory): \(String(cString: strerror(errno)))",
+                message: "cannot store the Swift runtime in \(directory): \(String(cString: strerror(errno)))",
                 status: ExitStatus.failure)
         }
         return directory
@@ -276,7 +320,7 @@ public enum SwiftProgram {
         guard ending == .exited(0) else {
             let text = (try? Files.read(log)) ?? ""
             throw Failure(
-                message: "kvo-run: error: building the Swift runtime with \(swiftc) failed:\n" + text,
+                message: "building the Swift runtime with \(swiftc) failed:\n" + text,
                 status: ExitStatus.failure)
         }
     }
@@ -301,8 +345,7 @@ public enum SwiftProgram {
 
     /// The compiled program, from the cache when its text and runtime are known.
     static func compile(
-        _ program: String, display: String, source: SourceText, swiftc: String, runtime: String, settings: Settings,
-        report: (String) -> Void
+        _ program: String, display: String, swiftc: String, runtime: String, report: (Diagnostic) -> Void
     ) throws -> String {
         var hash = FNV1a()
         hash.add(runtime)
@@ -339,13 +382,18 @@ public enum SwiftProgram {
                 }
                 diagnostics.append(diagnostic)
             }
-            for diagnostic in diagnostics { report(render(diagnostic, display, source, settings) + "\n") }
-            if diagnostics.isEmpty { report("\(display): error: swiftc could not compile the program:\n\(text)") }
+            for diagnostic in diagnostics { report(diagnostic) }
+            if diagnostics.isEmpty {
+                report(
+                    Diagnostic(
+                        .error, "swiftc could not compile the program:\n\(text)",
+                        at: KVOScript.SourceLocation(line: 1, column: 1)))
+            }
             // Already reported, each at its line.
             throw Failure(message: "", status: ExitStatus.scriptErrors)
         }
         if rename(building + "/program", binary) != 0 && !Files.exists(binary) {
-            throw Failure(message: "kvo-run: error: cannot store the compiled program in \(directory)", status: 1)
+            throw Failure(message: "cannot store the compiled program in \(directory)", status: 1)
         }
         return binary
     }
@@ -383,7 +431,7 @@ public enum SwiftProgram {
             current += "/" + component
             if mkdir(current, 0o755) != 0 && errno != EEXIST {
                 throw Failure(
-                    message: "kvo-run: error: cannot create \(current): \(String(cString: strerror(errno)))",
+                    message: "cannot create \(current): \(String(cString: strerror(errno)))",
                     status: ExitStatus.failure)
             }
         }
