@@ -46,6 +46,8 @@ public struct SwiftRewriter {
         let collector = EditCollector(source: source, converter: converter, classes: classes.nsObjectClasses())
         collector.walk(tree)
         collector.finish(tree)
+        // A `#!` line is allowed first only: a comment of the same width keeps the lines.
+        if source.hasPrefix("#!") { collector.edits.append(Edit(start: 0, end: 2, text: "//")) }
         let text = apply(collector.edits, to: source, fileName: fileName, converter: converter)
         return Result(source: text, warnings: collector.warnings.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
     }
@@ -74,7 +76,8 @@ public struct SwiftRewriter {
             cursor = edit.end
             if edit.text.contains("\n") {
                 let location = converter.location(for: AbsolutePosition(utf8Offset: edit.end))
-                output += Array("\n#sourceLocation(file: \"\(quotedName)\", line: \(location.line))\n".utf8)
+                if !edit.text.hasSuffix("\n") { output.append(UInt8(ascii: "\n")) }
+                output += Array("#sourceLocation(file: \"\(quotedName)\", line: \(location.line))\n".utf8)
                 output += Array(repeating: UInt8(ascii: " "), count: max(0, location.column - 1))
             }
         }

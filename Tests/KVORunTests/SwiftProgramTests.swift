@@ -111,7 +111,12 @@ import SwiftRewriter
             "import Foundation\nclass A: NSObject {\n    @objc dynamic var x = 0\n}\nlet a = A()\na.x = 1\n",
             fileName: "f.swift")
         #expect(result.source.contains("import KVOFoundation"))
-        #expect(result.source.contains("          var x = 0 { willSet { _kvoWill(self, \"x\") } didSet { _kvoDid(self, \"x\") } }"))
+        // `@objc dynamic` blanked column for column (4 + 5 + 1 + 7 + 1 spaces).
+        let blanked = String(repeating: " ", count: 18)
+        #expect(
+            result.source.contains(
+                "\n\(blanked)var x = 0 { willSet { _kvoWill(self, \"x\") } didSet { _kvoDid(self, \"x\") } }\n"),
+            "\(result.source)")
         #expect(result.source.contains("_kvoAt(6, 1, 1)\n#sourceLocation(file: \"f.swift\", line: 6)\na.x = 1"))
         #expect(result.source.contains("let a = A(); _ = _kvoNamed(a, \"a\")"))
         #expect(result.warnings.isEmpty)

@@ -325,20 +325,31 @@ public enum SwiftProgram {
         }
     }
 
+    /// `swiftc --version`, part of the runtime's cache key. Asking costs a
+    /// process (half a second on a loaded machine), so the answer is kept,
+    /// keyed by the compiler's path, size and modification time: a new
+    /// toolchain at the same path is asked again.
     static func toolchainVersion(_ swiftc: String) -> String {
-        var template = Array("/tmp/kvo-run-version-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return mkstemp(base)
+        var info = stat()
+        var key = FNV1a()
+        key.add(swiftc)
+        if stat(swiftc, &info) == 0 {
+            key.add(String(info.st_size))
+            key.add(String(info.st_mtim.tv_sec) + "." + String(info.st_mtim.tv_nsec))
         }
+        let remembered = cacheRoot() + "/toolchains/" + key.hex
+        if let known = try? Files.read(remembered), !known.isEmpty { return known }
+        let path = temporaryPath("kvo-run-version")
+        defer { unlink(path) }
+        let descriptor = open(path, O_WRONLY | O_TRUNC)
         guard descriptor >= 0 else { return swiftc }
-        let path = String(cString: template)
-        defer {
-            close(descriptor)
-            unlink(path)
-        }
         _ = ChildProcess.run(swiftc, ["--version"], output: descriptor)
-        return swiftc + "\n" + ((try? Files.read(path)) ?? "")
+        close(descriptor)
+        let version = swiftc + "\n" + ((try? Files.read(path)) ?? "")
+        if (try? makeDirectories(cacheRoot() + "/toolchains")) != nil {
+            try? Files.write(version, to: remembered)
+        }
+        return version
     }
 
     // MARK: Compiling a program
