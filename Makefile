@@ -98,6 +98,9 @@ INSTALL_MAN := $(DESTDIR)$(PREFIX)/share/man/man1
 INSTALL_BASH := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 INSTALL_ZSH := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 INSTALL_FISH := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+# The Swift runtime's sources (SPEC §11.0): kvo-run compiles them on the first
+# Swift program, with the toolchain that compiles the program, and caches them.
+INSTALL_RUNTIME := $(DESTDIR)$(PREFIX)/share/kvo-run/runtime
 INSTALLED := $(INSTALL_BIN)/kvo-run $(INSTALL_MAN)/kvo-run.1 $(INSTALL_BASH)/kvo-run \
 	$(INSTALL_ZSH)/_kvo-run $(INSTALL_FISH)/kvo-run.fish
 MAN_PAGE := .build/plugins/GenerateManual/outputs/kvo-run/kvo-run.1
@@ -122,9 +125,12 @@ install: build manual completions
 	install -m 644 $(COMPLETIONS)/kvo-run.bash $(INSTALL_BASH)/kvo-run
 	install -m 644 $(COMPLETIONS)/_kvo-run $(INSTALL_ZSH)/_kvo-run
 	install -m 644 $(COMPLETIONS)/kvo-run.fish $(INSTALL_FISH)/kvo-run.fish
+	rm -rf $(INSTALL_RUNTIME) && install -d $(INSTALL_RUNTIME)
+	cp -R Sources/KVOCore Sources/KVOFoundation $(INSTALL_RUNTIME)/
 
 uninstall:
 	rm -f $(INSTALLED)
+	rm -rf $(INSTALL_RUNTIME)
 
 test-install: build
 	scripts/test-install

@@ -41,9 +41,13 @@ let package = Package(
     products: [
         .executable(name: "kvo-run", targets: ["kvo-run"]),
         .library(name: "KVOCore", targets: ["KVOCore"]),
+        // The runtime a compiled Swift program links (SPEC §11.0).
+        .library(name: "KVOFoundation", targets: ["KVOFoundation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Parses and rewrites Swift programs (SwiftRewriter).
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // The object model, KVC and the KVO engine: no parsing, no I/O.
@@ -51,6 +55,23 @@ let package = Package(
         // The language: syntax, diagnostics, checking, compiling, running.
         // No files, descriptors or terminal: output goes to a `ScriptOutput`.
         .target(name: "KVOScript", dependencies: ["KVOCore"], swiftSettings: fastRelease),
+        // The runtime of a compiled Swift program (SPEC §11.0): Foundation
+        // re-exported, with kvo-run's own NSObject (KVC and KVO on KVOCore's
+        // engine), observe(_:options:changeHandler:) and the KVO types.
+        // Built here so that `swift build` type-checks it and tests can link
+        // it; the copy a program links is compiled by `kvo-run` itself from
+        // these sources and KVOCore's, without the unsafe flags above (a
+        // program may use threads): see KVORun/Swift/SwiftRuntime.swift.
+        // Swift 5 mode, as the programs are compiled.
+        .target(name: "KVOFoundation", dependencies: ["KVOCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Turns a Swift program into one that runs on KVOFoundation: the
+        // import, @objc, @objc dynamic accessors, the class tables, names.
+        .target(
+            name: "SwiftRewriter",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]),
         // GNU readline, for the REPL. No pkgConfig: Debian's readline.pc adds flags SwiftPM rejects.
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         // The git revision of the build, for `--version` (`make` writes it).
@@ -60,7 +81,7 @@ let package = Package(
         .target(
             name: "KVORun",
             dependencies: [
-                "KVOCore", "KVOScript", "CReadline", "CBuildInfo",
+                "KVOCore", "KVOScript", "CReadline", "CBuildInfo", "SwiftRewriter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: fastRelease),
@@ -77,7 +98,7 @@ let package = Package(
         .target(name: "_KVOTestSupport", dependencies: ["KVOCore", "KVOScript", "KVORun"], path: "Tests/_KVOTestSupport"),
         .testTarget(name: "KVOCoreTests", dependencies: ["KVOCore"]),
         .testTarget(name: "KVOScriptTests", dependencies: ["KVOScript", "KVORun", "_KVOTestSupport"]),
-        .testTarget(name: "KVORunTests", dependencies: ["KVOScript", "KVORun", "_KVOTestSupport"]),
+        .testTarget(name: "KVORunTests", dependencies: ["KVOScript", "KVORun", "SwiftRewriter", "_KVOTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,6 +35,11 @@ public final class KVOObject: CustomStringConvertible {
         for index in slots.indices { Value.dispose(&slots[index]) }
     }
 
+    /// Names the object once it exists: a compiled Swift program learns the
+    /// top-level binding an object is stored in (docs/language.md#object-names)
+    /// only after its initializer has returned.
+    public func assignName(_ name: String) { assignedName = name }
+
     /// `<Account: acct>`, the object's `-description`.
     public var description: String { "<\(cls.runtimeName): \(name)>" }
     /// `<Account acct>`, Apple's `<%@ %p>` with the name in place of the pointer.

@@ -33,7 +33,14 @@ public struct CheckCommand: ParsableCommand {
             for file in files {
                 var status: Int32
                 let read = Runner.readSource(file, format: format == .json ? .json : .text)
-                if let source = read.source {
+                if let source = read.source, SwiftProgram.isSwift(source, file: file) {
+                    // Compiled, not run (SPEC §11.0).
+                    var settings = SwiftProgram.Settings()
+                    settings.format = format == .json ? .json : .text
+                    status = SwiftProgram.run(
+                        source, display: file == "-" ? "<stdin>" : file, path: file == "-" ? nil : file,
+                        settings: settings, compileOnly: true)
+                } else if let source = read.source {
                     let renderer = EventRenderer(
                         format: format == .json ? .json : .text,
                         out: OutputWriter(descriptor: 1), err: OutputWriter(descriptor: 2),

@@ -43,6 +43,8 @@ public enum QuickStart {
         options.stats = stats
         options.explain = false
         options.legacyDealloc = false
+        options.swiftc = nil
+        options.timeout = nil
         return (file, options)
     }
 

@@ -39,6 +39,13 @@ enum Runner {
         if let file {
             let read = readSource(file, format: format)
             guard let source = read.source else { return read.status }
+            if SwiftProgram.isSwift(source, file: file) {
+                // Compiled by the toolchain and run as a child (SPEC §11.0).
+                renderer.flush()
+                return SwiftProgram.run(
+                    source, display: file == "-" ? "<stdin>" : file, path: file == "-" ? nil : file,
+                    settings: options.swiftSettings)
+            }
             status = session.run(source, file: file == "-" ? "<stdin>" : file)
         } else if isatty(0) != 0 {
             var repl = REPL(session: session, input: ReadlineInput(session: session))
@@ -104,6 +111,11 @@ enum Runner {
         if !write(text, to: 1) {
             recordOutputFailure("cannot write standard output: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Everything kvo-run wrote is out before a child writes to the same streams.
+    static func flushStandardStreams() {
+        fflush(nil)
     }
 
     static func stderr(_ text: String) {

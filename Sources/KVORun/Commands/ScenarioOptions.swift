@@ -35,6 +35,24 @@ public struct ScenarioOptions: ParsableArguments {
     @Flag(help: "Releasing an observed object raises NSInternalInconsistencyException (Apple before macOS 10.13).")
     var legacyDealloc = false
 
+    @Option(help: "The Swift compiler for Swift programs (default: KVO_SWIFTC, else swiftc on PATH).")
+    var swiftc: String?
+
+    @Option(parsing: .unconditional, help: "Stop a Swift program after this many seconds (default: none).")
+    var timeout: Double?
+
+    /// How a Swift program (SPEC §11.0) is compiled and run with these options.
+    var swiftSettings: SwiftProgram.Settings {
+        var settings = SwiftProgram.Settings()
+        settings.swiftc = swiftc
+        settings.format = format == .json ? .json : .text
+        settings.maxDepth = maxDepth
+        settings.quiet = quiet
+        settings.legacyDealloc = legacyDealloc
+        settings.timeout = timeout
+        return settings
+    }
+
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json
     }
@@ -45,6 +63,9 @@ public struct ScenarioOptions: ParsableArguments {
         }
         if let maxSteps, maxSteps <= 0 {
             throw ValidationError("--max-steps must be a positive integer, got \(maxSteps)")
+        }
+        if let timeout, !(timeout > 0) {
+            throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)")
         }
     }
 

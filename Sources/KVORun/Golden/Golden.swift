@@ -19,6 +19,8 @@ public enum Golden {
     /// Statements one golden scenario may execute: far more than any real
     /// scenario needs, few enough that a runaway loop fails in seconds.
     public static let maxStepsPerScenario = 50_000_000
+    /// Seconds a Swift scenario may run in `test`.
+    public static let swiftTimeout = 20.0
 
     /// Runs a scenario in-process and renders what it printed.
     public static func run(scenarioAt path: String) -> Rendering {
@@ -28,6 +30,12 @@ public enum Golden {
             source = try Files.read(path, regularOnly: true)
         } catch {
             return .failure("\(error)")
+        }
+        if SwiftProgram.isSwift(source, file: path) {
+            // Compiled and run as a child; 20 s each, as SPEC §11.0 gives `test`.
+            var (text, status) = SwiftProgram.runCaptured(source, path: path, timeout: swiftTimeout)
+            if status != 0 { text += "# exit status: \(status)\n" }
+            return .output(text)
         }
         let directive = GoldenDirective.options(for: source)
         guard let directiveOptions = directive.options else { return .failure("\(path): \(directive.problem ?? "")") }

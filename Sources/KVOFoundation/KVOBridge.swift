@@ -1,0 +1,160 @@
+import KVOCore
+
+/// Lets `V` be asked for `nil` when it is an Optional.
+protocol _KVOOptional {
+    static var _kvoNone: Self { get }
+    var _kvoWrapped: Any? { get }
+}
+
+extension Optional: _KVOOptional {
+    static var _kvoNone: Optional { nil }
+    var _kvoWrapped: Any? {
+        switch self {
+        case .some(let wrapped): return wrapped
+        case .none: return nil
+        }
+    }
+}
+
+/// Between Swift values and the engine's: what Objective-C's bridging does on
+/// a Mac (numbers become NSNumber inside KVC, nil becomes NSNull in a change).
+public enum _KVOBridge {
+    /// A Swift value as the engine holds it.
+    static func value(_ any: Any?) -> Value {
+        guard let any else { return .null }
+        if let optional = any as? _KVOOptional {
+            guard let wrapped = optional._kvoWrapped else { return .null }
+            return value(wrapped)
+        }
+        // Before the Swift types: `as? Bool` would bridge any NSNumber.
+        if type(of: any) is NSNumber.Type, let number = any as? NSNumber {
+            let code = String(cString: number.objCType)
+            if code == "d" || code == "f" { return .double(number.doubleValue) }
+            if code == "c" || code == "B" { return .bool(number.boolValue) }
+            return .int(number.intValue)
+        }
+        switch any {
+        case let object as NSObject: return object._kvoObject.map(Value.object) ?? .null
+        case let flag as Bool: return .bool(flag)
+        case let number as Int: return .int(number)
+        case let number as Double: return .double(number)
+        case let text as String: return .string(text)
+        case is NSNull: return .null
+        case let number as Float: return .double(Double(number))
+        case let number as Int64: return .int(Int(number))
+        case let number as Int32: return .int(Int(number))
+        case let number as UInt: return Int(exactly: number).map(Value.int) ?? .double(Double(number))
+        case let text as Substring: return .string(String(text))
+        case let array as [Any]: return .array(array.map { value($0) })
+        case let set as Set<AnyHashable>: return .set(ValueSet(set.map { value($0.base) }))
+        case let indexes as IndexSet: return .array(indexes.map { .int($0) })
+        default:
+            // A struct or enum Objective-C would box: its description.
+            return .string(String(describing: any))
+        }
+    }
+
+    /// An engine value as Objective-C hands it to Swift (`Any?`): numbers as
+    /// NSNumber, strings as String, objects as themselves, nil as nil.
+    static func swiftValue(_ value: Value) -> Any? {
+        switch value {
+        case .null: return nil
+        case .bool(let flag): return NSNumber(value: flag)
+        case .int(let number): return NSNumber(value: number)
+        case .double(let number): return NSNumber(value: number)
+        case .string(let text): return text
+        case .object(let object): return _KVOProcess.shared.host(of: object)
+        case .array(let elements): return elements.map { swiftValue($0) ?? NSNull() } as [Any]
+        case .set(let set): return Set(set.elements.compactMap { swiftValue($0) as? AnyHashable })
+        case .arrayProxy, .setProxy:
+            let process = _KVOProcess.shared
+            return swiftValue(process.run { try process.kvo.proxyContents(value) })
+        default: return value.printDescription
+        }
+    }
+
+    /// An engine value as a Swift `V`, converting numbers as KVC's unboxing
+    /// does; nil when it cannot be one.
+    static func cast<V>(_ value: Value, to type: V.Type) -> V? {
+        if value.isNull, let optional = V.self as? _KVOOptional.Type {
+            return optional._kvoNone as? V
+        }
+        switch value {
+        case .int(let number):
+            if let result = number as? V { return result }
+            if let result = Double(number) as? V { return result }
+            if let result = (number != 0) as? V { return result }
+        case .double(let number):
+            if let result = number as? V { return result }
+            if let int = Value.int(exactlyTruncating: number), let result = int as? V { return result }
+        case .bool(let flag):
+            if let result = flag as? V { return result }
+            if let result = (flag ? 1 : 0) as? V { return result }
+            if let result = (flag ? 1.0 : 0.0) as? V { return result }
+        case .string(let text):
+            if let result = text as? V { return result }
+        case .object(let object):
+            if let result = _KVOProcess.shared.host(of: object) as? V { return result }
+        case .array(let elements):
+            let swift = elements.map { swiftValue($0) ?? NSNull() }
+            if let result = swift as? V { return result }
+        default:
+            break
+        }
+        return swiftValue(value) as? V
+    }
+
+    /// The engine's type for a Swift property's type: scalars are what KVC
+    /// boxes (nil for them goes to `setNilValueForKey`), arrays and sets are
+    /// to-many, the rest are objects.
+    static func valueType<V>(_ type: V.Type) -> ValueType {
+        switch type {
+        case is Int.Type, is Int32.Type, is Int64.Type, is UInt.Type: return .int
+        case is Double.Type, is Float.Type: return .double
+        case is Bool.Type: return .bool
+        case is String.Type: return .any
+        default:
+            let name = String(describing: type)
+            if name.hasPrefix("Array<") || name.hasPrefix("Optional<Array<") { return .array(.any) }
+            if name.hasPrefix("Set<") || name.hasPrefix("Optional<Set<") { return .set(.any) }
+            return .any
+        }
+    }
+
+    static func swiftTypeName(_ value: Value) -> String {
+        switch value {
+        case .null: return "NSNull"
+        case .bool: return "__NSCFBoolean"
+        case .int, .double: return "__NSCFNumber"
+        case .string: return "__NSCFString"
+        case .object(let object): return object.cls.runtimeName
+        case .array: return "__NSArrayM"
+        case .set: return "__NSSetM"
+        default: return value.foundationClassName
+        }
+    }
+
+    /// The change dictionary `observeValue` receives.
+    static func dictionary(_ change: Change) -> [NSKeyValueChangeKey: Any] {
+        var result: [NSKeyValueChangeKey: Any] = [.kindKey: NSNumber(value: change.kind.rawValue)]
+        if let new = change.new { result[.newKey] = swiftValue(new) ?? NSNull() }
+        if let old = change.old { result[.oldKey] = swiftValue(old) ?? NSNull() }
+        if let indexes = change.indexes { result[.indexesKey] = IndexSet(indexes) }
+        if change.isPrior { result[.notificationIsPriorKey] = NSNumber(value: true) }
+        return result
+    }
+
+    /// A change dictionary back to the engine's (for NSObject's exception text).
+    static func change(_ dictionary: [NSKeyValueChangeKey: Any]?) -> Change {
+        let dictionary = dictionary ?? [:]
+        let kindNumber = (dictionary[.kindKey] as? NSNumber)?.intValue ?? 1
+        var change = Change(kind: Change.Kind(rawValue: kindNumber) ?? .setting)
+        if let new = dictionary[.newKey] { change.new = value(new) }
+        if let old = dictionary[.oldKey] { change.old = value(old) }
+        if let indexes = dictionary[.indexesKey] as? IndexSet { change.indexes = Array(indexes) }
+        change.isPrior = dictionary[.notificationIsPriorKey] != nil
+        return change
+    }
+
+    static func describe(_ value: Value) -> String { value.collectionDescription }
+}

@@ -1,0 +1,243 @@
+import KVOCore
+
+/// What the rewriter tells the engine about one Swift class, in the
+/// `_kvoDescribe` it writes into the class: the properties Objective-C would
+/// see (with getters and raw setters: the setter stores and runs
+/// `willSet`/`didSet`, and the engine wraps it in the change), and the
+/// methods KVC finds by name (SPEC §5): zero-argument getters,
+/// `validate<Key>`, `keyPathsForValuesAffecting<Key>`,
+/// `automaticallyNotifiesObserversOf<Key>`.
+public final class _KVOClassTable {
+    let info: ClassInfo
+    let type: NSObject.Type
+
+    init(info: ClassInfo, type: NSObject.Type) {
+        self.info = info
+        self.type = type
+    }
+
+    /// Per class (the engine's), what Swift adds to its hooks.
+    nonisolated(unsafe) static var validators:
+        [ObjectIdentifier: [String: (NSObject, AutoreleasingUnsafeMutablePointer<AnyObject?>) throws -> Void]] = [:]
+    nonisolated(unsafe) static var valueValidators: [ObjectIdentifier: [String: (NSObject, Any?) throws -> Any?]] =
+        [:]
+    nonisolated(unsafe) static var affectingMethods: [ObjectIdentifier: [String: () -> Set<String>]] = [:]
+    nonisolated(unsafe) static var automaticMethods: [ObjectIdentifier: [String: () -> Bool]] = [:]
+
+    /// A property. `objc`: KVC can see it; `dynamic`: a Swift assignment
+    /// goes through KVO (the rewriter makes that assignment notify).
+    public func property<C: NSObject, V>(
+        _ name: String, objc: Bool, dynamic: Bool, get: @escaping (C) -> V, set: ((C, V) -> Void)?,
+        keyPath: KeyPath<C, V>? = nil
+    ) {
+        // The key path's name, for `observe` given a key path that is not a
+        // literal (a generic helper's parameter): Linux cannot read it.
+        if let keyPath { _KVOProcess.shared.keyPathNames[keyPath] = name }
+        let property = PropertyInfo(name: name, type: _KVOBridge.valueType(V.self), storage: .computed)
+        property.getter = { object in
+            guard let host = _KVOProcess.shared.host(of: object) as? C else { return .null }
+            return _KVOBridge.value(get(host))
+        }
+        if let set {
+            property.hasSetter = true
+            property.setter = { object, value in
+                guard let host = _KVOProcess.shared.host(of: object) as? C else { return }
+                guard let converted: V = _KVOBridge.cast(value, to: V.self) else {
+                    throw ScriptError.runtime(
+                        "Could not cast value of type '\(_KVOBridge.swiftTypeName(value))' to '\(V.self)' for the key \(name) of \(object.cls.runtimeName)"
+                    )
+                }
+                _KVOProcess.shared.storingForKVC(object, name) { set(host, converted) }
+            }
+        }
+        property.kvcHidden = !objc
+        property.bypassesKVO = !dynamic
+        info.addProperty(property)
+    }
+
+    /// A method of no arguments KVC finds as a getter (`-key`, `-getKey`, `-isKey`).
+    public func getter<C: NSObject, V>(_ key: String, _ body: @escaping (C) -> V) {
+        info.ownHooks.getterMethods[key] = { object in
+            guard let host = _KVOProcess.shared.host(of: object) as? C else { return .null }
+            return _KVOBridge.value(body(host))
+        }
+    }
+
+    /// `validate<Key>(_:)`, as Apple documents it for Swift.
+    public func validator<C: NSObject>(
+        _ key: String, _ body: @escaping (C, AutoreleasingUnsafeMutablePointer<AnyObject?>) throws -> Void
+    ) {
+        Self.validators[ObjectIdentifier(info), default: [:]][key] = { object, pointer in
+            guard let host = object as? C else { return }
+            do {
+                try body(host, pointer)
+            } catch {
+                _KVOErrors.reportThrown(error)
+                throw error
+            }
+        }
+    }
+
+    /// `class func keyPathsForValuesAffecting<Key>() -> Set<String>` (or a class var).
+    public func affecting(_ key: String, _ body: @escaping () -> Set<String>) {
+        Self.affectingMethods[ObjectIdentifier(info), default: [:]][key] = body
+    }
+
+    /// `class func automaticallyNotifiesObserversOf<Key>() -> Bool` (or a class var).
+    public func automatic(_ key: String, _ body: @escaping () -> Bool) {
+        Self.automaticMethods[ObjectIdentifier(info), default: [:]][key] = body
+    }
+
+    static func validator(for info: ClassInfo, key: String)
+        -> ((NSObject, AutoreleasingUnsafeMutablePointer<AnyObject?>) throws -> Void)?
+    {
+        var current: ClassInfo? = info
+        while let cls = current {
+            if let found = validators[ObjectIdentifier(cls)]?[key] { return found }
+            current = cls.superclass
+        }
+        return nil
+    }
+
+    static func affecting(for info: ClassInfo, key: String) -> (() -> Set<String>)? {
+        var current: ClassInfo? = info
+        while let cls = current {
+            if let found = affectingMethods[ObjectIdentifier(cls)]?[key] { return found }
+            current = cls.superclass
+        }
+        return nil
+    }
+
+    static func automatic(for info: ClassInfo, key: String) -> (() -> Bool)? {
+        var current: ClassInfo? = info
+        while let cls = current {
+            if let found = automaticMethods[ObjectIdentifier(cls)]?[key] { return found }
+            current = cls.superclass
+        }
+        return nil
+    }
+}
+
+// MARK: What rewritten programs call
+
+/// Starts the runtime before the program's first statement.
+public func _kvoStart() {
+    _ = _KVOProcess.shared
+}
+
+/// Where the program is: the rewriter marks each statement (line, its
+/// column, and the column of its first KVO call) so that an exception or a
+/// runtime error can name it.
+@inline(__always)
+public func _kvoAt(_ line: Int, _ column: Int, _ callColumn: Int) {
+    let process = _KVOProcess.shared
+    process.line = line
+    process.statementColumn = column
+    process.callColumn = callColumn
+    _KVOTrapReport.line = line
+    _KVOTrapReport.column = column
+}
+
+/// `let acct = Account()` at top level: the object is named `acct` (SPEC §3.1).
+public func _kvoNamed<T>(_ value: T, _ name: String) -> T {
+    if let object = value as? NSObject, let engineObject = object._kvoObject {
+        engineObject.assignName(name)
+    }
+    return value
+}
+
+/// `let token = o.observe(…)` at top level: the token is named before its
+/// `.initial` notification is delivered.
+public func _kvoNamedToken<T>(_ name: String, _ body: () -> T) -> T {
+    let process = _KVOProcess.shared
+    process.pendingTokenName = name
+    defer { process.pendingTokenName = nil }
+    return body()
+}
+
+/// `&myContext`: a pointer named after the variable.
+public func _kvoContext(_ name: String) -> UnsafeMutableRawPointer {
+    _KVOProcess.shared.context(named: name)
+}
+
+/// A key-path literal given to `observe`, with the name Linux cannot read from it.
+public func _kvoKeyPath<Root, Value>(_ keyPath: KeyPath<Root, Value>, _ name: String) -> KeyPath<Root, Value> {
+    _KVOProcess.shared.keyPathNames[keyPath] = name
+    return keyPath
+}
+
+/// The start of an `@objc dynamic` property's setter (the rewriter puts it
+/// first in its `willSet`, or a custom setter): KVO's generated subclass
+/// announces the change before the Swift setter runs `willSet`, stores and
+/// runs `didSet`, and `_kvoDid` (last in `didSet`) finishes it. Not when KVC's
+/// `setValue` is storing through the setter: the engine wraps that one itself.
+public func _kvoWill(_ object: NSObject, _ key: String) {
+    let process = _KVOProcess.shared
+    guard let engineObject = object._kvoObject else { return }
+    if engineObject.isReleased {
+        process.fail("use of released object \(engineObject.description)", column: process.statementColumn)
+    }
+    if process.isStoringForKVC(engineObject, key) { return }
+    let notifies =
+        engineObject.observationInfo != nil
+        && process.run { try engineObject.cls.automaticallyNotifies(forKey: key) }
+    process.openChanges.append(notifies)
+    if notifies { process.run { try process.kvo.willChange(engineObject, key: key) } }
+}
+
+public func _kvoDid(_ object: NSObject, _ key: String) {
+    let process = _KVOProcess.shared
+    guard let engineObject = object._kvoObject else { return }
+    if process.isStoringForKVC(engineObject, key) { return }
+    guard let notifies = process.openChanges.popLast(), notifies else { return }
+    process.run { try process.kvo.didChange(engineObject, key: key) }
+}
+
+/// The start of the setter of a property that is not `@objc dynamic`: Swift
+/// calls it directly, past KVO. Said once per class and key while the key is
+/// observed.
+public func _kvoPlainWill(_ object: NSObject, _ key: String) {
+    let process = _KVOProcess.shared
+    guard let engineObject = object._kvoObject, !process.isStoringForKVC(engineObject, key) else { return }
+    if (engineObject.observationInfo?.observances ?? []).contains(where: { $0.isKeyPath(key) }),
+        process.warnedAssignments.insert(engineObject.cls.name + "." + key).inserted
+    {
+        process.warn("'\(key)' is not dynamic: this assignment bypasses KVO; declare it '@objc dynamic var \(key)'")
+    }
+}
+
+/// `let token = o.observe(…)` at top level: the token about to be made is
+/// named after the binding, before its `.initial` notification.
+public func _kvoPendingToken(_ name: String) {
+    _KVOProcess.shared.pendingTokenName = name
+}
+
+extension _KVOClassTable {
+    /// `validate<Key>(_ value: Any?) throws -> Any?`: kvo-run's scenario
+    /// spelling of validation (SPEC §11.5), returning the value to use.
+    public func valueValidator<C: NSObject>(_ key: String, _ body: @escaping (C, Any?) throws -> Any?) {
+        Self.valueValidators[ObjectIdentifier(info), default: [:]][key] = { object, value in
+            guard let host = object as? C else { return value }
+            do {
+                return try body(host, value)
+            } catch {
+                _KVOErrors.reportThrown(error)
+                throw error
+            }
+        }
+    }
+}
+
+extension NSObject {
+    /// Validation in the scenario spelling: the validated value, or the error thrown.
+    public func validateValue(_ value: Any?, forKey key: String) throws -> Any? {
+        var current: ClassInfo? = _kvoObject.cls
+        while let cls = current {
+            if let validator = _KVOClassTable.valueValidators[ObjectIdentifier(cls)]?[key] {
+                return try validator(self, value)
+            }
+            current = cls.superclass
+        }
+        return value
+    }
+}

@@ -1,0 +1,150 @@
+import KVOCore
+
+/// `NSKeyValueObservingOptions`.
+public struct NSKeyValueObservingOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public static let new = NSKeyValueObservingOptions(rawValue: 1)
+    public static let old = NSKeyValueObservingOptions(rawValue: 2)
+    public static let initial = NSKeyValueObservingOptions(rawValue: 4)
+    public static let prior = NSKeyValueObservingOptions(rawValue: 8)
+
+    var _engineOptions: ObservingOptions { ObservingOptions(rawValue: UInt8(truncatingIfNeeded: rawValue & 15)) }
+}
+
+/// `NSKeyValueChange`: Swift prints an imported enum by its type name alone.
+public enum NSKeyValueChange: UInt, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    case setting = 1, insertion = 2, removal = 3, replacement = 4
+    public var description: String { "NSKeyValueChange" }
+    public var debugDescription: String { "__C.NSKeyValueChange" }
+}
+
+/// `NSKeyValueChangeKey`, printed as Swift prints the imported struct.
+public struct NSKeyValueChangeKey: RawRepresentable, Hashable, Sendable, CustomStringConvertible,
+    CustomDebugStringConvertible
+{
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public static let kindKey = NSKeyValueChangeKey("kind")
+    public static let newKey = NSKeyValueChangeKey("new")
+    public static let oldKey = NSKeyValueChangeKey("old")
+    public static let indexesKey = NSKeyValueChangeKey("indexes")
+    public static let notificationIsPriorKey = NSKeyValueChangeKey("notificationIsPrior")
+    public var description: String { "NSKeyValueChangeKey(_rawValue: \(rawValue))" }
+    public var debugDescription: String { "__C.NSKeyValueChangeKey(_rawValue: \(rawValue))" }
+
+    /// Where the key sits in Apple's printed dictionary (SPEC §6.3's order).
+    var _order: Int {
+        ["indexes", "kind", "new", "notificationIsPrior", "old"].firstIndex(of: rawValue) ?? 5
+    }
+}
+
+/// The change an `observe` handler receives (the Swift overlay's struct).
+public struct NSKeyValueObservedChange<Value>: CustomStringConvertible, CustomDebugStringConvertible {
+    public typealias Kind = NSKeyValueChange
+    public let kind: Kind
+    public let newValue: Value?
+    public let oldValue: Value?
+    public let indexes: IndexSet?
+    public let isPrior: Bool
+
+    public var description: String {
+        func field(_ value: Value?) -> String {
+            guard let value else { return "nil" }
+            return "Optional(\(String(reflecting: value)))"
+        }
+        let indexText = indexes.map { "Optional(\($0.count) indexes)" } ?? "nil"
+        return
+            "NSKeyValueObservedChange<\(Value.self)>(kind: __C.NSKeyValueChange, newValue: \(field(newValue)), oldValue: \(field(oldValue)), indexes: \(indexText), isPrior: \(isPrior))"
+    }
+    public var debugDescription: String { "Foundation." + description }
+}
+
+/// What `observe` is declared on, as in the overlay: `Self` is the
+/// receiver's static type.
+public protocol _KeyValueCodingAndObserving {}
+extension NSObject: _KeyValueCodingAndObserving {}
+
+extension _KeyValueCodingAndObserving {
+    /// Swift's block KVO (SPEC §11.2): a hidden observer of the key path's
+    /// string, with a nil context; the token ends it when it is invalidated
+    /// or freed.
+    public func observe<Value>(
+        _ keyPath: KeyPath<Self, Value>, options: NSKeyValueObservingOptions = [],
+        changeHandler: @escaping (Self, NSKeyValueObservedChange<Value>) -> Void
+    ) -> NSKeyValueObservation {
+        let process = _KVOProcess.shared
+        guard let object = self as? NSObject else {
+            process.fail("observe(_:options:changeHandler:) needs an NSObject", column: process.statementColumn)
+        }
+        let name = process.keyPathNames[keyPath]
+        let firstKey = name.map { String($0.split(separator: ".").first ?? "") }
+        let visible = firstKey.flatMap { object._kvoObject.cls.property(named: $0) }.map { !$0.kvcHidden } ?? false
+        guard let path = name, visible else {
+            process.fail(
+                "Fatal error: Could not extract a String from KeyPath \\\(Self.self).\(name ?? "<unknown>")",
+                column: process.statementColumn)
+        }
+        let token = NSKeyValueObservation(object: object, keyPath: path) { observed, change in
+            guard let observed = observed as? Self else { return }
+            changeHandler(
+                observed,
+                NSKeyValueObservedChange(
+                    kind: NSKeyValueChange(rawValue: UInt(change.kind.rawValue)) ?? .setting,
+                    newValue: change.new.flatMap { _KVOBridge.cast($0, to: Value.self) },
+                    oldValue: change.old.flatMap { _KVOBridge.cast($0, to: Value.self) },
+                    indexes: change.indexes.map { IndexSet($0) },
+                    isPrior: change.isPrior))
+        }
+        process.run {
+            try process.kvo.addObserver(
+                token._kvoObject, to: .object(object._kvoObject), keyPath: path,
+                options: options._engineOptions, context: nil)
+        }
+        return token
+    }
+
+    public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+        guard let object = self as? NSObject, let name = _KVOProcess.shared.keyPathNames[keyPath] else { return }
+        object.willChangeValue(forKey: name)
+    }
+
+    public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+        guard let object = self as? NSObject, let name = _KVOProcess.shared.keyPathNames[keyPath] else { return }
+        object.didChangeValue(forKey: name)
+    }
+}
+
+/// The token `observe` returns; the observation lasts as long as it does.
+public class NSKeyValueObservation: NSObject {
+    weak var object: NSObject?
+    let keyPath: String
+    var callback: ((NSObject?, Change) -> Void)?
+
+    init(object: NSObject, keyPath: String, callback: @escaping (NSObject?, Change) -> Void) {
+        self.object = object
+        self.keyPath = keyPath
+        self.callback = callback
+        super.init()
+    }
+
+    func _deliver(object: NSObject?, change: Change) {
+        callback?(object, change)
+    }
+
+    /// Ends the observation; harmless twice.
+    public func invalidate() {
+        guard callback != nil else { return }
+        callback = nil
+        guard let object, let observed = object._kvoObject, !observed.isReleased, let token = _kvoObject else {
+            return
+        }
+        let process = _KVOProcess.shared
+        process.kvo.explainObservationEnded(observed, keyPath: keyPath, released: false)
+        try? process.kvo.removeObserver(token, from: .object(observed), keyPath: keyPath, context: .exactly(nil))
+        self.object = nil
+    }
+
+    deinit { invalidate() }
+}

@@ -1,0 +1,101 @@
+import KVOCore
+
+/// Swift's `print`, as a `print` event of the trace: indented with the
+/// handler depth in text, a `print` event in JSON (SPEC §8). Values that
+/// Objective-C bridged print as Foundation prints them on a Mac: an NSNumber
+/// as `%0.16g` (`Optional(200)`, `0.07000000000000001`), a change dictionary
+/// with its keys in Apple's order, an observation info as its dump.
+public func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    let process = _KVOProcess.shared
+    if items.count == 1, let info = items[0] as? _KVOObservationInfo? {
+        if let info {
+            process.output.emit(
+                .observationInfo(
+                    object: info.object, observances: info.object.observanceSnapshots, depth: process.kvo.depth))
+        } else {
+            _KVOPrinter.write("nil" + terminator, depth: process.kvo.depth)
+        }
+        return
+    }
+    let text = items.map { _KVOPrinter.describe($0) }.joined(separator: separator)
+    _KVOPrinter.write(text + terminator, depth: process.kvo.depth)
+}
+
+/// `debugPrint`, through the same events.
+public func debugPrint(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    let text = items.map { _KVOPrinter.debugDescribe($0) }.joined(separator: separator)
+    _KVOPrinter.write(text + terminator, depth: _KVOProcess.shared.kvo.depth)
+}
+
+enum _KVOPrinter {
+    /// Text printed without a newline yet: an event is one whole line.
+    nonisolated(unsafe) static var partial = ""
+
+    static func write(_ text: String, depth: Int) {
+        var rest = Substring(partial + text)
+        partial = ""
+        while let newline = rest.firstIndex(of: "\n") {
+            _KVOProcess.shared.output.emit(.print(text: String(rest[..<newline]), depth: depth))
+            rest = rest[rest.index(after: newline)...]
+        }
+        partial = String(rest)
+    }
+
+    /// How `print` shows one item.
+    static func describe(_ item: Any) -> String {
+        if let optional = item as? _KVOOptional, type(of: item) != NSNull.self {
+            guard let wrapped = optional._kvoWrapped else { return "nil" }
+            return "Optional(\(debugDescribe(wrapped)))"
+        }
+        if let number = item as? NSNumber, type(of: item) is NSNumber.Type {
+            return numberDescription(number)
+        }
+        if let change = item as? [NSKeyValueChangeKey: Any] { return changeDescription(change) }
+        if let array = item as? [Any], array.contains(where: needsFoundationDescription) {
+            return "[" + array.map(debugDescribe).joined(separator: ", ") + "]"
+        }
+        return String(describing: item)
+    }
+
+    /// How an item shows inside a collection or an optional (`debugPrint`).
+    static func debugDescribe(_ item: Any) -> String {
+        if let optional = item as? _KVOOptional {
+            guard let wrapped = optional._kvoWrapped else { return "nil" }
+            return "Optional(\(debugDescribe(wrapped)))"
+        }
+        if let number = item as? NSNumber, type(of: item) is NSNumber.Type {
+            return numberDescription(number)
+        }
+        if let change = item as? [NSKeyValueChangeKey: Any] { return changeDescription(change) }
+        if let array = item as? [Any], array.contains(where: needsFoundationDescription) {
+            return "[" + array.map(debugDescribe).joined(separator: ", ") + "]"
+        }
+        return String(reflecting: item)
+    }
+
+    private static func needsFoundationDescription(_ item: Any) -> Bool {
+        type(of: item) is NSNumber.Type || item is _KVOOptional
+    }
+
+    /// NSNumber's description on a Mac.
+    static func numberDescription(_ number: NSNumber) -> String {
+        _KVOBridge.value(number).printDescription
+    }
+
+    /// `[__C.NSKeyValueChangeKey(_rawValue: kind): 1, …]`, in Apple's key order.
+    static func changeDescription(_ change: [NSKeyValueChangeKey: Any]) -> String {
+        let keys = change.keys.sorted { $0._order < $1._order }
+        let entries = keys.map { key -> String in
+            let value = change[key] ?? NSNull()
+            let shown: String
+            switch value {
+            case is NSNull: shown = "<null>"
+            case let indexes as IndexSet: shown = "\(indexes.count) indexes"
+            case let text as String: shown = text
+            default: shown = debugDescribe(value)
+            }
+            return "\(key.debugDescription): \(shown)"
+        }
+        return "[" + entries.joined(separator: ", ") + "]"
+    }
+}

@@ -1,0 +1,241 @@
+@_exported import Foundation
+import KVOCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one KVO engine of a compiled Swift program (SPEC §11.0) and what it
+/// reports through: the events go to standard output in kvo-run's text or
+/// JSON format, diagnostics about the run to standard error, as `kvo-run`
+/// prints them for a scenario. The driver passes the options in the
+/// environment (`KVO_FORMAT`, `KVO_MAX_DEPTH`, `KVO_SOURCE_NAME`,
+/// `KVO_SOURCE_PATH`, `KVO_LEGACY_DEALLOC`, `KVO_QUIET`).
+///
+/// A program may use threads, but KVO is delivered on the thread that makes
+/// the change, as on a Mac: the engine is not locked, so a program that
+/// changes observed objects from two threads at once races, as it would on
+/// Apple's (unlocked) accessors of the same object.
+public final class _KVOProcess {
+    nonisolated(unsafe) public static let shared = _KVOProcess()
+
+    let kvo: KVORuntime
+    let output: _KVOEventOutput
+    let sourceName: String
+    let sourcePath: String?
+    /// The statement running now, as the rewriter marked it: line, the
+    /// statement's column, and the column of its first KVO call.
+    var line = 0
+    var statementColumn = 0
+    var callColumn = 0
+
+    var classes: [ObjectIdentifier: ClassInfo] = [:]
+    /// The Swift object of each engine object: the engine hands back its own
+    /// objects (observers, values of to-one keys), Swift code wants its own.
+    var hosts: [ObjectIdentifier: _WeakHost] = [:]
+    var contextsByName: [String: (Context, UnsafeMutableRawPointer)] = [:]
+    var contextsByPointer: [UnsafeMutableRawPointer: Context] = [:]
+    var keyPathNames: [AnyKeyPath: String] = [:]
+    /// Classes and keys whose silent (non-dynamic) assignment was reported.
+    var warnedAssignments: Set<String> = []
+    /// The name the next `observe` token takes: the top-level binding it is
+    /// assigned to, known before `.initial` delivers to it.
+    var pendingTokenName: String?
+    let rootClass: ClassInfo
+    /// Whether each running Swift setter of a dynamic property announced its change.
+    var openChanges: [Bool] = []
+    /// Objects and keys whose Swift setter KVC is running (`setValue`): the
+    /// engine notifies around it, the setter must not again.
+    private var kvcStores: [(ObjectIdentifier, String)] = []
+
+    func storingForKVC(_ object: KVOObject, _ key: String, _ body: () -> Void) {
+        kvcStores.append((ObjectIdentifier(object), key))
+        body()
+        kvcStores.removeLast()
+    }
+
+    func isStoringForKVC(_ object: KVOObject, _ key: String) -> Bool {
+        guard let last = kvcStores.last else { return false }
+        return last.0 == ObjectIdentifier(object) && last.1 == key
+    }
+
+    private init() {
+        let environment = ProcessInfo.processInfo.environment
+        output = _KVOEventOutput(json: environment["KVO_FORMAT"] == "json")
+        kvo = KVORuntime(sink: output)
+        if let depth = environment["KVO_MAX_DEPTH"].flatMap(Int.init), depth > 0 { kvo.maxDepth = depth }
+        kvo.legacyDealloc = environment["KVO_LEGACY_DEALLOC"] == "1"
+        kvo.reportsNotifications = environment["KVO_QUIET"] != "1"
+        // The engine checks the native stack against its own thread's bounds:
+        // deep recursion in a compiled program is the program's own, and
+        // Swift traps it (reported by kvo-run as a signal).
+        if let trapFile = environment["KVO_TRAP_FILE"] { _KVOTrapReport.install(path: trapFile) }
+        sourceName = environment["KVO_SOURCE_NAME"] ?? "main.swift"
+        sourcePath = environment["KVO_SOURCE_PATH"]
+        rootClass = ClassInfo(name: "NSObject", superclass: nil)
+        rootClass.runtimeName = "NSObject"
+        installHooks(rootClass, for: NSObject.self)
+        classes[ObjectIdentifier(NSObject.self)] = rootClass
+        kvo.runtimeClassName = { [unowned self] object in self.runtimeClassName(object) }
+        // Trace lines and the program's own prints share stdio's buffer, in
+        // program order; line by line, so that a trap loses none of them.
+        setvbuf(stdout, nil, _IOLBF, 0)
+        // Standard error fully buffered, flushed by each diagnostic: a Swift
+        // trap writes its "Fatal error" line and flushes, then a stack trace
+        // of addresses that this buffer holds until the trap discards it, so
+        // what kvo-run reports is the same from run to run.
+        setvbuf(stderr, nil, _IOFBF, 1 << 16)
+    }
+
+    // MARK: Classes
+
+    /// The engine's class for a Swift class, declared on first use from the
+    /// table the rewriter wrote into it (`_kvoDescribe`).
+    func classInfo(for type: NSObject.Type) -> ClassInfo {
+        if let known = classes[ObjectIdentifier(type)] { return known }
+        let superInfo: ClassInfo
+        if let superclass = _getSuperclass(type) as? NSObject.Type {
+            superInfo = classInfo(for: superclass)
+        } else {
+            superInfo = rootClass
+        }
+        let qualified = String(reflecting: type)
+        let isRuntimeClass = qualified.hasPrefix("KVOFoundation.")
+        let name = String(describing: type)
+        let info = ClassInfo(name: name, superclass: superInfo)
+        info.runtimeName = isRuntimeClass ? name : qualified
+        classes[ObjectIdentifier(type)] = info
+        installHooks(info, for: type)
+        let table = _KVOClassTable(info: info, type: type)
+        type._kvoDescribe(table)
+        return info
+    }
+
+    /// The NSObject methods a Swift class may override, reached through the
+    /// engine's hooks: Swift's dynamic dispatch picks the override.
+    private func installHooks(_ info: ClassInfo, for type: NSObject.Type) {
+        info.ownHooks.observeValue = { [unowned self] observer, keyPath, object, change, context in
+            guard let host = self.host(of: observer) else { return }
+            let pointer = context.flatMap { self.contextsByName[$0.name]?.1 }
+            if let token = host as? NSKeyValueObservation {
+                token._deliver(object: self.host(of: object), change: change)
+                return
+            }
+            host.observeValue(
+                forKeyPath: keyPath, of: self.host(of: object), change: _KVOBridge.dictionary(change),
+                context: pointer)
+        }
+        info.ownHooks.automaticallyNotifiesObservers = { key in type.automaticallyNotifiesObservers(forKey: key) }
+        info.ownHooks.keyPathsForValuesAffecting = { key in
+            type.keyPathsForValuesAffectingValue(forKey: key).sorted()
+        }
+        info.ownHooks.setNilValueForKey = { [unowned self] object, key in
+            self.host(of: object)?.setNilValueForKey(key)
+        }
+        info.ownHooks.valueForUndefinedKey = { [unowned self] object, key in
+            guard let host = self.host(of: object) else { return .null }
+            return _KVOBridge.value(host.value(forUndefinedKey: key))
+        }
+        info.ownHooks.setValueForUndefinedKey = { [unowned self] object, value, key in
+            self.host(of: object)?.setValue(_KVOBridge.swiftValue(value), forUndefinedKey: key)
+        }
+    }
+
+    func host(of object: KVOObject) -> NSObject? {
+        hosts[ObjectIdentifier(object)]?.object
+    }
+
+    /// `object_getClass`: KVO's generated subclass while a key the class
+    /// notifies automatically (and Objective-C can see) is observed.
+    func runtimeClassName(_ object: KVOObject) -> String {
+        let name = object.cls.runtimeName
+        for observance in object.observationInfo?.observances ?? [] {
+            let key = observance.firstKey
+            guard let property = object.cls.property(named: key), !property.kvcHidden else { continue }
+            if (try? object.cls.automaticallyNotifies(forKey: key)) == true {
+                return (name.contains(".") ? ".." : "") + "NSKVONotifying_" + name
+            }
+        }
+        return name
+    }
+
+    // MARK: Contexts
+
+    /// `&myContext`: one pointer per name, printed as the name.
+    func context(named name: String) -> UnsafeMutableRawPointer {
+        if let known = contextsByName[name] { return known.1 }
+        let pointer = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+        let context = Context(name: name)
+        contextsByName[name] = (context, pointer)
+        contextsByPointer[pointer] = context
+        return pointer
+    }
+
+    func context(_ pointer: UnsafeMutableRawPointer?) -> Context? {
+        guard let pointer else { return nil }
+        if let known = contextsByPointer[pointer] { return known }
+        // A pointer the rewriter did not name (made some other way): named by address.
+        let context = Context(name: String(describing: pointer))
+        contextsByPointer[pointer] = context
+        return context
+    }
+
+    // MARK: Running engine calls
+
+    /// Runs an engine call. Swift cannot catch an Objective-C exception: an
+    /// NSException ends the program, as on a Mac; so does a runtime error.
+    func run<T>(_ body: () throws -> T) -> T {
+        do {
+            return try body()
+        } catch ScriptError.exception(let exception) {
+            terminate(exception)
+        } catch ScriptError.runtime(let failure) {
+            var message = failure.message
+            switch failure.limit {
+            case .depth?: message += "; raise it with --max-depth"
+            case .stack?: message += "; lower --max-depth or simplify the recursion"
+            default: break
+            }
+            fail(message, column: statementColumn)
+        } catch {
+            fail("\(error)", column: statementColumn)
+        }
+    }
+
+    func terminate(_ exception: CocoaException) -> Never {
+        var located = exception
+        located.line = line
+        located.column = callColumn
+        output.uncaught(located)
+        note("the uncaught exception '\(exception.name)' was raised here", column: callColumn)
+        exit(1)
+    }
+
+    /// A runtime error, compiler-style, at the statement running now; status 1.
+    func fail(_ message: String, column: Int) -> Never {
+        output.error(message, line: line, column: column, source: sourceLine(line), file: sourceName)
+        exit(1)
+    }
+
+    func warn(_ message: String) {
+        output.warning(message, line: line, column: statementColumn, source: sourceLine(line), file: sourceName)
+    }
+
+    private func note(_ message: String, column: Int) {
+        output.note(message, line: line, column: column, source: sourceLine(line), file: sourceName)
+    }
+
+    private var sourceLines: [Substring]?
+    func sourceLine(_ number: Int) -> String? {
+        if sourceLines == nil, let sourcePath, let text = try? String(contentsOfFile: sourcePath, encoding: .utf8) {
+            sourceLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        }
+        guard let lines = sourceLines, number >= 1, number <= lines.count else { return nil }
+        return String(lines[number - 1])
+    }
+}
+
+final class _WeakHost {
+    weak var object: NSObject?
+    init(_ object: NSObject) { self.object = object }
+}

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a trap or a crash happened, for kvo-run to report: the statement
+/// the program was running (`_kvoAt`), written by a signal handler to the
+/// file kvo-run names in `KVO_TRAP_FILE`. Only async-signal-safe calls run in
+/// the handler (digits by hand, `write`), on its own stack, so a stack
+/// overflow can be reported too; then the signal's default action ends the
+/// program as before.
+enum _KVOTrapReport {
+    nonisolated(unsafe) static var descriptor: Int32 = -1
+    nonisolated(unsafe) static var line = 0
+    nonisolated(unsafe) static var column = 0
+
+    static func install(path: String) {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { return }
+        let size = 1 << 16
+        if let stack = malloc(size) {
+            var alternate = stack_t(ss_sp: stack, ss_flags: 0, ss_size: size)
+            sigaltstack(&alternate, nil)
+        }
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { signal in
+            _KVOTrapReport.write()
+            // SA_RESETHAND restored the default action: a fault traps again
+            // on return; a signal sent from outside is sent again.
+            if signal == SIGTERM || signal == SIGINT { raise(signal) }
+        }
+        action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND) | UInt32(SA_ONSTACK))
+        // SIGTERM is how kvo-run stops a program past --timeout, SIGINT is Ctrl-C.
+        for signal in [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGTERM, SIGINT] {
+            sigaction(signal, &action, nil)
+        }
+    }
+
+    /// `LINE COLUMN\n`, without allocating.
+    static func write() {
+        var buffer: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
+            = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { bytes in
+            var count = 0
+            func put(_ number: Int) {
+                var value = max(0, number)
+                var digits = 0
+                var probe = value
+                repeat {
+                    digits += 1
+                    probe /= 10
+                } while probe > 0
+                var position = count + digits
+                repeat {
+                    position -= 1
+                    bytes[position] = UInt8(48 + value % 10)
+                    value /= 10
+                } while value > 0
+                count += digits
+            }
+            put(min(line, 999_999_999))
+            bytes[count] = 32
+            count += 1
+            put(min(column, 999_999_999))
+            bytes[count] = 10
+            count += 1
+            _ = Glibc.write(descriptor, bytes.baseAddress, count)
+        }
+    }
+}

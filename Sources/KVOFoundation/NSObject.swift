@@ -1,0 +1,389 @@
+import KVOCore
+
+/// Apple's NSObject for a compiled Swift program on Linux: KVC and KVO as
+/// Foundation has them on a Mac (SPEC §5–§7, §11), done by kvo-run's engine.
+/// A program that imports this module sees this class, not
+/// swift-corelibs-foundation's (which has neither KVC nor KVO).
+///
+/// Each object owns an engine object; its Swift class is declared to the
+/// engine on first use from the table the rewriter writes into the class
+/// (`_kvoDescribe`).
+open class NSObject: Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The engine's object for this one.
+    public private(set) var _kvoObject: KVOObject!
+    /// Set by `release(x)`: kvo-run's explicit deallocation.
+    var _kvoReleased = false
+
+    public init() {
+        let process = _KVOProcess.shared
+        let object = process.kvo.makeObject(process.classInfo(for: type(of: self)), name: nil)
+        _kvoObject = object
+        process.hosts[ObjectIdentifier(object)] = _WeakHost(self)
+        if let name = process.pendingTokenName, self is NSKeyValueObservation {
+            process.pendingTokenName = nil
+            object.assignName(name)
+        }
+    }
+
+    deinit {
+        guard let object = _kvoObject else { return }
+        let process = _KVOProcess.shared
+        if !object.isReleased {
+            // Observers are unregistered silently (macOS 10.13 and later).
+            process.run { try process.kvo.release(object) }
+        }
+        process.hosts[ObjectIdentifier(object)] = nil
+    }
+
+    // MARK: Identity and description
+
+    open var description: String { _kvoObject.description }
+    open var debugDescription: String { description }
+    open var className: String { _kvoObject.cls.runtimeName }
+    open var hash: Int { ObjectIdentifier(self).hashValue }
+    open func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSObject else { return false }
+        return other === self
+    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    public static func == (lhs: NSObject, rhs: NSObject) -> Bool { lhs.isEqual(rhs) }
+
+    /// What the rewriter writes into each class: its properties and the
+    /// methods KVC finds by name. NSObject itself declares none.
+    open class func _kvoDescribe(_ table: _KVOClassTable) {}
+
+    // MARK: Key-value coding
+
+    open func value(forKey key: String) -> Any? {
+        let process = _KVOProcess.shared
+        return _KVOBridge.swiftValue(process.run { try process.kvo.value(of: .object(_kvoObject), forKey: key) })
+    }
+
+    open func value(forKeyPath keyPath: String) -> Any? {
+        let process = _KVOProcess.shared
+        return _KVOBridge.swiftValue(
+            process.run { try process.kvo.value(of: .object(_kvoObject), forKeyPath: keyPath) })
+    }
+
+    open func setValue(_ value: Any?, forKey key: String) {
+        let process = _KVOProcess.shared
+        process.run { try process.kvo.setValue(_KVOBridge.value(value), of: .object(_kvoObject), forKey: key) }
+    }
+
+    open func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        let process = _KVOProcess.shared
+        process.run {
+            try process.kvo.setValue(_KVOBridge.value(value), of: .object(_kvoObject), forKeyPath: keyPath)
+        }
+    }
+
+    open func setValuesForKeys(_ keyedValues: [String: Any]) {
+        for key in keyedValues.keys.sorted() { setValue(keyedValues[key], forKey: key) }
+    }
+
+    open func dictionaryWithValues(forKeys keys: [String]) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for key in keys { result[key] = value(forKey: key) ?? NSNull() }
+        return result
+    }
+
+    open func value(forUndefinedKey key: String) -> Any? {
+        let process = _KVOProcess.shared
+        process.terminate(
+            CocoaException(
+                name: Exceptions.unknownKey,
+                reason: Exceptions.undefinedKeyGet(_kvoObject.pointerDescription, key: key).1,
+                depth: process.kvo.depth))
+    }
+
+    open func setValue(_ value: Any?, forUndefinedKey key: String) {
+        let process = _KVOProcess.shared
+        process.terminate(
+            CocoaException(
+                name: Exceptions.unknownKey,
+                reason: Exceptions.undefinedKeySet(_kvoObject.pointerDescription, key: key).1,
+                depth: process.kvo.depth))
+    }
+
+    open func setNilValueForKey(_ key: String) {
+        let process = _KVOProcess.shared
+        let exception = Exceptions.setNil(_kvoObject, key: key)
+        process.terminate(CocoaException(name: exception.0, reason: exception.1, depth: process.kvo.depth))
+    }
+
+    /// Key-value validation (SPEC §11.5): `validate<Key>` when the class has
+    /// one (its `@objc func validateName(_ ioValue: AutoreleasingUnsafeMutablePointer<AnyObject?>) throws`).
+    open func validateValue(_ ioValue: AutoreleasingUnsafeMutablePointer<AnyObject?>, forKey key: String) throws {
+        guard let validator = _KVOClassTable.validator(for: _kvoObject.cls, key: key) else { return }
+        try validator(self, ioValue)
+    }
+
+    open func validateValue(_ ioValue: AutoreleasingUnsafeMutablePointer<AnyObject?>, forKeyPath keyPath: String)
+        throws
+    {
+        var components = keyPath.split(separator: ".").map(String.init)
+        let last = components.popLast() ?? keyPath
+        var target: NSObject = self
+        for key in components {
+            guard let next = target.value(forKey: key) as? NSObject else { return }
+            target = next
+        }
+        try target.validateValue(ioValue, forKey: last)
+    }
+
+    // MARK: Key-value observing
+
+    open func addObserver(
+        _ observer: NSObject, forKeyPath keyPath: String, options: NSKeyValueObservingOptions = [],
+        context: UnsafeMutableRawPointer?
+    ) {
+        let process = _KVOProcess.shared
+        process.run {
+            try process.kvo.addObserver(
+                observer._kvoObject, to: .object(_kvoObject), keyPath: keyPath,
+                options: options._engineOptions, context: process.context(context))
+        }
+    }
+
+    open func removeObserver(_ observer: NSObject, forKeyPath keyPath: String, context: UnsafeMutableRawPointer?) {
+        let process = _KVOProcess.shared
+        process.run {
+            try process.kvo.removeObserver(
+                observer._kvoObject, from: .object(_kvoObject), keyPath: keyPath,
+                context: .exactly(process.context(context)))
+        }
+    }
+
+    open func removeObserver(_ observer: NSObject, forKeyPath keyPath: String) {
+        let process = _KVOProcess.shared
+        process.run {
+            try process.kvo.removeObserver(
+                observer._kvoObject, from: .object(_kvoObject), keyPath: keyPath, context: .any)
+        }
+    }
+
+    /// NSObject's own: a subclass that registered an observer and did not
+    /// consume its notification (SPEC §6.8).
+    open func observeValue(
+        forKeyPath keyPath: String?, of object: Any?, change: [NSKeyValueChangeKey: Any]?,
+        context: UnsafeMutableRawPointer?
+    ) {
+        let process = _KVOProcess.shared
+        let observed = (object as? NSObject)?._kvoObject ?? _kvoObject!
+        let change = _KVOBridge.change(change)
+        let exception = Exceptions.unhandled(
+            observer: _kvoObject, keyPath: keyPath ?? "", object: observed, change: change,
+            context: process.context(context))
+        process.terminate(CocoaException(name: exception.0, reason: exception.1, depth: process.kvo.depth))
+    }
+
+    open func willChangeValue(forKey key: String) {
+        let process = _KVOProcess.shared
+        process.run { try process.kvo.willChange(_kvoObject, key: key) }
+    }
+
+    open func didChangeValue(forKey key: String) {
+        let process = _KVOProcess.shared
+        process.run { try process.kvo.didChange(_kvoObject, key: key) }
+    }
+
+    open func willChange(_ changeKind: NSKeyValueChange, valuesAt indexes: IndexSet, forKey key: String) {
+        let process = _KVOProcess.shared
+        let kind = Change.Kind(rawValue: Int(changeKind.rawValue)) ?? .setting
+        process.run { try process.kvo.willChange(_kvoObject, key: key, .ordered(kind, Array(indexes))) }
+    }
+
+    open func didChange(_ changeKind: NSKeyValueChange, valuesAt indexes: IndexSet, forKey key: String) {
+        let process = _KVOProcess.shared
+        process.run { try process.kvo.didChange(_kvoObject, key: key) }
+    }
+
+    open func willChangeValue(
+        forKey key: String, withSetMutation mutationKind: NSKeyValueSetMutationKind, using objects: Set<AnyHashable>
+    ) {
+        let process = _KVOProcess.shared
+        let values = ValueSet(objects.map { _KVOBridge.value($0.base) })
+        process.run { try process.kvo.willChangeSet(_kvoObject, key: key, mutationKind._engine, values) }
+    }
+
+    open func didChangeValue(
+        forKey key: String, withSetMutation mutationKind: NSKeyValueSetMutationKind, using objects: Set<AnyHashable>
+    ) {
+        let process = _KVOProcess.shared
+        process.run { try process.kvo.didChange(_kvoObject, key: key) }
+    }
+
+    open class func automaticallyNotifiesObservers(forKey key: String) -> Bool {
+        let info = _KVOProcess.shared.classInfo(for: self)
+        if let custom = _KVOClassTable.automatic(for: info, key: key) { return custom() }
+        return info.defaultAutomaticallyNotifies(forKey: key)
+    }
+
+    open class func keyPathsForValuesAffectingValue(forKey key: String) -> Set<String> {
+        let info = _KVOProcess.shared.classInfo(for: self)
+        if let custom = _KVOClassTable.affecting(for: info, key: key) { return custom() }
+        return Set(info.defaultKeyPathsAffecting(key))
+    }
+
+    /// Apple's `observationInfo`: printing it dumps the observances (SPEC §8.3).
+    open var observationInfo: _KVOObservationInfo? {
+        _kvoObject.observationInfo == nil ? nil : _KVOObservationInfo(object: _kvoObject)
+    }
+
+    // MARK: Collection proxies
+
+    open func mutableArrayValue(forKey key: String) -> NSMutableArrayProxy {
+        NSMutableArrayProxy(owner: self, keyPath: key)
+    }
+
+    open func mutableArrayValue(forKeyPath keyPath: String) -> NSMutableArrayProxy {
+        NSMutableArrayProxy(owner: self, keyPath: keyPath)
+    }
+
+    open func mutableSetValue(forKey key: String) -> NSMutableSetProxy {
+        NSMutableSetProxy(owner: self, keyPath: key)
+    }
+
+    open func mutableSetValue(forKeyPath keyPath: String) -> NSMutableSetProxy {
+        NSMutableSetProxy(owner: self, keyPath: keyPath)
+    }
+}
+
+/// What `o.observationInfo` gives: printed, the dump of SPEC §8.3.
+public struct _KVOObservationInfo: CustomStringConvertible {
+    let object: KVOObject
+    public var description: String { object.observationInfoDescription ?? "nil" }
+}
+
+/// `NSKeyValueSetMutationKind`.
+public enum NSKeyValueSetMutationKind: UInt {
+    case union = 1, minus = 2, intersect = 3, set = 4
+
+    var _engine: SetMutation {
+        switch self {
+        case .union: return .union
+        case .minus: return .minus
+        case .intersect: return .intersect
+        case .set: return .set
+        }
+    }
+}
+
+/// `mutableArrayValue(forKey:)`: every mutation notifies as the proxy does.
+public final class NSMutableArrayProxy: CustomStringConvertible {
+    let owner: NSObject
+    let keyPath: String
+    init(owner: NSObject, keyPath: String) {
+        self.owner = owner
+        self.keyPath = keyPath
+    }
+
+    private func mutate(_ mutation: KVORuntime.ArrayMutation) {
+        let process = _KVOProcess.shared
+        process.run { try process.kvo.mutateArray(owner._kvoObject, keyPath: keyPath, mutation) }
+    }
+
+    private var contents: [Value] {
+        let process = _KVOProcess.shared
+        let value = process.run { try process.kvo.proxyContents(.arrayProxy(owner._kvoObject, keyPath: keyPath)) }
+        if case .array(let elements) = value { return elements }
+        return []
+    }
+
+    public var count: Int { contents.count }
+    public subscript(index: Int) -> Any { _KVOBridge.swiftValue(contents[index]) ?? NSNull() }
+    public func object(at index: Int) -> Any { self[index] }
+    public func add(_ object: Any) { mutate(.insert([_KVOBridge.value(object)], at: [count])) }
+    public func insert(_ object: Any, at index: Int) { mutate(.insert([_KVOBridge.value(object)], at: [index])) }
+    public func removeObject(at index: Int) { mutate(.remove(at: [index])) }
+    public func removeLastObject() { mutate(.remove(at: [count - 1])) }
+    public func removeAllObjects() { mutate(.remove(at: Array(0..<count))) }
+    public func replaceObject(at index: Int, with object: Any) {
+        mutate(.replace(at: [index], with: [_KVOBridge.value(object)]))
+    }
+    public func remove(_ object: Any) {
+        let target = _KVOBridge.value(object)
+        let indexes = contents.indices.filter { contents[$0] == target }
+        if !indexes.isEmpty { mutate(.remove(at: indexes)) }
+    }
+    public var description: String { _KVOBridge.describe(.array(contents)) }
+}
+
+/// `mutableSetValue(forKey:)`.
+public final class NSMutableSetProxy: CustomStringConvertible {
+    let owner: NSObject
+    let keyPath: String
+    init(owner: NSObject, keyPath: String) {
+        self.owner = owner
+        self.keyPath = keyPath
+    }
+
+    private func mutate(_ mutation: SetMutation, _ objects: [Any]) {
+        let process = _KVOProcess.shared
+        let values = ValueSet(objects.map { _KVOBridge.value($0) })
+        process.run { try process.kvo.mutateSet(owner._kvoObject, keyPath: keyPath, mutation, values) }
+    }
+
+    public var count: Int {
+        let process = _KVOProcess.shared
+        let value = process.run { try process.kvo.proxyContents(.setProxy(owner._kvoObject, keyPath: keyPath)) }
+        if case .set(let set) = value { return set.count }
+        return 0
+    }
+    public func add(_ object: Any) { mutate(.union, [object]) }
+    public func remove(_ object: Any) { mutate(.minus, [object]) }
+    public func union(_ objects: [Any]) { mutate(.union, objects) }
+    public func minus(_ objects: [Any]) { mutate(.minus, objects) }
+    public func intersect(_ objects: [Any]) { mutate(.intersect, objects) }
+    public func setSet(_ objects: [Any]) { mutate(.set, objects) }
+    public func removeAllObjects() { mutate(.set, []) }
+    public var description: String {
+        let process = _KVOProcess.shared
+        return _KVOBridge.describe(
+            process.run { try process.kvo.proxyContents(.setProxy(owner._kvoObject, keyPath: keyPath)) })
+    }
+}
+
+/// `object_getClass(o)`: KVO's generated subclass while observed (SPEC §11.4).
+/// On Linux there is no Objective-C class to return: the result carries the
+/// class's runtime name, for `NSStringFromClass`, and prints as Swift prints
+/// the original class (its runtime peeks through KVO's subclass).
+public func object_getClass(_ object: Any?) -> _KVORuntimeClass? {
+    guard let object = object as? NSObject else { return nil }
+    return _KVORuntimeClass(
+        name: _KVOProcess.shared.runtimeClassName(object._kvoObject), swiftName: object._kvoObject.cls.name)
+}
+
+/// The class `object_getClass` returns.
+public final class _KVORuntimeClass: CustomStringConvertible {
+    public let name: String
+    let swiftName: String
+    init(name: String, swiftName: String) {
+        self.name = name
+        self.swiftName = swiftName
+    }
+    public var description: String { swiftName }
+}
+
+public func NSStringFromClass(_ cls: _KVORuntimeClass) -> String { cls.name }
+public func NSStringFromClass(_ cls: _KVORuntimeClass?) -> String { cls?.name ?? "nil" }
+public func NSStringFromClass(_ cls: AnyClass) -> String {
+    if let type = cls as? NSObject.Type { return _KVOProcess.shared.classInfo(for: type).runtimeName }
+    return String(reflecting: cls)
+}
+
+/// kvo-run's explicit deallocation (SPEC §6.9): the object becomes a zombie,
+/// its observers are unregistered silently and the tokens held in its
+/// properties end.
+public func release(_ object: NSObject) {
+    let process = _KVOProcess.shared
+    guard let engineObject = object._kvoObject else { return }
+    // A token's release ends its observation first, silently.
+    if let token = object as? NSKeyValueObservation { token.invalidate() }
+    process.run { try process.kvo.release(engineObject) }
+    object._kvoReleased = true
+    for child in Mirror(reflecting: object).children {
+        if let token = child.value as? NSKeyValueObservation { token.invalidate() }
+        if let token = child.value as? NSKeyValueObservation? { token?.invalidate() }
+    }
+}

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a program as a child process: the Swift compiler, or a compiled
+/// Swift program (SPEC §11.0), which may trap or die of a signal without
+/// taking kvo-run with it.
+enum ChildProcess {
+    enum Ending: Equatable {
+        case exited(Int32)
+        case signaled(Int32)
+        case timedOut
+        case notStarted(String)
+    }
+
+    /// Runs `program` with `arguments`, `environment` added to kvo-run's own.
+    /// `output`, when given, receives both standard output and standard
+    /// error (in the order written); otherwise the child shares kvo-run's.
+    /// `timeout` (seconds) kills it.
+    static func run(
+        _ program: String, _ arguments: [String], environment: [String: String] = [:],
+        output: Int32? = nil, timeout: Double? = nil
+    ) -> Ending {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let output {
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+            posix_spawn_file_actions_adddup2(&actions, output, 2)
+        }
+        var merged: [String: String] = [:]
+        var index = 0
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                merged[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            index += 1
+        }
+        for (key, value) in environment { merged[key] = value }
+        let argv = ([program] + arguments).map { strdup($0) }
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") }
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        // The child starts with Ctrl-C at its default and nothing blocked,
+        // while kvo-run ignores Ctrl-C until the child has ended: the child
+        // stops, kvo-run reports it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t(), empty = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let previous = signal(SIGINT, SIG_IGN)
+        defer { signal(SIGINT, previous) }
+        var pid = pid_t()
+        let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer -> Int32 in
+            (envp + [nil]).withUnsafeBufferPointer { envBuffer -> Int32 in
+                guard let argvBase = argvBuffer.baseAddress, let envBase = envBuffer.baseAddress else { return -1 }
+                return posix_spawnp(
+                    &pid, program, &actions, &attributes, UnsafeMutablePointer(mutating: argvBase),
+                    UnsafeMutablePointer(mutating: envBase))
+            }
+        }
+        guard spawned == 0 else { return .notStarted(String(cString: strerror(spawned))) }
+        let deadline = timeout.map { Clock.now() + $0 }
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, deadline == nil ? 0 : WNOHANG)
+            if result == pid { break }
+            if result < 0 {
+                if errno == EINTR { continue }
+                return .notStarted(String(cString: strerror(errno)))
+            }
+            if let deadline, Clock.now() > deadline {
+                // SIGTERM first: the program's runtime notes where it was.
+                kill(pid, SIGTERM)
+                let grace = Clock.now() + 1
+                while waitpid(pid, &status, WNOHANG) == 0 && Clock.now() < grace {
+                    var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+                    nanosleep(&pause, nil)
+                }
+                if kill(pid, 0) == 0 {
+                    kill(pid, SIGKILL)
+                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                }
+                return .timedOut
+            }
+            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            nanosleep(&pause, nil)
+        }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
+        if status & 0x7f == 0 { return .exited((status >> 8) & 0xff) }
+        return .signaled(status & 0x7f)
+    }
+
+    /// What a signal that ended a program means, in words.
+    static func describe(signal: Int32) -> String {
+        switch signal {
+        case SIGILL, SIGTRAP: return "a Swift runtime trap (signal \(signal)): see the 'Fatal error' above"
+        case SIGSEGV: return "a segmentation fault (SIGSEGV), such as a stack overflow from deep recursion"
+        case SIGBUS: return "a bus error (SIGBUS)"
+        case SIGABRT: return "an abort (SIGABRT)"
+        case SIGINT: return "an interrupt (Ctrl-C)"
+        case SIGKILL: return "SIGKILL"
+        case SIGFPE: return "an arithmetic error (SIGFPE)"
+        default: return "signal \(signal)"
+        }
+    }
+}

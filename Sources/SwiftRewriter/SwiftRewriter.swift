@@ -1,0 +1,588 @@
+import SwiftParser
+import SwiftSyntax
+
+/// Turns a Swift program written for a Mac into one that compiles on Linux
+/// against KVOFoundation (SPEC §11.0) and reports what Apple's runtime does:
+///
+/// - `import Foundation` (or Cocoa) imports the runtime;
+/// - `@objc`, `@objc(name)`, `@objcMembers`, `@nonobjc` and `dynamic` are
+///   blanked (Linux rejects them), column for column;
+/// - each property of an NSObject subclass gets observers that tell KVO:
+///   `@objc dynamic` ones announce the change first in `willSet` and finish it
+///   last in `didSet` (§11.1's order), others report a silent assignment;
+///   Swift's own rules keep assignments in `init` and in a property's own
+///   observers direct (they run no observers);
+/// - each such class gets `_kvoDescribe`, its KVC table: properties with
+///   getters and setters, and the methods KVC finds by name;
+/// - `observe(\.key…)` learns the key's name, `#keyPath(A.b)` is `"b"`,
+///   `&context` is a pointer named after its variable;
+/// - top-level bindings name their objects (§3.1), and each statement that
+///   starts a line is marked with its location for run-time reports.
+///
+/// The rewrite is a list of text edits on the original source: lines that
+/// are inserted are followed by `#sourceLocation`, so every compiler
+/// diagnostic points at the user's own file, line and column.
+public struct SwiftRewriter {
+    public struct Warning: Equatable, Sendable {
+        public let message: String
+        public let line: Int
+        public let column: Int
+        public let length: Int
+    }
+
+    public struct Result: Sendable {
+        public let source: String
+        public let warnings: [Warning]
+    }
+
+    /// Classes whose instances are NSObjects without being declared in the program.
+    static let runtimeClasses: Set<String> = ["NSObject", "NSKeyValueObservation"]
+
+    public static func rewrite(_ source: String, fileName: String) -> Result {
+        let tree = Parser.parse(source: source)
+        let converter = SourceLocationConverter(fileName: fileName, tree: tree)
+        let classes = ClassCollector(viewMode: .sourceAccurate)
+        classes.walk(tree)
+        let collector = EditCollector(source: source, converter: converter, classes: classes.nsObjectClasses())
+        collector.walk(tree)
+        collector.finish(tree)
+        // A `#!` line is allowed first only: a comment of the same width keeps the lines.
+        if source.hasPrefix("#!") { collector.edits.append(Edit(start: 0, end: 2, text: "//")) }
+        let text = apply(collector.edits, to: source, fileName: fileName, converter: converter)
+        return Result(source: text, warnings: collector.warnings.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+    }
+
+    /// Applies the edits (sorted, non-overlapping). An edit whose text has a
+    /// newline is followed by a `#sourceLocation` back to the original line
+    /// and spaces up to the original column.
+    static func apply(_ edits: [Edit], to source: String, fileName: String, converter: SourceLocationConverter)
+        -> String
+    {
+        let bytes = Array(source.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count * 2)
+        var quotedName = ""
+        for character in fileName {
+            if character == "\\" || character == "\"" { quotedName.append("\\") }
+            quotedName.append(character)
+        }
+        output += Array("#sourceLocation(file: \"\(quotedName)\", line: 1)\n".utf8)
+        var cursor = 0
+        let sorted = edits.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+        for (_, edit) in sorted {
+            guard edit.start >= cursor, edit.end >= edit.start, edit.end <= bytes.count else { continue }
+            output += bytes[cursor..<edit.start]
+            output += Array(edit.text.utf8)
+            cursor = edit.end
+            if edit.text.contains("\n") {
+                let location = converter.location(for: AbsolutePosition(utf8Offset: edit.end))
+                if !edit.text.hasSuffix("\n") { output.append(UInt8(ascii: "\n")) }
+                output += Array("#sourceLocation(file: \"\(quotedName)\", line: \(location.line))\n".utf8)
+                output += Array(repeating: UInt8(ascii: " "), count: max(0, location.column - 1))
+            }
+        }
+        output += bytes[cursor...]
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+struct Edit {
+    let start: Int
+    let end: Int
+    let text: String
+}
+
+/// Which classes of the program are NSObject subclasses, directly or not.
+final class ClassCollector: SyntaxVisitor {
+    var superclassOf: [String: String] = [:]
+    var objcMembers: Set<String> = []
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        let name = node.name.text
+        if let first = node.inheritanceClause?.inheritedTypes.first {
+            superclassOf[name] = first.type.trimmedDescription
+        }
+        if node.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "objcMembers" }) {
+            objcMembers.insert(name)
+        }
+        return .visitChildren
+    }
+
+    /// Class name → whether it (or an ancestor) is `@objcMembers`.
+    func nsObjectClasses() -> [String: Bool] {
+        var result: [String: Bool] = [:]
+        for name in superclassOf.keys {
+            var current = name
+            var members = false
+            var seen: Set<String> = []
+            while seen.insert(current).inserted {
+                if objcMembers.contains(current) { members = true }
+                if SwiftRewriter.runtimeClasses.contains(current) {
+                    result[name] = members
+                    break
+                }
+                guard let next = superclassOf[current] else { break }
+                current = next
+            }
+        }
+        return result
+    }
+}
+
+/// Walks the program and records the edits.
+final class EditCollector: SyntaxVisitor {
+    let source: String
+    let converter: SourceLocationConverter
+    /// NSObject subclasses declared in the program, and whether `@objcMembers` applies.
+    let classes: [String: Bool]
+    var edits: [Edit] = []
+    var warnings: [SwiftRewriter.Warning] = []
+    /// Properties by name: whether any declaration of that name is `@objc dynamic`
+    /// (for the warning on `observe(\.key)`).
+    var dynamicProperties: [String: Bool] = [:]
+    private let bytes: [UInt8]
+    private var hasMain = false
+
+    init(source: String, converter: SourceLocationConverter, classes: [String: Bool]) {
+        self.source = source
+        self.converter = converter
+        self.classes = classes
+        self.bytes = Array(source.utf8)
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    func location(_ position: AbsolutePosition) -> SourceLocation { converter.location(for: position) }
+
+    func replace(_ node: some SyntaxProtocol, with text: String) {
+        edits.append(
+            Edit(
+                start: node.positionAfterSkippingLeadingTrivia.utf8Offset,
+                end: node.endPositionBeforeTrailingTrivia.utf8Offset, text: text))
+    }
+
+    func insert(_ text: String, at position: AbsolutePosition) {
+        edits.append(Edit(start: position.utf8Offset, end: position.utf8Offset, text: text))
+    }
+
+    /// Replaces a token by spaces of its width: columns after it stay put.
+    func blank(_ node: some SyntaxProtocol) {
+        let start = node.positionAfterSkippingLeadingTrivia.utf8Offset
+        let end = node.endPositionBeforeTrailingTrivia.utf8Offset
+        edits.append(Edit(start: start, end: end, text: String(repeating: " ", count: end - start)))
+    }
+
+    /// Whether the node is the first thing on its line.
+    func startsLine(_ node: some SyntaxProtocol) -> Bool {
+        var index = node.positionAfterSkippingLeadingTrivia.utf8Offset - 1
+        while index >= 0 {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") { return true }
+            if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { return false }
+            index -= 1
+        }
+        return true
+    }
+
+    // MARK: Imports and attributes
+
+    override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
+        let module = node.path.trimmedDescription
+        if ["Foundation", "Cocoa", "AppKit", "UIKit", "ObjectiveC"].contains(module) {
+            replace(node.path, with: "KVOFoundation")
+        }
+        return .skipChildren
+    }
+
+    override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
+        let name = node.attributeName.trimmedDescription
+        if ["objc", "objcMembers", "nonobjc", "IBOutlet", "IBAction", "IBInspectable", "NSManaged"].contains(name) {
+            blank(node)
+        }
+        if name == "main" { hasMain = true }
+        return .visitChildren
+    }
+
+    override func visit(_ node: DeclModifierSyntax) -> SyntaxVisitorContinueKind {
+        if node.name.tokenKind == .keyword(.dynamic) { blank(node) }
+        return .visitChildren
+    }
+
+    // MARK: Classes
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        guard let objcMembers = classes[node.name.text] else { return .visitChildren }
+        describe(node, objcMembers: objcMembers)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        .visitChildren
+    }
+
+    private func isObjC(_ attributes: AttributeListSyntax, classMembers: Bool) -> Bool {
+        if attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "nonobjc" }) {
+            return false
+        }
+        return classMembers
+            || attributes.contains(where: {
+                let name = $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription
+                return name == "objc" || name == "IBOutlet" || name == "IBInspectable"
+            })
+    }
+
+    private func has(_ modifiers: DeclModifierListSyntax, _ keyword: Keyword) -> Bool {
+        modifiers.contains { $0.name.tokenKind == .keyword(keyword) }
+    }
+
+    /// The KVC table and the KVO observers of one NSObject subclass.
+    private func describe(_ node: ClassDeclSyntax, objcMembers: Bool) {
+        let className = node.name.text + (node.genericParameterClause.map { clause in
+            "<" + clause.parameters.map { $0.name.text }.joined(separator: ", ") + ">"
+        } ?? "")
+        var lines: [String] = []
+        for member in node.memberBlock.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) {
+                lines += property(variable, className: className, objcMembers: objcMembers)
+            } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+                lines += method(function, className: className, objcMembers: objcMembers)
+            }
+        }
+        let body = lines.map { "        " + $0 }.joined(separator: "\n")
+        let text = "\n    override class func _kvoDescribe(_ table: _KVOClassTable) {\n\(body)\n    }\n"
+        insert(text, at: node.memberBlock.rightBrace.positionAfterSkippingLeadingTrivia)
+    }
+
+    /// One property: its table entry, and the observers that tell KVO.
+    private func property(_ node: VariableDeclSyntax, className: String, objcMembers: Bool) -> [String] {
+        guard node.bindings.count == 1, let binding = node.bindings.first,
+            let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        else { return [] }
+        if has(node.modifiers, .static) || has(node.modifiers, .class) {
+            // `class var keyPathsForValuesAffectingFullName: Set<String>`, as Apple's Swift documentation writes it.
+            if let key = key(after: "keyPathsForValuesAffecting", in: name) {
+                return ["table.affecting(\"\(key)\") { Set(\(className).\(name)) }"]
+            }
+            if let key = key(after: "automaticallyNotifiesObserversOf", in: name) {
+                return ["table.automatic(\"\(key)\") { \(className).\(name) }"]
+            }
+            return []
+        }
+        let objc = isObjC(node.attributes, classMembers: objcMembers)
+        let dynamic = has(node.modifiers, .dynamic)
+        // Swift's warning spares @objc dynamic properties and @objc ones with
+        // an explicit setter (meant for manual notification).
+        dynamicProperties[name] = (dynamicProperties[name] ?? false) || (objc && dynamic)
+        let isLet = node.bindingSpecifier.tokenKind == .keyword(.let)
+        let otherAttributes = node.attributes.contains { element in
+            guard let attribute = element.as(AttributeSyntax.self) else { return true }
+            return !["objc", "nonobjc", "IBOutlet", "IBInspectable"].contains(attribute.attributeName.trimmedDescription)
+        }
+        let lazy = has(node.modifiers, .lazy)
+        let override = has(node.modifiers, .override)
+        // Which accessors it has.
+        var getterOnly = false
+        var setter: AccessorDeclSyntax?
+        var willSet: AccessorDeclSyntax?
+        var didSet: AccessorDeclSyntax?
+        var computed = false
+        if let block = binding.accessorBlock {
+            switch block.accessors {
+            case .getter:
+                getterOnly = true
+                computed = true
+            case .accessors(let list):
+                for accessor in list {
+                    switch accessor.accessorSpecifier.tokenKind {
+                    case .keyword(.get): computed = true
+                    case .keyword(.set): setter = accessor
+                    case .keyword(.willSet): willSet = accessor
+                    case .keyword(.didSet): didSet = accessor
+                    default: break
+                    }
+                }
+                if computed && setter == nil { getterOnly = true }
+            }
+        }
+        let writable = !isLet && !getterOnly
+        if setter != nil { dynamicProperties[name] = (dynamicProperties[name] ?? false) || objc }
+        let entry =
+            "table.property(\"\(name)\", objc: \(objc), dynamic: \(dynamic), get: { (o: \(className)) in o.\(name) }, set: "
+            + (writable ? "{ (o: \(className), v) in o.\(name) = v }" : "nil") + ", keyPath: \\\(className).\(name))"
+        guard writable, !lazy, !otherAttributes, !override else { return [entry] }
+
+        let will = dynamic ? "_kvoWill(self, \"\(name)\")" : "_kvoPlainWill(self, \"\(name)\")"
+        let did = dynamic ? "_kvoDid(self, \"\(name)\")" : nil
+        if let setter {
+            // A custom setter: the change wraps its body.
+            guard let body = setter.body else { return [entry] }
+            insert("\n" + will + (did.map { "; defer { \($0) }" } ?? ""), at: body.leftBrace.endPositionBeforeTrailingTrivia)
+            return [entry]
+        }
+        if computed { return [entry] }
+        // A stored property: observers (the user's run inside them).
+        if let willSet, let body = willSet.body {
+            insert("\n" + will, at: body.leftBrace.endPositionBeforeTrailingTrivia)
+        }
+        if let didSet, let body = didSet.body, let did {
+            insert("\ndefer { \(did) }", at: body.leftBrace.endPositionBeforeTrailingTrivia)
+        }
+        var added = ""
+        if willSet == nil { added += " willSet { \(will) }" }
+        if didSet == nil, let did { added += " didSet { \(did) }" }
+        guard !added.isEmpty else { return [entry] }
+        if let block = binding.accessorBlock {
+            insert(added, at: block.rightBrace.positionAfterSkippingLeadingTrivia)
+        } else {
+            // No type written and no literal to tell it: Swift infers it from
+            // the initializer, and observers need no more.
+            insert(" {" + added + " }", at: binding.endPositionBeforeTrailingTrivia)
+        }
+        return [entry]
+    }
+
+    /// Methods KVC finds by name (SPEC §5) and the class hooks spelled per key.
+    private func method(_ node: FunctionDeclSyntax, className: String, objcMembers: Bool) -> [String] {
+        let name = node.name.text
+        let parameters = node.signature.parameterClause.parameters
+        let isClassMethod = has(node.modifiers, .class) || has(node.modifiers, .static)
+        let returns = node.signature.returnClause != nil
+        let throwing = node.signature.effectSpecifiers?.throwsClause != nil
+        if isClassMethod {
+            if parameters.isEmpty, let key = key(after: "keyPathsForValuesAffecting", in: name) {
+                return ["table.affecting(\"\(key)\") { Set(\(className).\(name)()) }"]
+            }
+            if parameters.isEmpty, let key = key(after: "automaticallyNotifiesObserversOf", in: name) {
+                return ["table.automatic(\"\(key)\") { \(className).\(name)() }"]
+            }
+            return []
+        }
+        if parameters.count == 1, throwing, let key = key(after: "validate", in: name) {
+            let type = parameters.first?.type.trimmedDescription ?? ""
+            if type.contains("Pointer") {
+                return ["table.validator(\"\(key)\") { (o: \(className), p) in try o.\(name)(p) }"]
+            }
+            return [
+                "table.valueValidator(\"\(key)\") { (o: \(className), v) in try o.\(name)(v) }"
+            ]
+        }
+        guard parameters.isEmpty, returns, isObjC(node.attributes, classMembers: objcMembers) else { return [] }
+        var key = name
+        if let rest = self.key(after: "get", in: name) { key = rest }
+        return ["table.getter(\"\(key)\") { (o: \(className)) in o.\(name)() }"]
+    }
+
+    /// `keyPathsForValuesAffectingFullName` → `fullName`.
+    private func key(after prefix: String, in name: String) -> String? {
+        guard name.hasPrefix(prefix), name.count > prefix.count else { return nil }
+        let rest = name.dropFirst(prefix.count)
+        guard let first = rest.first, first.isUppercase else { return nil }
+        return first.lowercased() + rest.dropFirst()
+    }
+
+    // MARK: Class-level declarations at top level (class vars as hooks)
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        // `class var keyPathsForValuesAffectingX: Set<String>` inside a class is
+        // handled with its class (see `classHookVariables`).
+        .visitChildren
+    }
+
+    // MARK: Expressions
+
+    override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.macroName.text == "keyPath", let argument = node.arguments.first?.expression {
+            // `#keyPath(Account.owner.name)`: the path without the class.
+            var components = argument.trimmedDescription.split(separator: ".").map(String.init)
+            if components.count > 1, let first = components.first, first.first?.isUppercase == true {
+                components.removeFirst()
+            }
+            replace(node, with: "\"" + components.joined(separator: ".") + "\"")
+            return .skipChildren
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let name = node.expression.as(DeclReferenceExprSyntax.self)?.baseName.text else { return .visitChildren }
+        var contextual = false
+        if let labeled = node.parent?.as(LabeledExprSyntax.self), labeled.label?.text == "context" {
+            contextual = true
+        }
+        if let list = node.parent?.as(ExprListSyntax.self),
+            list.contains(where: { ["==", "!="].contains($0.as(BinaryOperatorExprSyntax.self)?.operator.text ?? "") })
+        {
+            contextual = true
+        }
+        if let infix = node.parent?.as(InfixOperatorExprSyntax.self),
+            ["==", "!="].contains(infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text ?? "")
+        {
+            contextual = true
+        }
+        if contextual { replace(node, with: "_kvoContext(\"\(name)\")") }
+        return .skipChildren
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let member = node.calledExpression.as(MemberAccessExprSyntax.self) else { return .visitChildren }
+        let name = member.declName.baseName.text
+        let keyPathCalls = ["observe", "willChangeValue", "didChangeValue", "publisher"]
+        if keyPathCalls.contains(name), let first = node.arguments.first?.expression.as(KeyPathExprSyntax.self) {
+            let path = keyPathName(first)
+            if let path {
+                replace(first, with: "_kvoKeyPath(\(first.trimmedDescription), \"\(path)\")")
+                if name == "observe", let key = path.split(separator: ".").last.map(String.init),
+                    dynamicProperties[key] == false || (dynamicProperties[key] == nil && knownProperty(key) == false)
+                {
+                    let start = location(first.positionAfterSkippingLeadingTrivia)
+                    warnings.append(
+                        .init(
+                            message:
+                                "passing reference to non-'@objc dynamic' property '\(key)' to KVO method 'observe(_:options:changeHandler:)' may lead to unexpected behavior or runtime trap",
+                            line: start.line, column: start.column,
+                            length: first.trimmedDescription.utf8.count))
+                }
+            }
+            return .visitChildren
+        }
+        return .visitChildren
+    }
+
+    /// Properties are described class by class, before the calls that
+    /// observe them are seen only when the class comes first: a later class
+    /// is looked up in the source text.
+    private func knownProperty(_ key: String) -> Bool? { nil }
+
+    func keyPathName(_ node: KeyPathExprSyntax) -> String? {
+        var names: [String] = []
+        for component in node.components {
+            switch component.component {
+            case .property(let property): names.append(property.declName.baseName.text)
+            case .optional: continue
+            default: return nil
+            }
+        }
+        return names.isEmpty ? nil : names.joined(separator: ".")
+    }
+
+    // MARK: Statements: locations, names, unused tokens
+
+    override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
+        mark(node)
+        return .visitChildren
+    }
+
+    /// A location mark before each statement that starts a line (not
+    /// declarations of types or functions).
+    private func mark(_ node: CodeBlockItemSyntax) {
+        switch node.item {
+        case .decl(let decl):
+            if !decl.is(VariableDeclSyntax.self) { return }
+        case .stmt, .expr:
+            break
+        }
+        guard startsLine(node) else { return }
+        let topLevel = node.parent?.parent?.is(SourceFileSyntax.self) == true
+        // The only expression of a body is its value (an implicit return):
+        // a mark before it would make it a statement.
+        if !topLevel, let list = node.parent?.as(CodeBlockItemListSyntax.self), list.count == 1 {
+            if case .expr = node.item { return }
+            if case .stmt(let statement) = node.item, statement.is(ExpressionStmtSyntax.self) { return }
+        }
+        let start = location(node.positionAfterSkippingLeadingTrivia)
+        var call = start.column
+        if let found = firstKVOCall(in: Syntax(node)) {
+            call = location(found.leftParen?.positionAfterSkippingLeadingTrivia ?? found.positionAfterSkippingLeadingTrivia).column
+            if location(found.positionAfterSkippingLeadingTrivia).line != start.line { call = start.column }
+        }
+        var text = "_kvoAt(\(start.line), \(start.column), \(call))"
+        if topLevel, let binding = topLevelBinding(node) {
+            if binding.isToken {
+                text += "; _kvoPendingToken(\"\(binding.name)\")"
+            } else {
+                insert("; _ = _kvoNamed(\(binding.name), \"\(binding.name)\")", at: node.endPositionBeforeTrailingTrivia)
+            }
+        }
+        insert(text + "\n", at: node.positionAfterSkippingLeadingTrivia)
+        unusedObserve(node)
+    }
+
+    private func firstKVOCall(in node: Syntax) -> FunctionCallExprSyntax? {
+        final class Finder: SyntaxVisitor {
+            var found: FunctionCallExprSyntax?
+            static let names: Set<String> = [
+                "addObserver", "removeObserver", "setValue", "value", "observe", "willChangeValue",
+                "didChangeValue", "willChange", "didChange", "mutableArrayValue", "mutableSetValue",
+                "validateValue", "setValuesForKeys", "observeValue", "setNilValueForKey",
+            ]
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                if found == nil, let member = node.calledExpression.as(MemberAccessExprSyntax.self),
+                    Finder.names.contains(member.declName.baseName.text)
+                {
+                    found = node
+                }
+                return found == nil ? .visitChildren : .skipChildren
+            }
+            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+        }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(node)
+        return finder.found
+    }
+
+    /// `let NAME = Class(…)` or `let NAME = o.observe(…)` at top level.
+    private func topLevelBinding(_ node: CodeBlockItemSyntax) -> (name: String, isToken: Bool)? {
+        guard case .decl(let decl) = node.item, let variable = decl.as(VariableDeclSyntax.self),
+            variable.bindings.count == 1, let binding = variable.bindings.first,
+            let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+            let value = binding.initializer?.value
+        else { return nil }
+        var expression = value
+        if let tried = expression.as(TryExprSyntax.self) { expression = tried.expression }
+        guard let call = expression.as(FunctionCallExprSyntax.self) else { return nil }
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "observe" {
+            return (name, true)
+        }
+        if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self),
+            reference.baseName.text.first?.isUppercase == true
+        {
+            return (name, false)
+        }
+        if let generic = call.calledExpression.as(GenericSpecializationExprSyntax.self),
+            generic.expression.trimmedDescription.first?.isUppercase == true
+        {
+            return (name, false)
+        }
+        return nil
+    }
+
+    /// `o.observe(…)` whose token nobody keeps: swiftc's warning, and why it matters.
+    private func unusedObserve(_ node: CodeBlockItemSyntax) {
+        guard case .expr(let expression) = node.item, let call = expression.as(FunctionCallExprSyntax.self),
+            let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+            member.declName.baseName.text == "observe"
+        else { return }
+        let start = location(member.period.positionAfterSkippingLeadingTrivia)
+        warnings.append(
+            .init(
+                message:
+                    "result of call to 'observe(_:options:changeHandler:)' is unused; the observation ends at once",
+                line: start.line, column: start.column, length: 1 + member.declName.baseName.text.utf8.count))
+    }
+
+    /// The runtime starts before the first statement.
+    func finish(_ tree: SourceFileSyntax) {
+        guard !hasMain else { return }
+        if let first = tree.statements.first(where: { item in
+            if case .decl(let decl) = item.item, decl.is(ImportDeclSyntax.self) { return false }
+            return true
+        }) {
+            insert("_kvoStart()\n", at: first.positionAfterSkippingLeadingTrivia)
+        }
+        if !tree.statements.contains(where: { item in
+            guard case .decl(let decl) = item.item, let importDecl = decl.as(ImportDeclSyntax.self) else { return false }
+            return ["Foundation", "Cocoa", "AppKit", "UIKit", "ObjectiveC"].contains(importDecl.path.trimmedDescription)
+        }) {
+            insert("import KVOFoundation\n", at: AbsolutePosition(utf8Offset: 0))
+        }
+    }
+}
