@@ -49,8 +49,11 @@ test: build test-unit test-conformance
 # a debug build's larger frames and extra ARC temporaries cannot survive.
 # One test at a time: release builds count references non-atomically
 # (Package.swift), so no two tests may run the engine at once.
+# Its own scratch path (.build-test): `-Xswiftc -enable-testing` reaches every
+# target, swift-syntax included, so sharing .build with `make build` would
+# rebuild swift-syntax twice on every `make test`.
 test-unit: setup
-	$(SWIFT) test -c release -Xswiftc -enable-testing --no-parallel
+	$(SWIFT) test -c release -Xswiftc -enable-testing --no-parallel --scratch-path .build-test
 
 # The checked lane: release without the unsafe speed flags of Package.swift
 # (exclusivity checks on, atomic reference counting), in its own scratch path,
