@@ -541,11 +541,14 @@ import Testing
                 } catch {
                 }
                 do { acct.value(forKey: "nope2") } catch NSRangeException { }
+                do { acct.removeObserver(p, forKeyPath: "nope") } catch NSRangeException { }
+                do { acct.removeObserver(p, forKeyPath: "nope3") } catch NSUnknownKeyException { }
 
                 """)
         #expect(result.status == 0, "\(result)")
         #expect(!result.err.contains("'nope'"), "\(result)")
         #expect(result.err.contains("Account has no key 'nope2'"), "\(result)")
+        #expect(result.err.contains("Account has no key 'nope3'"), "\(result)")
     }
 
     @Test func aMistypedKeyWarnsAndTheRunGoesOnUnchanged() {

@@ -14,6 +14,15 @@ extension Checker {
         /// `value`, `setValue`, `mutableArrayValue`, `mutableSetValue`.
         case accessed
 
+        /// What Apple raises when the call meets the unknown key, if anything.
+        var exception: String? {
+            switch self {
+            case .observed: nil
+            case .removed: "NSRangeException"
+            case .accessed: "NSUnknownKeyException"
+            }
+        }
+
         var consequence: String {
             switch self {
             case .observed: "Apple registers it silently and never notifies"
@@ -30,13 +39,14 @@ extension Checker {
         switch name {
         case "addObserver": use = .observed
         case "removeObserver": use = .removed
-        case "value", "setValue", "mutableArrayValue", "mutableSetValue":
-            // Inside `do { … } catch NSUnknownKeyException` the exception is
-            // what the scenario is after (SPEC §7's examples).
-            if catchingUnknownKeys > 0 { return }
-            use = .accessed
+        case "value", "setValue", "mutableArrayValue", "mutableSetValue": use = .accessed
         default: return
         }
+        // Inside `do { … } catch` of the exception the call raises for an
+        // unknown key, that exception is what the scenario is after (SPEC
+        // §7's examples): NSUnknownKeyException from KVC, NSRangeException
+        // from removing an observance never registered.
+        if let raised = use.exception, catching[raised, default: 0] > 0 || catching["", default: 0] > 0 { return }
         for argument in arguments {
             guard let label = argument.label, label == "forKey" || label == "forKeyPath",
                 case .literal(.string(let path), let location) = argument.value

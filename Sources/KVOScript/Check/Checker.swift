@@ -26,9 +26,10 @@ final class Checker {
     /// Bodies checked once every top-level statement is: they may use
     /// globals declared after them.
     var pendingBodies: [() -> Void] = []
-    /// How many `do` blocks around the code being checked catch
-    /// NSUnknownKeyException: an unknown key there is expected, not a typo.
-    var catchingUnknownKeys = 0
+    /// How many `do` blocks around the code being checked catch each
+    /// exception name ("" for a catch-all): an unknown key whose exception
+    /// is caught is expected there, not a typo.
+    var catching: [String: Int] = [:]
 
     struct FunctionState {
         var nextSlot = 0
@@ -547,10 +548,10 @@ extension Checker {
                     "unknown exception name '\(name)'\(Suggestion.didYouMean(name, in: Compiler.exceptionNames))",
                     at: nameLocation, length: name.count)
             }
-            let catchesUnknownKeys = caught == nil || caught?.0 == "NSUnknownKeyException"
-            if catchesUnknownKeys { catchingUnknownKeys += 1 }
+            let caughtName = caught?.0 ?? ""
+            catching[caughtName, default: 0] += 1
             checkBlock(body)
-            if catchesUnknownKeys { catchingUnknownKeys -= 1 }
+            catching[caughtName, default: 1] -= 1
             scopes.append([:])
             resolutions.bindings[location] = declareLocal("error", isLet: true, type: nil)
             checkBlock(handler)
