@@ -101,7 +101,7 @@ import Testing
         ("kvo-run run ok", ["ok.kvo", "okdir"]),
         ("kvo-run run --format j", ["json"]),
         ("kvo-run check o", ["ok.kvo", "okdir"]),
-        ("kvo-run test --u", ["--update"]),
+        ("kvo-run test --u", ["--update", "--update-errors"]),
     ]
 
     /// Each shell runs kvo-run's script for every case, in one process that
@@ -317,6 +317,79 @@ import Testing
         let result = try CLI.run(["test", "s"], in: folder.url, timeout: 120)
         #expect(result.status == 1)
         #expect(result.out.contains("more than \(Golden.maxStepsPerScenario) statements executed"))
+    }
+
+    /// Issue 29 item 6: `test --update` recorded a scenario that does not
+    /// compile ("1 updated, 0 failed", the golden holding the error).
+    @Test func updateDoesNotRecordAScenarioWithCheckErrors() throws {
+        let folder = try Folder()
+        try folder.write("s/typo.kvo", "let a = Acount()\n")
+        let update = try folder.run(["test", "--update", "s"])
+        #expect(update.status == 1, "\(update)")
+        #expect(update.out.contains("FAIL s/typo.kvo"), "\(update)")
+        #expect(update.out.contains("typo.kvo:1:9: error: cannot find 'Acount' in scope"), "\(update)")
+        #expect(update.out.contains("not recorded: typo.kvo has errors"), "\(update)")
+        #expect(update.out.hasSuffix("0 updated, 1 failed\n"), "\(update)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("s/typo.out").path))
+        // Asked for explicitly, on the command line or by the scenario itself.
+        let forced = try folder.run(["test", "--update-errors", "s"])
+        #expect(forced.status == 0, "\(forced)")
+        #expect(forced.out == "1 updated, 0 failed\n")
+        let golden = try String(contentsOf: folder.url.appendingPathComponent("s/typo.out"), encoding: .utf8)
+        #expect(golden.hasSuffix("# exit status: 2\n"), "\(golden)")
+        try folder.write("s/meant.kvo", "// kvo-run: --expect-errors\nlet a = Acount()\n")
+        let directed = try folder.run(["test", "--update", "s", "--filter", "meant"])
+        #expect(directed.status == 0, "\(directed)")
+        #expect(try folder.run(["test", "s"]).out == "2 passed, 0 failed\n")
+    }
+
+    /// Issue 29 item 8: the runaway error says "raise the limit with
+    /// --max-steps", which neither `test` nor a directive accepted.
+    @Test func aGoldenCanSetItsLimitsOnTheCommandLineAndInItsDirective() throws {
+        let folder = try Folder()
+        let loop = "var i = 0\nwhile i < 100 { i += 1 }\nprint(i)\n"
+        try folder.write("s/loop.kvo", loop)
+        try folder.write("s/loop.out", "100\n")
+        #expect(try folder.run(["test", "s"]).status == 0)
+        let capped = try folder.run(["test", "--max-steps", "50", "s"])
+        #expect(capped.status == 1, "\(capped)")
+        #expect(capped.out.contains("more than 50 statements executed; raise the limit with --max-steps"), "\(capped)")
+        #expect(try folder.run(["test", "--max-steps", "500", "s"]).status == 0)
+        try folder.write("s/loop.kvo", "// kvo-run: --max-steps 500\n" + loop)
+        #expect(try folder.run(["test", "--max-steps", "50", "s"]).status == 0, "the directive raises the limit")
+        try folder.write("s/loop.kvo", "// kvo-run: --max-steps=50\n" + loop)
+        #expect(try folder.run(["test", "s"]).status == 1)
+        // Depth and the legacy dealloc rule, in both places.
+        let deep = "func f(_ n: Int) -> Int {\n    if n == 0 { return 0 }\n    return f(n - 1)\n}\nprint(f(50))\n"
+        try folder.write("s/loop.kvo", deep)
+        try folder.write("s/loop.out", "0\n")
+        #expect(try folder.run(["test", "s"]).status == 0)
+        let shallow = try folder.run(["test", "--max-depth", "10", "s"])
+        #expect(shallow.out.contains("raise it with --max-depth"), "\(shallow)")
+        try folder.write("s/loop.kvo", "// kvo-run: --max-depth 10\n" + deep)
+        #expect(try folder.run(["test", "s"]).out.contains("raise it with --max-depth"))
+        let dealloc = """
+            class Account: NSObject { @objc dynamic var balance = 0 }
+            class Watcher: NSObject { }
+            let w = Watcher()
+            let a = Account()
+            a.addObserver(w, forKeyPath: "balance")
+            release(a)
+            print("done")
+
+            """
+        try folder.write("s/loop.kvo", dealloc)
+        try folder.write("s/loop.out", "done\n")
+        #expect(try folder.run(["test", "s"]).status == 0)
+        let legacy = try folder.run(["test", "--legacy-dealloc", "s"])
+        #expect(legacy.out.contains("NSInternalInconsistencyException"), "\(legacy)")
+        try folder.write("s/loop.kvo", "// kvo-run: --legacy-dealloc\n" + dealloc)
+        #expect(try folder.run(["test", "s"]).out.contains("NSInternalInconsistencyException"))
+        // Nonsense is refused, naming what is accepted.
+        try folder.write("s/loop.kvo", "// kvo-run: --max-steps lots\n" + loop)
+        let nonsense = try folder.run(["test", "s"])
+        #expect(nonsense.out.contains("'--max-steps' must be a positive integer, got 'lots'"), "\(nonsense)")
+        #expect(try folder.run(["test", "--max-steps", "0", "s"]).status == 64)
     }
 
     @Test func goldenFilesWithCRLFLineEndingsMatch() throws {

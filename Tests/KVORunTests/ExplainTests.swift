@@ -211,6 +211,52 @@ import Testing
         #expect(elapsed < .milliseconds(800), "\(elapsed)")
     }
 
+    /// Issue 29 item 9: a @manual custom setter was "nobody is told" and then
+    /// notified; its ivar write had its own line; an initializer's sets on an
+    /// object nobody could observe yet each had a line.
+    @Test func explainSaysWhatHappensOnceAndNothingWhereNothingCanBeObserved() {
+        let source = """
+            class Account {
+                @manual var balance: Double = 0 {
+                    set {
+                        willChangeValue(forKey: "balance")
+                        _balance = newValue
+                        didChangeValue(forKey: "balance")
+                    }
+                }
+                var owner: String
+                init(owner: String) {
+                    self.owner = owner
+                    balance = 5
+                }
+            }
+            class Person {
+                func observeValue(forKeyPath keyPath, of object, change, context) { print("heard") }
+            }
+            let acct = Account(owner: "Ann")
+            let other = Account(owner: "Bo")
+            let p = Person()
+            acct.addObserver(p, forKeyPath: "balance", options: [.new])
+            acct.balance = 10
+            other._balance = 1
+
+            """
+        let result = run(source, options: explaining)
+        #expect(
+            result.out == """
+                # addObserver: acct[0] registered: p observes acct.balance, options [new], no context
+                # change of acct.balance (kind 1, setting), manual: the scenario called willChange
+                # will: acct[0] (p observes balance) is pending; no old asked
+                # pending stack (top last): [acct.balance]
+                # did: acct.balance popped from the pending stack; 1 pending notification: acct[0]
+                # did: acct[0] (p observes balance) is still registered: delivered; new = 10 read now
+                acct.balance → p {kind = 1; new = 10}
+                  heard
+                # other._balance written: nobody is told, an instance variable write runs no setter
+
+                """, "\(result)")
+    }
+
     @Test func theGoldenDirectiveTurnsExplainOnAndRejectsUnknownWords() throws {
         let folder = try Folder()
         let good = try folder.write("good.kvo", "// kvo-run: --explain\n" + twoObservers)

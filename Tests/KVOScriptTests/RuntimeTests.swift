@@ -685,6 +685,9 @@ import KVOCore
 
                 """,
             err: """
+                t.kvo:5:26: warning: Account has no key 'nope' (Apple raises NSUnknownKeyException when this runs)
+                print(acct.value(forKey: "nope"))
+                                         ^~~~~~
                 t.kvo:5:6: note: the uncaught exception 'NSUnknownKeyException' was raised here
                 print(acct.value(forKey: "nope"))
                      ^

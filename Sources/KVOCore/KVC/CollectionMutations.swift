@@ -184,7 +184,7 @@ extension KVORuntime {
     ) throws {
         let key = property.name
         guard owner.observationInfo != nil, try owner.cls.automaticallyNotifies(property) else {
-            if explains { explainSilentSet(owner, property) }
+            if explains(about: owner) { explainSilentSet(owner, property) }
             return try apply()
         }
         if explains { explainAutomatic = true }

@@ -19,8 +19,18 @@ extension KVORuntime {
     public func set(_ object: KVOObject, _ property: PropertyInfo, _ value: Value, asKVC: Bool = false) throws {
         try checkAlive(object)
         guard object.observationInfo != nil, try object.cls.automaticallyNotifies(property) else {
-            if explains { explainSilentSet(object, property) }
-            return try store(object, property, value, asKVC: asKVC)
+            guard explains(about: object) else { return try store(object, property, value, asKVC: asKVC) }
+            guard property.setter != nil else {
+                explainSilentSet(object, property)
+                return try store(object, property, value, asKVC: asKVC)
+            }
+            // A custom setter may notify by hand (an @manual key's
+            // willChange/didChange): said only when it did not, after it ran.
+            let key = ObjectKey(object, property.name)
+            let started = changesStarted[key]
+            try store(object, property, value, asKVC: asKVC)
+            if changesStarted[key] == started { explainSilentSet(object, property) }
+            return
         }
         let key = property.name
         if explains { explainAutomatic = true }
@@ -45,7 +55,11 @@ extension KVORuntime {
 
     /// `o._prop = v`: the instance variable, never notifying.
     public func setIvar(_ object: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
-        if explains { explain(.silent(object: object.name, key: "_" + property.name, reason: .ivarWrite)) }
+        // Inside a change of the same key (a custom setter between its will
+        // and did) the write is that change's store, not a silent one.
+        if explains(about: object) && !isPending(object, key: property.name) {
+            explain(.silent(object: object.name, key: "_" + property.name, reason: .ivarWrite))
+        }
         try storeIvar(object, property, value)
     }
 

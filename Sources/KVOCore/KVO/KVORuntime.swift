@@ -25,6 +25,14 @@ public final class KVORuntime {
     /// `--explain`: keys whose Swift `observe(…)` token ended (true: released,
     /// false: invalidated), so that a later silent change of one can say why.
     var endedObservations: [ObjectKey: Bool] = [:]
+    /// `--explain`: objects whose initializer (or constructor labels) is
+    /// running; while nobody observes one, its changes are not explained,
+    /// since nothing can observe them.
+    public var initializing: Set<ObjectIdentifier> = []
+    /// `--explain`: how many changes of each object and key were started, so
+    /// a custom setter that starts its own (manual) change is not also said
+    /// to tell nobody.
+    var changesStarted: [ObjectKey: Int] = [:]
     /// Set by an automatic change (a setter, a proxy) for the will phase it
     /// starts, so the explanation can tell it from `willChangeValue`.
     var explainAutomatic = false
@@ -442,11 +450,14 @@ public final class KVORuntime {
         pending.append(change)
         pendingIndex?[ObjectKey(object, key), default: []].append(change)
         if explains {
-            explain(.changeStarts(object: object.name, key: key, kind: spec.kind, automatic: explainAutomatic))
+            changesStarted[ObjectKey(object, key), default: 0] += 1
+            if explains(about: object) {
+                explain(.changeStarts(object: object.name, key: key, kind: spec.kind, automatic: explainAutomatic))
+            }
             explainAutomatic = false
         }
         guard let info = object.observationInfo else {
-            if explains { explainWillPhaseEnd(object, key, change) }
+            if explains(about: object) { explainWillPhaseEnd(object, key, change) }
             return
         }
         // One observance costs one record, less than asking (B1; B4's forwards
@@ -518,6 +529,18 @@ public final class KVORuntime {
         }
     }
 
+    /// Whether `--explain` speaks about `object`: not while its initializer
+    /// runs and nobody observes it, when nothing can be observed.
+    func explains(about object: KVOObject) -> Bool {
+        explains && (object.observationInfo != nil || !initializing.contains(ObjectIdentifier(object)))
+    }
+
+    /// Whether a change of `key` of `object` is pending (between its will
+    /// and did): an instance variable written then is that change's store.
+    func isPending(_ object: KVOObject, key: String) -> Bool {
+        pending.contains { !$0.isTaken && $0.object === object && $0.key == key }
+    }
+
     /// `didChangeValue(forKey:)`: pops this key's most recent pending change and
     /// delivers its notifications from the most recent registration back.
     public func didChange(_ object: KVOObject, key: String) throws {
@@ -526,7 +549,7 @@ public final class KVORuntime {
             if explains { explain(.silent(object: object.name, key: key, reason: .unpairedDidChange)) }
             return
         }
-        if explains { explainDidPhase(object, key, change) }
+        if explains(about: object) { explainDidPhase(object, key, change) }
         defer {
             // Roots whose records were not reached (a handler raised) still follow the new objects.
             if !change.rebuild.isEmpty {

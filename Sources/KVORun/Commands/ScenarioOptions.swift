@@ -20,6 +20,9 @@ public struct ScenarioOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Deepest nesting of notifications and method calls.")
     var maxDepth = ScenarioOptions.defaultMaxDepth
     static let defaultMaxDepth = 1000
+    /// The deepest `--max-depth` accepted: deeper nesting would overflow even
+    /// the large stack the engine runs on.
+    static let maxDepthCeiling = 100_000
 
     @Option(parsing: .unconditional, help: "Most statements executed before the run stops (default: unlimited).")
     var maxSteps: Int?
@@ -58,8 +61,8 @@ public struct ScenarioOptions: ParsableArguments {
     }
 
     public func validate() throws {
-        guard maxDepth > 0 && maxDepth <= 100_000 else {
-            throw ValidationError("--max-depth must be a positive integer up to 100000, got \(maxDepth)")
+        guard maxDepth > 0 && maxDepth <= Self.maxDepthCeiling else {
+            throw ValidationError("--max-depth must be a positive integer up to \(Self.maxDepthCeiling), got \(maxDepth)")
         }
         if let maxSteps, maxSteps <= 0 {
             throw ValidationError("--max-steps must be a positive integer, got \(maxSteps)")

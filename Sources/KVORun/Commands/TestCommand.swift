@@ -16,6 +16,10 @@ public struct TestCommand: ParsableCommand {
             Each X.kvo under the given paths (default: scenarios/) runs and all it prints is compared
             with X.out, whose last line is '# exit status: N' when N is not 0. A scenario may execute
             at most \(Golden.maxStepsPerScenario) statements, so that one that never ends fails.
+            A scenario's first line may ask for run options: '// kvo-run: --explain --max-steps 100'
+            (\(GoldenDirective.accepted)).
+            A scenario that does not compile is not recorded by --update unless it says
+            '// kvo-run: --expect-errors' or --update-errors is given.
             Examples:
               kvo-run test
               kvo-run test scenarios/guide scenarios/tour.kvo
@@ -30,6 +34,22 @@ public struct TestCommand: ParsableCommand {
     @Flag(help: "Rewrite the .out files from the current output.")
     var update = false
 
+    @Flag(help: "Like --update, and also record scenarios whose golden shows check errors.")
+    var updateErrors = false
+
+    // .unconditional, as in ScenarioOptions: '--max-steps -1' is told what is
+    // wrong with -1.
+    @Option(
+        parsing: .unconditional,
+        help: "Most statements each scenario may execute (default: \(Golden.maxStepsPerScenario)).")
+    var maxSteps: Int?
+
+    @Option(parsing: .unconditional, help: "Deepest nesting of notifications and method calls.")
+    var maxDepth = ScenarioOptions.defaultMaxDepth
+
+    @Flag(help: "Releasing an observed object raises NSInternalInconsistencyException (Apple before macOS 10.13).")
+    var legacyDealloc = false
+
     @Option(help: "Run only the scenarios whose path contains this text.")
     var filter: String?
 
@@ -39,9 +59,29 @@ public struct TestCommand: ParsableCommand {
     @Flag(help: "Never colour the diffs (also: NO_COLOR set in the environment).")
     var noColor = false
 
+    public func validate() throws {
+        guard maxDepth > 0 && maxDepth <= ScenarioOptions.maxDepthCeiling else {
+            throw ValidationError(
+                "--max-depth must be a positive integer up to \(ScenarioOptions.maxDepthCeiling), got \(maxDepth)")
+        }
+        if let maxSteps, maxSteps <= 0 {
+            throw ValidationError("--max-steps must be a positive integer, got \(maxSteps)")
+        }
+    }
+
+    /// The run options every scenario starts from; its directive adds to them.
+    var runOptions: RunOptions {
+        var options = RunOptions()
+        options.maxDepth = maxDepth
+        options.maxSteps = maxSteps ?? Int.max
+        options.legacyDealloc = legacyDealloc
+        return options
+    }
+
     public func run() throws {
         let paths = self.paths.isEmpty ? ["scenarios"] : self.paths.map(Files.commandLinePath)
-        let (update, filter, junit) = (self.update, self.filter, self.junit)
+        let (update, filter, junit) = (self.update || updateErrors, self.filter, self.junit)
+        let (options, errors) = (runOptions, updateErrors ? Golden.ErrorRecording.always : .whenDirected)
         let color = !noColor && Terminal.colorAllowed(descriptor: 1)
         let status = LargeStack.run { () -> Int32 in
             for path in paths where !Files.exists(path) {
@@ -69,7 +109,7 @@ public struct TestCommand: ParsableCommand {
             }
             for scenario in scenarios {
                 let start = Clock.now()
-                let outcome = Golden.check(scenario, update: update)
+                let outcome = Golden.check(scenario, update: update, options: options, errors: errors)
                 let seconds = Clock.now() - start
                 if outcome.passed {
                     passed += 1

@@ -24,34 +24,49 @@ public enum Golden {
 
     /// Runs a scenario in-process and renders what it printed.
     public static func run(scenarioAt path: String) -> Rendering {
+        render(scenarioAt: path, defaults: RunOptions()).rendering
+    }
+
+    /// A scenario's rendering, its exit status, and whether its directive
+    /// says it records check errors on purpose. `defaults` are the `test`
+    /// command's own run options; the scenario's `// kvo-run:` line adds to them.
+    static func render(scenarioAt path: String, defaults: RunOptions) -> (
+        rendering: Rendering, status: Int32, expectErrors: Bool
+    ) {
         let source: String
         do {
             // Regular files only: a FIFO named X.kvo would block the run.
             source = try Files.read(path, regularOnly: true)
         } catch {
-            return .failure("\(error)")
+            return (.failure("\(error)"), ExitStatus.failure, false)
+        }
+        var start = defaults
+        // A scenario that loops forever must fail, not hang the test run;
+        // `--max-steps` (of `test` or of the directive) sets the cap instead.
+        if start.maxSteps == Int.max { start.maxSteps = maxStepsPerScenario }
+        let directive = GoldenDirective.request(for: source, defaults: start)
+        guard let request = directive.request else {
+            return (.failure("\(path): \(directive.problem ?? "")"), ExitStatus.failure, false)
         }
         if SwiftProgram.isSwift(source, file: path) {
             // Compiled and run as a child; 20 s each, as SPEC §11.0 gives `test`.
             var (text, status) = SwiftProgram.runCaptured(source, path: path, timeout: swiftTimeout)
             if status != 0 { text += "# exit status: \(status)\n" }
-            return .output(text)
+            return (.output(text), status, request.expectErrors)
         }
-        let directive = GoldenDirective.options(for: source)
-        guard let directiveOptions = directive.options else { return .failure("\(path): \(directive.problem ?? "")") }
         let writer = OutputWriter(capturing: ())
-        // A scenario that loops forever must fail, not hang the test run.
-        var options = directiveOptions
-        options.maxSteps = min(options.maxSteps, maxStepsPerScenario)
         let renderer = EventRenderer(format: .text, out: writer, err: writer)
-        let session = Session.commandLine(options: options, output: renderer)
+        let session = Session.commandLine(options: request.options, output: renderer)
         let status = session.run(source, file: Files.baseName(path))
         var text = writer.capturedText
         if let failure = writer.failure {
-            return .failure("\(path): \(failure); make it print less (a loop that never ends?)")
+            return (
+                .failure("\(path): \(failure); make it print less (a loop that never ends?)"), status,
+                request.expectErrors
+            )
         }
         if status != 0 { text += "# exit status: \(status)\n" }
-        return .output(text)
+        return (.output(text), status, request.expectErrors)
     }
 
     /// The result of checking one scenario.
@@ -62,10 +77,33 @@ public enum Golden {
         public let report: String
     }
 
-    public static func check(_ scenario: String, update: Bool) -> Outcome {
+    /// How `--update` treats a scenario with check errors (status 2).
+    public enum ErrorRecording: Sendable {
+        /// Only when its `// kvo-run: --expect-errors` line asks for it.
+        case whenDirected
+        /// Always (`kvo-run test --update-errors`).
+        case always
+    }
+
+    /// Checks a scenario against its golden file, or with `update` rewrites
+    /// the golden. A scenario that does not compile is not recorded unless
+    /// its directive or `errors` says its golden holds the errors on purpose.
+    public static func check(
+        _ scenario: String, update: Bool, options: RunOptions = RunOptions(),
+        errors: ErrorRecording = .whenDirected
+    ) -> Outcome {
         let actual: String
-        switch run(scenarioAt: scenario) {
+        let rendered = render(scenarioAt: scenario, defaults: options)
+        switch rendered.rendering {
         case .output(let text):
+            if update && rendered.status == ExitStatus.scriptErrors && !rendered.expectErrors && errors != .always {
+                return Outcome(
+                    scenario: scenario, passed: false,
+                    report: text
+                        + "not recorded: \(Files.baseName(scenario)) has errors and does not run; fix them, "
+                        + "or record the errors on purpose with '\(GoldenDirective.prefix) --expect-errors' "
+                        + "as its first line or 'kvo-run test --update-errors \(scenario)'")
+            }
             actual = text
         case .failure(let why):
             // Never replace a golden with an error: the scenario was not run.

@@ -26,6 +26,10 @@ final class Checker {
     /// Bodies checked once every top-level statement is: they may use
     /// globals declared after them.
     var pendingBodies: [() -> Void] = []
+    /// How many `do` blocks around the code being checked catch each
+    /// exception name ("" for a catch-all): an unknown key whose exception
+    /// is caught is expected there, not a typo.
+    var catching: [String: Int] = [:]
 
     struct FunctionState {
         var nextSlot = 0
@@ -317,18 +321,13 @@ extension Checker {
             var kept: [String] = []
             for (path, location) in property.affectedBy {
                 var current: ScriptClass? = cls
-                var valid = true
                 let components = KeyPaths.components(path)
                 for (index, key) in components.enumerated() {
                     guard let owner = current else { break }
                     guard let found = owner.info.property(named: key) else {
-                        if !Self.kvcFinds(key, in: owner) {
-                            let names = owner.info.properties.map(\.name)
-                            error(
-                                "'\(key)' in @affectedBy is not a property of '\(owner.info.name)'\(Suggestion.didYouMean(key, in: names))",
-                                at: location, length: path.count)
-                            valid = false
-                        }
+                        // Apple registers an affecting key no class has
+                        // without a word: a warning, and the path is kept.
+                        checkKeys([key], from: owner, use: .observed, at: location, length: path.count)
                         break
                     }
                     switch found.type {
@@ -345,7 +344,7 @@ extension Checker {
                         current = nil
                     }
                 }
-                if valid { kept.append(path) }
+                kept.append(path)
             }
             cls.info.property(named: property.name)?.affectedBy = kept
         }
@@ -549,7 +548,10 @@ extension Checker {
                     "unknown exception name '\(name)'\(Suggestion.didYouMean(name, in: Compiler.exceptionNames))",
                     at: nameLocation, length: name.count)
             }
+            let caughtName = caught?.0 ?? ""
+            catching[caughtName, default: 0] += 1
             checkBlock(body)
+            catching[caughtName, default: 1] -= 1
             scopes.append([:])
             resolutions.bindings[location] = declareLocal("error", isLet: true, type: nil)
             checkBlock(handler)
@@ -940,6 +942,9 @@ extension Checker {
         }
         let cls = checkExpr(receiver)
         checkArguments(arguments)
+        if let cls, cls.isNSObject, cls.method(name) == nil, Builtins.table[signature] != nil {
+            checkKeyArgument(of: name, arguments, on: cls)
+        }
         if let cls, !cls.isNSObject, cls.method(name) == nil, Builtins.names.contains(name) {
             error(
                 "'\(name)' is NSObject's: declare 'class \(cls.info.name): NSObject' to use KVC and KVO on it",

@@ -124,6 +124,9 @@ extension Compiler {
         return Typed(
             { machine in
                 let object = machine.kvo.makeObject(info, name: nameHint)
+                // --explain: the labels' sets happen before anyone can observe.
+                let quiet = machine.kvo.explains && machine.kvo.initializing.insert(ObjectIdentifier(object)).inserted
+                defer { if quiet { machine.kvo.initializing.remove(ObjectIdentifier(object)) } }
                 let initializers = cls.allInitializers
                 if !initializers.isEmpty {
                     // Initial values run code, which may create objects in turn

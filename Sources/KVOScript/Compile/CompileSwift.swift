@@ -405,6 +405,10 @@ extension Compiler {
         return Typed(
             { machine in
                 let object = machine.kvo.makeObject(info, name: nameHint)
+                // --explain: nothing done to the object before anyone can
+                // observe it is worth a line.
+                let quiet = machine.kvo.explains && machine.kvo.initializing.insert(ObjectIdentifier(object)).inserted
+                defer { if quiet { machine.kvo.initializing.remove(ObjectIdentifier(object)) } }
                 for (property, initial) in cls.allInitializers {
                     if property.slot != nil { try machine.kvo.setIvar(object, property, try initial(machine)) }
                 }
