@@ -88,7 +88,9 @@ public final class _KVOClassTable {
         Self.automaticMethods[ObjectIdentifier(info), default: [:]][key] = body
     }
 
-    static func validator(for info: ClassInfo, key: String)
+    static func validator(
+        for info: ClassInfo, key: String
+    )
         -> ((NSObject, AutoreleasingUnsafeMutablePointer<AnyObject?>) throws -> Void)?
     {
         var current: ClassInfo? = info

@@ -38,7 +38,8 @@ enum _KVOErrors {
     static func reportThrown(_ error: Error) {
         let process = _KVOProcess.shared
         process.output.emit(
-            .exception(CocoaException(name: "NSError", reason: describe(error), depth: process.kvo.depth), caught: true))
+            .exception(CocoaException(name: "NSError", reason: describe(error), depth: process.kvo.depth), caught: true)
+        )
     }
 }
 

@@ -28,7 +28,8 @@ final class _KVOEventOutput: EventSink {
         linesCut = 0
         out(
             Self.indent(Self.maxIndentDepth)
-                + "… \(what) nested deeper than \(Self.maxIndentDepth) handlers not shown (--format json shows every event)\n")
+                + "… \(what) nested deeper than \(Self.maxIndentDepth) handlers not shown (--format json shows every event)\n"
+        )
     }
 
     func emit(_ event: consuming Event) {
@@ -186,7 +187,8 @@ final class _KVOEventOutput: EventSink {
         case .int(let number): return String(number)
         case .double(let number): return number.isFinite ? Value.describe(double: number) : string(String(number))
         case .string(let text): return string(text)
-        case .object(let target): return object([("object", string(target.name)), ("class", string(target.cls.runtimeName))])
+        case .object(let target):
+            return object([("object", string(target.name)), ("class", string(target.cls.runtimeName))])
         case .array(let elements): return "[" + elements.map(encode).joined(separator: ",") + "]"
         case .set(let set): return object([("set", "[" + set.elements.map(encode).joined(separator: ",") + "]")])
         default: return string(value.collectionDescription)

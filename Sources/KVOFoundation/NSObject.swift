@@ -118,7 +118,9 @@ open class NSObject: Hashable, CustomStringConvertible, CustomDebugStringConvert
         try validator(self, ioValue)
     }
 
-    open func validateValue(_ ioValue: AutoreleasingUnsafeMutablePointer<AnyObject?>, forKeyPath keyPath: String)
+    open func validateValue(
+        _ ioValue: AutoreleasingUnsafeMutablePointer<AnyObject?>, forKeyPath keyPath: String
+    )
         throws
     {
         var components = keyPath.split(separator: ".").map(String.init)

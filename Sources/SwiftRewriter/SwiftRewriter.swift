@@ -55,7 +55,9 @@ public struct SwiftRewriter {
     /// Applies the edits (sorted, non-overlapping). An edit whose text has a
     /// newline is followed by a `#sourceLocation` back to the original line
     /// and spaces up to the original column.
-    static func apply(_ edits: [Edit], to source: String, fileName: String, converter: SourceLocationConverter)
+    static func apply(
+        _ edits: [Edit], to source: String, fileName: String, converter: SourceLocationConverter
+    )
         -> String
     {
         let bytes = Array(source.utf8)
@@ -102,7 +104,9 @@ final class ClassCollector: SyntaxVisitor {
         if let first = node.inheritanceClause?.inheritedTypes.first {
             superclassOf[name] = first.type.trimmedDescription
         }
-        if node.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "objcMembers" }) {
+        if node.attributes.contains(where: {
+            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "objcMembers"
+        }) {
             objcMembers.insert(name)
         }
         return .visitChildren
@@ -215,10 +219,6 @@ final class EditCollector: SyntaxVisitor {
         return .visitChildren
     }
 
-    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-        .visitChildren
-    }
-
     private func isObjC(_ attributes: AttributeListSyntax, classMembers: Bool) -> Bool {
         if attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "nonobjc" }) {
             return false
@@ -236,9 +236,11 @@ final class EditCollector: SyntaxVisitor {
 
     /// The KVC table and the KVO observers of one NSObject subclass.
     private func describe(_ node: ClassDeclSyntax, objcMembers: Bool) {
-        let className = node.name.text + (node.genericParameterClause.map { clause in
-            "<" + clause.parameters.map { $0.name.text }.joined(separator: ", ") + ">"
-        } ?? "")
+        let className =
+            node.name.text
+            + (node.genericParameterClause.map { clause in
+                "<" + clause.parameters.map { $0.name.text }.joined(separator: ", ") + ">"
+            } ?? "")
         var lines: [String] = []
         for member in node.memberBlock.members {
             if let variable = member.decl.as(VariableDeclSyntax.self) {
@@ -275,7 +277,8 @@ final class EditCollector: SyntaxVisitor {
         let isLet = node.bindingSpecifier.tokenKind == .keyword(.let)
         let otherAttributes = node.attributes.contains { element in
             guard let attribute = element.as(AttributeSyntax.self) else { return true }
-            return !["objc", "nonobjc", "IBOutlet", "IBInspectable"].contains(attribute.attributeName.trimmedDescription)
+            return !["objc", "nonobjc", "IBOutlet", "IBInspectable"].contains(
+                attribute.attributeName.trimmedDescription)
         }
         let lazy = has(node.modifiers, .lazy)
         let override = has(node.modifiers, .override)
@@ -315,7 +318,9 @@ final class EditCollector: SyntaxVisitor {
         if let setter {
             // A custom setter: the change wraps its body.
             guard let body = setter.body else { return [entry] }
-            insert("\n" + will + (did.map { "; defer { \($0) }" } ?? ""), at: body.leftBrace.endPositionBeforeTrailingTrivia)
+            insert(
+                "\n" + will + (did.map { "; defer { \($0) }" } ?? ""),
+                at: body.leftBrace.endPositionBeforeTrailingTrivia)
             return [entry]
         }
         if computed { return [entry] }
@@ -379,14 +384,6 @@ final class EditCollector: SyntaxVisitor {
         return first.lowercased() + rest.dropFirst()
     }
 
-    // MARK: Class-level declarations at top level (class vars as hooks)
-
-    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
-        // `class var keyPathsForValuesAffectingX: Set<String>` inside a class is
-        // handled with its class (see `classHookVariables`).
-        .visitChildren
-    }
-
     // MARK: Expressions
 
     override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
@@ -431,7 +428,7 @@ final class EditCollector: SyntaxVisitor {
             if let path {
                 replace(first, with: "_kvoKeyPath(\(first.trimmedDescription), \"\(path)\")")
                 if name == "observe", let key = path.split(separator: ".").last.map(String.init),
-                    dynamicProperties[key] == false || (dynamicProperties[key] == nil && knownProperty(key) == false)
+                    dynamicProperties[key] == false
                 {
                     let start = location(first.positionAfterSkippingLeadingTrivia)
                     warnings.append(
@@ -447,11 +444,8 @@ final class EditCollector: SyntaxVisitor {
         return .visitChildren
     }
 
-    /// Properties are described class by class, before the calls that
-    /// observe them are seen only when the class comes first: a later class
-    /// is looked up in the source text.
-    private func knownProperty(_ key: String) -> Bool? { nil }
-
+    /// The name of a key-path literal (`\.account?.balance` is
+    /// `account.balance`); nil when a component is not a property.
     func keyPathName(_ node: KeyPathExprSyntax) -> String? {
         var names: [String] = []
         for component in node.components {
@@ -491,7 +485,10 @@ final class EditCollector: SyntaxVisitor {
         let start = location(node.positionAfterSkippingLeadingTrivia)
         var call = start.column
         if let found = firstKVOCall(in: Syntax(node)) {
-            call = location(found.leftParen?.positionAfterSkippingLeadingTrivia ?? found.positionAfterSkippingLeadingTrivia).column
+            call =
+                location(
+                    found.leftParen?.positionAfterSkippingLeadingTrivia ?? found.positionAfterSkippingLeadingTrivia
+                ).column
             if location(found.positionAfterSkippingLeadingTrivia).line != start.line { call = start.column }
         }
         var text = "_kvoAt(\(start.line), \(start.column), \(call))"
@@ -499,7 +496,8 @@ final class EditCollector: SyntaxVisitor {
             if binding.isToken {
                 text += "; _kvoPendingToken(\"\(binding.name)\")"
             } else {
-                insert("; _ = _kvoNamed(\(binding.name), \"\(binding.name)\")", at: node.endPositionBeforeTrailingTrivia)
+                insert(
+                    "; _ = _kvoNamed(\(binding.name), \"\(binding.name)\")", at: node.endPositionBeforeTrailingTrivia)
             }
         }
         insert(text + "\n", at: node.positionAfterSkippingLeadingTrivia)
@@ -539,7 +537,9 @@ final class EditCollector: SyntaxVisitor {
         var expression = value
         if let tried = expression.as(TryExprSyntax.self) { expression = tried.expression }
         guard let call = expression.as(FunctionCallExprSyntax.self) else { return nil }
-        if let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "observe" {
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+            member.declName.baseName.text == "observe"
+        {
             return (name, true)
         }
         if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self),
@@ -579,7 +579,9 @@ final class EditCollector: SyntaxVisitor {
             insert("_kvoStart()\n", at: first.positionAfterSkippingLeadingTrivia)
         }
         if !tree.statements.contains(where: { item in
-            guard case .decl(let decl) = item.item, let importDecl = decl.as(ImportDeclSyntax.self) else { return false }
+            guard case .decl(let decl) = item.item, let importDecl = decl.as(ImportDeclSyntax.self) else {
+                return false
+            }
             return ["Foundation", "Cocoa", "AppKit", "UIKit", "ObjectiveC"].contains(importDecl.path.trimmedDescription)
         }) {
             insert("import KVOFoundation\n", at: AbsolutePosition(utf8Offset: 0))

@@ -8,8 +8,10 @@ import SwiftRewriter
 /// and its limits. The programs' own behaviour is in scenarios/swift/.
 @Suite(.serialized) struct SwiftProgramTests {
     /// Runs `source` as a Swift program, capturing all it prints.
-    static func run(_ source: String, settings: SwiftProgram.Settings = .init(), compileOnly: Bool = false,
-                    environment: [String: String] = [:]) -> (text: String, status: Int32) {
+    static func run(
+        _ source: String, settings: SwiftProgram.Settings = .init(), compileOnly: Bool = false,
+        environment: [String: String] = [:]
+    ) -> (text: String, status: Int32) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-swift-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -64,7 +66,8 @@ import SwiftRewriter
             """
         let result = Self.run(source, compileOnly: true)
         #expect(result.status == 2)
-        #expect(result.text.hasPrefix("program.swift:6:16: error: cannot assign value of type 'String' to type 'Double'"))
+        #expect(
+            result.text.hasPrefix("program.swift:6:16: error: cannot assign value of type 'String' to type 'Double'"))
         #expect(result.text.contains("\nacct.balance = \"a lot\"\n               ^\n"))
     }
 

@@ -175,7 +175,8 @@ public enum SwiftProgram {
         return (text, status)
     }
 
-    static func render(_ diagnostic: Diagnostic, _ display: String, _ text: SourceText, _ settings: Settings) -> String {
+    static func render(_ diagnostic: Diagnostic, _ display: String, _ text: SourceText, _ settings: Settings) -> String
+    {
         if settings.format == .json {
             return JSONFormat.object([
                 ("event", JSONFormat.string(diagnostic.severity.rawValue)),
@@ -294,16 +295,18 @@ public enum SwiftProgram {
         defer { removeTree(building) }
         let log = building + "/build.log"
         let common = ["-O", "-wmo", "-parse-as-library", "-swift-version", "5", "-emit-library", "-I", building]
-        let core = common + [
-            "-module-name", "KVOCore", "-emit-module", "-emit-module-path", building + "/KVOCore.swiftmodule",
-            "-o", building + "/libKVOCore.so",
-        ] + coreFiles
+        let core =
+            common + [
+                "-module-name", "KVOCore", "-emit-module", "-emit-module-path", building + "/KVOCore.swiftmodule",
+                "-o", building + "/libKVOCore.so",
+            ] + coreFiles
         try compileStep(swiftc, core, log: log)
-        let foundation = common + [
-            "-module-name", "KVOFoundation", "-emit-module", "-emit-module-path",
-            building + "/KVOFoundation.swiftmodule", "-L", building, "-lKVOCore",
-            "-Xlinker", "-rpath", "-Xlinker", directory, "-o", building + "/libKVOFoundation.so",
-        ] + foundationFiles
+        let foundation =
+            common + [
+                "-module-name", "KVOFoundation", "-emit-module", "-emit-module-path",
+                building + "/KVOFoundation.swiftmodule", "-L", building, "-lKVOCore",
+                "-Xlinker", "-rpath", "-Xlinker", directory, "-o", building + "/libKVOFoundation.so",
+            ] + foundationFiles
         try compileStep(swiftc, foundation, log: log)
         if rename(building, directory) != 0 && !Files.exists(directory + "/libKVOFoundation.so") {
             throw Failure(
