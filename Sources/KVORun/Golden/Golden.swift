@@ -30,7 +30,9 @@ public enum Golden {
     /// A scenario's rendering, its exit status, and whether its directive
     /// says it records check errors on purpose. `defaults` are the `test`
     /// command's own run options; the scenario's `// kvo-run:` line adds to them.
-    static func render(scenarioAt path: String, defaults: RunOptions) -> (
+    static func render(
+        scenarioAt path: String, defaults: RunOptions
+    ) -> (
         rendering: Rendering, status: Int32, expectErrors: Bool
     ) {
         let source: String

@@ -24,7 +24,9 @@ enum GoldenDirective {
     /// (the `test` command's own options); nil and a reason when it names an
     /// option `kvo-run test` does not honour or a limit that is no positive
     /// number.
-    static func request(for source: String, defaults: RunOptions = RunOptions()) -> (
+    static func request(
+        for source: String, defaults: RunOptions = RunOptions()
+    ) -> (
         request: Request?, problem: String?
     ) {
         var request = Request(options: defaults)
