@@ -427,7 +427,10 @@ import Testing
         #expect(svg.components(separatedBy: "class=\"removal\"").count - 1 == 1)
         // The arrows in order: the statement, remover told, its removal,
         // registration and set, fee told, then alice and carol not told.
-        let order = ["line 22", "balance {kind", "removeObserver", "addObserver", "sets fee", "fee {kind", "balance: not told (removed", "balance: not told (registered"]
+        let order = [
+            "line 22", "balance {kind", "removeObserver", "addObserver", "sets fee", "fee {kind",
+            "balance: not told (removed", "balance: not told (registered",
+        ]
         let positions = order.map { label in drawn.firstIndex { $0.hasPrefix(label) } ?? -1 }
         #expect(positions == positions.sorted() && !positions.contains(-1), "\(positions) in \(drawn)")
         try rendersToAPicture(folder.url.appendingPathComponent("mid.svg").path, in: folder)
@@ -475,8 +478,13 @@ import Testing
             """)
         let dot = try folder.run(["graph", "self.kvo"])
         #expect(dot.status == 0, "\(dot)")
-        #expect(dot.out.contains("  n1:k0:e -> s1 [arrowhead=none, label=\"p[0]: account.balance\\n[new]\"];\n  s1 -> n1:h:e;"), "\(dot.out)")
-        #expect(dot.out.contains("  n1:k1:e -> s2 [arrowhead=none, label=\"p[1]: rich\\n[new]\"];\n  s2 -> n1:h:e;"), "\(dot.out)")
+        #expect(
+            dot.out.contains(
+                "  n1:k0:e -> s1 [arrowhead=none, label=\"p[0]: account.balance\\n[new]\"];\n  s1 -> n1:h:e;"),
+            "\(dot.out)")
+        #expect(
+            dot.out.contains("  n1:k1:e -> s2 [arrowhead=none, label=\"p[1]: rich\\n[new]\"];\n  s2 -> n1:h:e;"),
+            "\(dot.out)")
         // No observance edge ends on the node as a whole, where Graphviz
         // picks any row.
         #expect(dot.out.range(of: #"-> n\d+ \["#, options: .regularExpression) == nil, "\(dot.out)")

@@ -135,9 +135,11 @@ public enum TraceDiagram {
         func lifeline(named name: String) -> Int {
             if let index = byName[name] { return index }
             // `Account#3`, the name of an object no variable holds.
-            let cls = classOf(name) ?? name.split(separator: "#").first.map(String.init).flatMap {
-                $0 == name ? nil : $0
-            }
+            let cls =
+                classOf(name)
+                ?? name.split(separator: "#").first.map(String.init).flatMap {
+                    $0 == name ? nil : $0
+                }
             participants.append((name, cls ?? ""))
             byName[name] = participants.count - 1
             namedOnly.insert(participants.count - 1)
@@ -255,7 +257,7 @@ public enum TraceDiagram {
                     observance.object,
                     label ?? "addObserver(\(observance.observer), \"\(observance.keyPath)\", [.initial])"
                 )
-                // Told inside addObserver, before it is registered: it has no index yet.
+            // Told inside addObserver, before it is registered: it has no index yet.
             case .delivering(let observance, _, _), .prior(let observance):
                 told[depth] = observance.label
             case .skipped(let observance):
