@@ -42,7 +42,7 @@ import Testing
         terminal.send("let acct = Account()\rlet alice = Person()\r")
         terminal.send("acct.addObserver(alice, forKeyPath: \"balance\", options: [.new])\r")
         terminal.send(":graph\r")
-        terminal.expect("n0:k0 -> n1 [label=\"balance\\n[new]\"];")
+        terminal.expect("n0:k0 -> n1:h [label=\"acct[0]: balance\\n[new]\"];")
         let target = folder.url.appendingPathComponent("g.dot").path
         terminal.send(":graph \(target)\r")
         terminal.expect("wrote \(target)")

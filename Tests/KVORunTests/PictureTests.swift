@@ -106,7 +106,10 @@ import Testing
         for name in ["scenario", "person", "w"] {
             #expect(svg.contains(">\(name)</text>"), "no lifeline for \(name)")
         }
-        #expect(!svg.contains(">first</text>"))
+        // Issue 29: `first` has a lifeline now, as the object the statement
+        // `first.balance = 1` changes (an arrow from the scenario's).
+        #expect(svg.contains(">first</text>"))
+        #expect(svg.contains(">line 11: first.balance = 1</text>"))
         try rendersToAPicture(svgPath, in: folder)
     }
 
@@ -130,7 +133,7 @@ import Testing
         let recorder = PictureOutput(records: true)
         let traced = Session.commandLine(options: RunOptions(), output: recorder)
         #expect(onLargeStack { traced.run(source, file: "t.kvo") } == 0)
-        let svg = TraceDiagram.svg(recorder.events, title: "t <1>")
+        let svg = TraceDiagram.svg(try #require(recorder.trace), title: "t <1>")
         #expect(parsesAsXML(svg))
         // The nested notification: blue, and stepped in.
         #expect(
@@ -161,7 +164,9 @@ import Testing
             """
         let out = run(source).out
         #expect(out.hasPrefix("digraph kvo {\n"))
-        #expect(out.contains("n0:k0 -> n2 [label=\"account.balance\\n[old]\"];"))
+        // Issue 29: the edge names its observance as a dump does (person[0])
+        // and ends at the observer's header, not on one of its rows.
+        #expect(out.contains("n0:k0 -> n2:h [label=\"person[0]: account.balance\\n[old]\"];"))
         #expect(
             out.contains(
                 "[style=dotted, color=\"#1f6fb2\", fontcolor=\"#1f6fb2\", "
@@ -305,6 +310,227 @@ import Testing
         }
         #expect(XMLText.escaped("a\nb\tc\u{1B}") == "a\nb\tc\\u{1B}")
         #expect(XMLText.escaped("a\nb", keepingLineBreaks: false) == "a\\nb")
+    }
+
+    // MARK: Issue 29: the pictures answer "in what order" and "why"
+
+    /// The `text` elements of an SVG: their position and text.
+    func texts(_ svg: String) -> [(x: Double, y: Double, text: String, anchor: String)] {
+        final class Collector: NSObject, XMLParserDelegate {
+            var found: [(x: Double, y: Double, text: String, anchor: String)] = []
+            var current: (x: Double, y: Double, anchor: String)?
+            var text = ""
+            func parser(
+                _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) {
+                guard name == "text" else { return }
+                current = (
+                    Double(attributes["x"] ?? "") ?? 0, Double(attributes["y"] ?? "") ?? 0,
+                    attributes["text-anchor"] ?? "start"
+                )
+                text = ""
+            }
+            func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+            func parser(
+                _ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?
+            ) {
+                guard name == "text", let current else { return }
+                found.append((current.x, current.y, text, current.anchor))
+                self.current = nil
+            }
+        }
+        let collector = Collector()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = collector
+        #expect(parser.parse())
+        return collector.found
+    }
+
+    /// The graph's edges carry no registration index, so delivery order
+    /// could not be read from it: each is named as a dump names it.
+    @Test func graphEdgesNameTheirObservanceAsADumpDoes() throws {
+        let folder = try Folder()
+        try folder.write(
+            "two.kvo",
+            """
+            class Account { var balance: Double = 0 }
+            class Person { }
+            let acct = Account()
+            let first = Person()
+            let second = Person()
+            acct.addObserver(first, forKeyPath: "balance", options: [.new])
+            acct.addObserver(second, forKeyPath: "balance", options: [.new])
+
+            """)
+        let result = try folder.run(["graph", "two.kvo"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out.contains("n0:k0 -> n1:h [label=\"acct[0]: balance\\n[new]\"];"), "\(result.out)")
+        #expect(result.out.contains("n0:k0 -> n2:h [label=\"acct[1]: balance\\n[new]\"];"), "\(result.out)")
+        #expect(result.out.contains("a change tells the highest i first"))
+        guard ExternalTool.find("dot") != nil else { return }
+        let svg = try folder.run(["graph", "two.kvo", "-o", "two.svg"])
+        #expect(svg.status == 0, "\(svg)")
+        let drawn = texts(try folder.read("two.svg")).map(\.text)
+        #expect(drawn.contains("acct[0]: balance") && drawn.contains("acct[1]: balance"), "\(drawn)")
+        try rendersToAPicture(folder.url.appendingPathComponent("two.svg").path, in: folder)
+    }
+
+    /// The trace's "scenario" lifeline was always empty, and an observer
+    /// removed mid-change had no lifeline at all. Now the statement that
+    /// caused the change is an arrow from it, what the handler does (a set,
+    /// a removal, a registration) comes from the handler's observer, each
+    /// notification names its observance, and the delivery not made is drawn.
+    @Test func theTraceSaysWhatCausedItAndWhoWasNotTold() throws {
+        let folder = try Folder()
+        try folder.write(
+            "mid.kvo",
+            """
+            class Account { var balance: Double = 0; var fee: Double = 0 }
+            class Person { }
+            class Remover {
+                var target: Account?
+                var victim: Person?
+                var late: Person?
+                func observeValue(keyPath, object, change, context) {
+                    if keyPath == "balance" {
+                        target.removeObserver(victim, forKeyPath: "balance")
+                        target.addObserver(late, forKeyPath: "balance", options: [.new])
+                        target.fee = 1
+                    }
+                }
+            }
+            let acct = Account()
+            let alice = Person()
+            let carol = Person()
+            let remover = Remover(target: acct, victim: alice, late: carol)
+            acct.addObserver(alice, forKeyPath: "balance", options: [.new])
+            acct.addObserver(remover, forKeyPath: "balance", options: [.new])
+            acct.addObserver(remover, forKeyPath: "fee", options: [.new])
+            acct.balance = 1   // the change
+
+            """)
+        let result = try folder.run(["trace", "mid.kvo", "-o", "mid.svg"])
+        #expect(result.status == 0, "\(result)")
+        let svg = try folder.read("mid.svg")
+        let drawn = texts(svg).map(\.text)
+        for expected in [
+            "line 22: acct.balance = 1", "balance {kind = 1; new = 1}  (acct[1])",
+            "removeObserver(alice, \"balance\"): acct[0] removed", "addObserver(carol, \"balance\"): acct[2]",
+            "sets fee", "fee {kind = 1; new = 1}  (acct[1])", "balance: not told (removed mid-change)",
+            "balance: not told (registered mid-change, as acct[2])", "alice", "carol",
+        ] {
+            #expect(drawn.contains(expected), "no \(expected) in \(drawn)")
+        }
+        #expect(svg.components(separatedBy: "class=\"cause\"").count - 1 == 2)
+        #expect(svg.components(separatedBy: "class=\"skipped\"").count - 1 == 2)
+        #expect(svg.components(separatedBy: "class=\"removal\"").count - 1 == 1)
+        // The arrows in order: the statement, remover told, its removal,
+        // registration and set, fee told, then alice and carol not told.
+        let order = [
+            "line 22", "balance {kind", "removeObserver", "addObserver", "sets fee", "fee {kind",
+            "balance: not told (removed", "balance: not told (registered",
+        ]
+        let positions = order.map { label in drawn.firstIndex { $0.hasPrefix(label) } ?? -1 }
+        #expect(positions == positions.sorted() && !positions.contains(-1), "\(positions) in \(drawn)")
+        try rendersToAPicture(folder.url.appendingPathComponent("mid.svg").path, in: folder)
+    }
+
+    /// A statement that notifies nobody draws no arrow; a statement text
+    /// keeps `//` inside a string and drops a trailing comment.
+    @Test func statementArrowsOnlyForStatementsThatNotify() throws {
+        #expect(TraceDiagram.statementText("  a.s = \"x // y\"  // set it") == "a.s = \"x // y\"")
+        let folder = try Folder()
+        try folder.write(
+            "s.kvo",
+            "class A { var x: Int = 0 }\nclass W { }\nlet a = A()\nlet w = W()\na.x = 5\n"
+                + "a.addObserver(w, forKeyPath: \"x\", options: [.initial, .new])\n")
+        let result = try folder.run(["trace", "s.kvo", "-o", "s.svg"])
+        #expect(result.status == 0, "\(result)")
+        let drawn = texts(try folder.read("s.svg")).map(\.text)
+        #expect(!drawn.contains { $0.hasPrefix("line 5") }, "\(drawn)")
+        #expect(drawn.contains("line 6: " + #"a.addObserver(w, forKeyPath: "x", optio…"#), "\(drawn)")
+        // Told inside addObserver, before the registration takes effect: no index yet.
+        #expect(drawn.contains("x {kind = 1; new = 5}"), "\(drawn)")
+    }
+
+    /// Self-observation (most tutorial examples observe `p.account.balance`
+    /// from `p`) drew loop labels over each other, and edges to the
+    /// observer landed on one of its rows. Each self-observance now goes out
+    /// through a point of its own to the header, labels apart.
+    @Test func selfObservationIsDrawnWithoutOverlaps() throws {
+        let folder = try Folder()
+        try folder.write(
+            "self.kvo",
+            """
+            class Account { var balance: Double = 0 }
+            class Person {
+                var account: Account?
+                @affectedBy(account.balance) var rich: Bool { false }
+                func observeValue(keyPath, object, change, context) { }
+            }
+            let acct = Account()
+            let p = Person(account: acct)
+            p.addObserver(p, forKeyPath: "account.balance", options: [.new])
+            p.addObserver(p, forKeyPath: "rich", options: [.new])
+            acct.balance = 5
+
+            """)
+        let dot = try folder.run(["graph", "self.kvo"])
+        #expect(dot.status == 0, "\(dot)")
+        #expect(
+            dot.out.contains(
+                "  n1:k0:e -> s1 [arrowhead=none, label=\"p[0]: account.balance\\n[new]\"];\n  s1 -> n1:h:e;"),
+            "\(dot.out)")
+        #expect(
+            dot.out.contains("  n1:k1:e -> s2 [arrowhead=none, label=\"p[1]: rich\\n[new]\"];\n  s2 -> n1:h:e;"),
+            "\(dot.out)")
+        // No observance edge ends on the node as a whole, where Graphviz
+        // picks any row.
+        #expect(dot.out.range(of: #"-> n\d+ \["#, options: .regularExpression) == nil, "\(dot.out)")
+        if ExternalTool.find("dot") != nil {
+            let result = try folder.run(["graph", "self.kvo", "-o", "self.svg"])
+            #expect(result.status == 0, "\(result)")
+            // Each text's extent, from its anchor and about 5 px a character
+            // (Graphviz's 10 pt edge labels); two texts overlap when they
+            // share a line and their extents cross.
+            let labels = texts(try folder.read("self.svg")).map { text in
+                let width = 5 * Double(text.text.count)
+                let left = text.anchor == "middle" ? text.x - width / 2 : text.anchor == "end" ? text.x - width : text.x
+                return (text: text.text, y: text.y, left: left, right: left + width)
+            }
+            for (index, a) in labels.enumerated() {
+                for b in labels[(index + 1)...] {
+                    let apart = abs(a.y - b.y) >= 9 || a.right <= b.left + 1 || b.right <= a.left + 1
+                    #expect(apart, "\(a) and \(b) overlap")
+                }
+            }
+            try rendersToAPicture(folder.url.appendingPathComponent("self.svg").path, in: folder)
+        }
+        // The trace's self-arrow: its label starts past the loop.
+        let trace = try folder.run(["trace", "self.kvo", "-o", "t.svg"])
+        #expect(trace.status == 0, "\(trace)")
+        let svg = try folder.read("t.svg")
+        let loop = try #require(svg.range(of: #"<path d="M [0-9.]+ [0-9.]+ h 28"#, options: .regularExpression))
+        let loopX = try #require(Double(svg[loop].dropFirst(11).prefix { $0 != " " }))
+        let label = try #require(texts(svg).first { $0.text.hasPrefix("rich {kind") })
+        #expect(label.x > loopX + TraceDiagram.loopWidth, "\(label) crosses the loop at \(loopX)")
+        try rendersToAPicture(folder.url.appendingPathComponent("t.svg").path, in: folder)
+    }
+
+    /// `graph --at LINE` before the first statement that runs drew the end
+    /// state; it draws the state at that line: nothing has run yet.
+    @Test func graphAtALineBeforeAnythingRanIsEmpty() throws {
+        let folder = try Folder()
+        try folder.write("kp.kvo", "// a comment first\n\n" + keyPathScenario)
+        let early = try folder.run(["graph", "kp.kvo", "--at", "1"])
+        #expect(early.status == 0, "\(early)")
+        #expect(early.out.hasPrefix("digraph kvo {"))
+        #expect(!early.out.contains("<B>"), "no object exists before line 3: \(early.out)")
+        let declared = try folder.run(["graph", "kp.kvo", "--at", "7"])
+        #expect(!declared.out.contains("<B>"), "classes only, still no object: \(declared.out)")
+        let one = try folder.run(["graph", "kp.kvo", "--at", "8"])
+        #expect(one.out.contains("<B>first</B>") && !one.out.contains("<B>second</B>"), "\(one.out)")
     }
 
     @Test func picturesRejectOtherFileKinds() throws {

@@ -52,10 +52,13 @@ public struct GraphCommand: ParsableCommand {
             let session = Session.commandLine(options: RunOptions(), output: pictureOutput)
             var snapshot: String?
             if let at {
-                // Once, after the last statement at or before the line: a DOT
-                // built after every statement made a long scenario slow.
-                session.afterStatement = { line, next in
-                    if line <= at, next.map({ $0 > at }) ?? true {
+                // Once, before the first statement past the line: the state
+                // just after the last one at or before it, and nothing at
+                // all when the line comes before the first (the end state
+                // was drawn then). A DOT built after every statement made a
+                // long scenario slow.
+                session.beforeStatement = { location in
+                    if location.line > at, snapshot == nil {
                         snapshot = ObservationGraph.dot(from: session.boundObjects)
                     }
                 }

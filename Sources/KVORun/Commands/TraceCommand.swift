@@ -35,16 +35,42 @@ public struct TraceCommand: ParsableCommand {
         let status = LargeStack.run { () -> Int32 in
             let read = Runner.readSource(file)
             guard let source = read.source else { return read.status }
-            let pictureOutput = PictureOutput(records: true)
-            let session = Session.commandLine(options: RunOptions(), output: pictureOutput)
-            let runStatus = session.run(source, file: file == "-" ? "<stdin>" : file)
+            // The classes of objects bound to names, looked up when the
+            // trace meets a name no event has shown (found again after each
+            // statement, which may bind more).
+            var classes: [String: String]?
+            var session: Session?
+            let pictureOutput = PictureOutput(records: true) { name in
+                if classes == nil {
+                    classes = [:]
+                    for object in session?.boundObjects ?? [] { classes?[object.name] = object.cls.name }
+                }
+                return classes?[name]
+            }
+            // The engine's --explain steps say what caused each notification
+            // and which deliveries were not made; none of them is printed.
+            var options = RunOptions()
+            options.explain = true
+            let traced = Session.commandLine(options: options, output: pictureOutput)
+            session = traced
+            let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+            traced.beforeStatement = { location in
+                classes = nil
+                guard let trace = pictureOutput.trace else { return }
+                // Past the events drawn, nothing more is explained: the rest
+                // of the run goes at full speed.
+                if trace.isFull { traced.kvo.explains = false }
+                let line = location.line - 1 < lines.count && location.line > 0 ? lines[location.line - 1] : ""
+                trace.startStatement(
+                    line: location.line, text: TraceDiagram.statementText(line))
+            }
+            let runStatus = traced.run(source, file: file == "-" ? "<stdin>" : file)
             pictureOutput.flush()
             if runStatus == ExitStatus.scriptErrors { return runStatus }
-            let svg = TraceDiagram.svg(
-                pictureOutput.events, title: "kvo-run trace " + Files.baseName(file),
-                notDrawn: pictureOutput.eventsNotDrawn)
+            guard let trace = pictureOutput.trace else { return ExitStatus.failure }
+            let svg = TraceDiagram.svg(trace, title: "kvo-run trace " + Files.baseName(file))
             if pictureOutput.eventsNotDrawn > 0 {
-                let total = pictureOutput.events.count + pictureOutput.eventsNotDrawn
+                let total = pictureOutput.eventsDrawn + pictureOutput.eventsNotDrawn
                 Runner.stderr(
                     "kvo-run: \(file): the trace has \(total) events; the picture draws the first "
                         + "\(TraceDiagram.maxEvents) and counts the rest (kvo-run \(file) prints them all as text)\n")

@@ -2,7 +2,8 @@ import KVOCore
 
 /// The observation graph as Graphviz DOT: objects as nodes (class and name,
 /// with the keys that observation involves as rows), one solid edge per
-/// observance from the observed key to the observer, dashed edges for
+/// observance from the observed key to the observer's header, labelled with
+/// its registration index (`acct[1]`, as a dump names it), dashed edges for
 /// dependent keys ("affects"), dotted edges for the forwarding observances of
 /// key paths, released objects greyed. Built from the engine's state; the
 /// same state always gives the same text (goldens pin it).
@@ -28,6 +29,9 @@ public enum ObservationGraph {
         // Keys refused a row, each counted once.
         var keysLeftOut: Set<ObjectKeyName> = []
         var edgesLeftOut = 0
+        // Point nodes drawn: a self-observance, or a key path affecting a
+        // key, goes through one of its own.
+        var pointNodes = 0
 
         /// The row of `key` on `object` (added if new); nil when the object
         /// already shows `maxKeysPerObject` rows.
@@ -58,7 +62,7 @@ public enum ObservationGraph {
                 edgesLeftOut += info.count
                 continue
             }
-            for observance in info.observances {
+            for (index, observance) in info.observances.enumerated() {
                 guard edges.count < maxEdges else {
                     edgesLeftOut += 1
                     continue
@@ -83,11 +87,26 @@ public enum ObservationGraph {
                 } else if ids[ObjectIdentifier(observance.observer)] != nil {
                     add(
                         from.map { from in
+                            // Named as a dump names it (`acct[1]`): the did
+                            // phase tells the highest index first.
                             let options = "[" + observance.options.names.joined(separator: ", ") + "]"
-                            let label =
-                                observance.context.map { quoted(observance.keyPath, options, $0.name) }
-                                ?? quoted(observance.keyPath, options)
-                            return "  \(from) -> \(node(observance.observer)) [label=\(label)];"
+                            let lines =
+                                ["\(object.name)[\(index)]: \(observance.keyPath)", options]
+                                + (observance.context.map { [$0.name] } ?? [])
+                            let to = node(observance.observer) + ":h"
+                            guard observance.observer === object else {
+                                return "  \(from) -> \(to) [label=\(quoted(lines))];"
+                            }
+                            // Self-observation: a loop from the row back to
+                            // the header. Graphviz lays the labels of several
+                            // loops on one node over each other, so each goes
+                            // out through a point of its own, its label on
+                            // the way out.
+                            pointNodes += 1
+                            let via = "s\(pointNodes)"
+                            return "  \(via) [shape=point, width=0.03, label=\"\"];\n"
+                                + "  \(from):e -> \(via) [arrowhead=none, label=\(quoted(lines))];\n"
+                                + "  \(via) -> \(to):e;"
                         })
                 }
             }
@@ -103,13 +122,20 @@ public enum ObservationGraph {
                     let affecting = path.joined(separator: ".")
                     guard drawn.insert(affecting + "→" + key).inserted else { continue }
                     // A single key affecting another is plain from the dashed
-                    // edge between their rows; a key path is named.
-                    let label = path.count == 1 ? "" : ", label=\(quoted(affecting))"
+                    // edge between their rows; a key path is named, on an
+                    // edge through a point of its own: the label of a loop
+                    // on one node was laid over the other edges' labels.
                     add(
                         port(object, path[0]).flatMap { from in
                             port(object, key).map { to in
-                                "  \(from):w -> \(to):w [style=dashed, color=\"#8a5a00\", "
-                                    + "fontcolor=\"#8a5a00\"\(label)];"
+                                let style = "style=dashed, color=\"#8a5a00\", fontcolor=\"#8a5a00\""
+                                guard path.count > 1 else { return "  \(from):w -> \(to):w [\(style)];" }
+                                pointNodes += 1
+                                let via = "d\(pointNodes)"
+                                return "  \(via) [shape=point, width=0.03, label=\"\", color=\"#8a5a00\"];\n"
+                                    + "  \(via) -> \(from):w [dir=none, \(style), "
+                                    + "label=\(quoted(affecting))];\n"
+                                    + "  \(via) -> \(to):w [\(style)];"
                             }
                         })
                 }
@@ -118,7 +144,7 @@ public enum ObservationGraph {
 
         let objectsLeftOut = roots.count > objects.count && objects.count == maxObjects
         var legend =
-            "solid: observance, observed key → observer    dashed: key affects key (dependent keys)    "
+            "solid: observance obj[i], observed key → observer (a change tells the highest i first)    dashed: key affects key (dependent keys)    "
             + "dotted: key-path forwarding    grey: released"
         var leftOut: [String] = []
         if objectsLeftOut { leftOut.append("objects past the first \(maxObjects)") }
@@ -185,7 +211,7 @@ public enum ObservationGraph {
         let released = object.isReleased
         let header = released ? "#d9d9d9" : "#dbe9f6"
         let font = released ? "<FONT COLOR=\"#7f7f7f\">" : "<FONT>"
-        var rows = "<TR><TD BGCOLOR=\"\(header)\">\(font)<B>\(html(object.name))</B>: \(html(object.cls.name))"
+        var rows = "<TR><TD PORT=\"h\" BGCOLOR=\"\(header)\">\(font)<B>\(html(object.name))</B>: \(html(object.cls.name))"
         if released { rows += " (released)" }
         rows += "</FONT></TD></TR>"
         for (index, key) in keys.enumerated() {

@@ -6,25 +6,27 @@ import KVOScript
 /// exception still reach standard error, so a broken scenario says why.
 final class PictureOutput: ScriptOutput {
     let errors: EventRenderer
-    /// The events a trace draws, in order, up to `TraceDiagram.maxEvents`.
-    private(set) var events: [Event] = []
-    /// Events past `TraceDiagram.maxEvents`, counted: the picture and
-    /// standard error say how many were not drawn.
-    private(set) var eventsNotDrawn = 0
-    let records: Bool
+    /// The trace's rows, built as the run goes (nil for a graph).
+    let trace: TraceDiagram.Builder?
+    var records: Bool { trace != nil }
 
-    init(records: Bool) {
-        self.records = records
+    /// `classOf` names the class of an object the trace knows only by name
+    /// (an observer removed before it was ever told).
+    init(records: Bool, classOf: @escaping (String) -> String? = { _ in nil }) {
+        trace = records ? TraceDiagram.Builder(classOf: classOf) : nil
         let err = OutputWriter(descriptor: 2)
         errors = EventRenderer(
             format: .text, out: err, err: err, color: false,
             diagnosticColor: Terminal.colorAllowed(descriptor: 2))
     }
 
+    /// Events past `TraceDiagram.maxEvents`, counted: the picture and
+    /// standard error say how many were not drawn.
+    var eventsNotDrawn: Int { trace?.dropped ?? 0 }
+    var eventsDrawn: Int { trace?.eventsDrawn ?? 0 }
+
     func emit(_ event: Event) {
-        if records, TraceDiagram.draws(event) {
-            if events.count < TraceDiagram.maxEvents { events.append(event) } else { eventsNotDrawn += 1 }
-        }
+        trace?.add(event)
         if case .exception(_, false) = event { errors.emit(event) }
     }
 

@@ -38,11 +38,11 @@ public final class Session {
     /// What to tell the user when a run goes past a limit: how to raise it
     /// depends on the front end (a command-line flag, a REPL command).
     public var limitAdvice: (RuntimeFailure.Limit) -> String? = { _ in nil }
-    /// Called after each top-level statement that completes, with its line
-    /// and the next statement's (nil after the last): `kvo-run graph --at
-    /// LINE` takes its picture once, after the last statement at or before
-    /// LINE, not after every one.
-    public var afterStatement: ((_ line: Int, _ nextLine: Int?) -> Void)?
+    /// Called before each top-level statement runs, with where it starts:
+    /// `kvo-run graph --at LINE` takes its picture once, before the first
+    /// statement past LINE (so before anything ran when LINE comes first),
+    /// and `kvo-run trace` names the statement that caused what follows.
+    public var beforeStatement: ((_ location: SourceLocation) -> Void)?
 
     public init(options: RunOptions, output: ScriptOutput) {
         self.options = options
@@ -235,6 +235,7 @@ public final class Session {
         var execution = Execution(status: ExitStatus.success, program: program)
         execution.outcomes = Array(repeating: .notRun, count: program.compiled.count)
         for (index, statement) in program.compiled.enumerated() {
+            beforeStatement?(statement.location)
             do {
                 let value = try statement.exec(machine)
                 execution.outcomes[index] = .completed
@@ -243,10 +244,6 @@ public final class Session {
                 {
                     output.flush()
                     echo(description)
-                }
-                if let afterStatement {
-                    let next = index + 1 < program.compiled.count ? program.compiled[index + 1].location.line : nil
-                    afterStatement(statement.location.line, next)
                 }
             } catch ScriptError.exception(let exception) {
                 reportUncaught(exception, in: statement, of: program, file: file, text: text, repl: echo != nil)
