@@ -13,9 +13,10 @@ public struct TestCommand: ParsableCommand {
         commandName: "test",
         abstract: "Run golden tests: every X.kvo beside an X.out.",
         discussion: """
-            Each X.kvo under the given paths (default: scenarios/) runs and all it prints is compared
-            with X.out, whose last line is '# exit status: N' when N is not 0. A scenario may execute
+            Each X.kvo under the given paths (default: scenarios/) runs and all it prints is compared \
+            with X.out, whose last line is '# exit status: N' when N is not 0. A scenario may execute \
             at most \(Golden.maxStepsPerScenario) statements, so that one that never ends fails.
+
             Examples:
               kvo-run test
               kvo-run test scenarios/guide scenarios/tour.kvo
@@ -30,10 +31,12 @@ public struct TestCommand: ParsableCommand {
     @Flag(help: "Rewrite the .out files from the current output.")
     var update = false
 
-    @Option(help: "Run only the scenarios whose path contains this text.")
+    @Option(help: ArgumentHelp("Run only the scenarios whose path contains this text.", valueName: "text"))
     var filter: String?
 
-    @Option(help: "Also write a JUnit XML report to this file.", completion: .file(extensions: ["xml"]))
+    @Option(
+        help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"),
+        completion: .file(extensions: ["xml"]))
     var junit: String?
 
     @Flag(help: "Never colour the diffs (also: NO_COLOR set in the environment).")
