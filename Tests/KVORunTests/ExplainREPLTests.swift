@@ -47,7 +47,8 @@ import Testing
         terminal.expect("the graph is in ")
         terminal.expect(" (':graph FILE' writes it elsewhere)\r\n")
         #expect(!terminal.transcript.contains("digraph"), "\(terminal.transcript)")
-        let path = terminal.transcript.components(separatedBy: "the graph is in ").last?
+        let path =
+            terminal.transcript.components(separatedBy: "the graph is in ").last?
             .components(separatedBy: " (").first ?? ""
         #expect(path.hasSuffix("/repl.graph.svg") || path.hasSuffix("/repl.graph.dot"), "\(path)")
         let picture = try String(contentsOfFile: path, encoding: .utf8)

@@ -34,7 +34,9 @@ import Testing
             var proseStart = 0
             if index > 0 {
                 let previous = fences[index - 1]
-                proseStart = previous.line + previous.body.split(separator: "\n", omittingEmptySubsequences: false)
+                proseStart =
+                    previous.line
+                    + previous.body.split(separator: "\n", omittingEmptySubsequences: false)
                     .count
             }
             let prose = lines[min(proseStart, fence.line - 1)..<(fence.line - 1)].joined(separator: "\n")
