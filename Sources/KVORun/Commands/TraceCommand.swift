@@ -59,7 +59,9 @@ public struct TraceCommand: ParsableCommand {
             }
             let written =
                 output == nil && TerminalPicture.outputIsTerminal
-                ? TerminalPicture.write(scenario: file, what: "trace", suffix: ".svg", hint: "-o FILE writes it elsewhere") {
+                ? TerminalPicture.write(
+                    scenario: file, what: "trace", suffix: ".svg", hint: "-o FILE writes it elsewhere"
+                ) {
                     PictureFile.write(svg, to: $0)
                 }
                 : PictureFile.write(svg, to: output)
