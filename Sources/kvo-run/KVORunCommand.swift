@@ -25,7 +25,7 @@ struct KVORunCommand: ParsableCommand {
               kvo-run check bank.kvo                  parse and check only
               kvo-run test scenarios/                 run golden tests
               kvo-run --generate-completion-script zsh   shell completion (bash, zsh, fish)
-            """ + "\n\n" + RunCommand.optionsHelp,
+            """,
         version: Version.full,
         subcommands: [RunCommand.self, CheckCommand.self, TestCommand.self, GraphCommand.self, TraceCommand.self],
         defaultSubcommand: RunCommand.self)
@@ -43,6 +43,11 @@ struct KVORunCommand: ParsableCommand {
             Glibc.exit(0)
         }
         let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        // The top-level help lists the default command's options after USAGE.
+        if arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
+            print(RunCommand.topLevelHelp(helpMessage()))
+            Glibc.exit(0)
+        }
         if let status = EarlyExit.status(arguments, subcommands: names) {
             Glibc.exit(status)
         }

@@ -18,6 +18,76 @@ import Testing
         #expect(help.out.contains("check"))
     }
 
+    /// Issue 29: the top-level help listed the run options before USAGE.
+    @Test func topLevelHelpListsUsageThenOptions() throws {
+        for spelling in [["--help"], ["-h"], ["help"]] {
+            let help = try CLI.run(spelling)
+            #expect(help.status == 0)
+            let lines = help.out.split(separator: "\n").map(String.init)
+            let usage = lines.firstIndex { $0.hasPrefix("USAGE:") }
+            let options = lines.firstIndex { $0.hasPrefix("OPTIONS") }
+            let subcommands = lines.firstIndex { $0.hasPrefix("SUBCOMMANDS:") }
+            guard let usage, let options, let subcommands else {
+                Issue.record("sections missing from \(spelling):\n\(help.out)")
+                continue
+            }
+            #expect(usage < options && options < subcommands, "\(help.out)")
+            #expect(lines.filter { $0.hasPrefix("OPTIONS") }.count == 1, "one OPTIONS section: \(help.out)")
+            let section = lines[options..<subcommands].joined(separator: "\n")
+            for option in ["--format", "--max-depth", "--legacy-dealloc", "--version", "-h, --help"] {
+                #expect(section.contains(option), "\(option) missing from OPTIONS:\n\(section)")
+            }
+        }
+    }
+
+    /// Issue 29: hand-wrapped discussions came out ragged (the parser wraps
+    /// again), with no blank line before the examples, and `-o <o>`.
+    @Test func pictureAndTestHelpIsWrappedOnceWithNamedPlaceholders() throws {
+        let placeholders = [
+            "graph": ["--at <line>", "-o <file>"], "trace": ["-o <file>"],
+            "test": ["--filter <text>", "--junit <file>"],
+        ]
+        for (command, names) in placeholders {
+            let help = try CLI.run([command, "--help"])
+            #expect(help.status == 0)
+            for name in names { #expect(help.out.contains(name), "\(name) in:\n\(help.out)") }
+            #expect(!help.out.contains("<o>") && !help.out.contains("<at>"), "\(help.out)")
+            let paragraphs = help.out.components(separatedBy: "\nUSAGE:")[0]
+            #expect(paragraphs.contains("\n\nExample"), "a blank line before the examples:\n\(help.out)")
+            // Within a paragraph, every line but the last is filled.
+            let lines = paragraphs.components(separatedBy: "\nExample")[0].split(
+                separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated()
+            where !line.isEmpty && index + 1 < lines.count && !lines[index + 1].isEmpty {
+                #expect(line.count >= 60, "a ragged line in '\(command) --help': '\(line)'\n\(help.out)")
+            }
+        }
+    }
+
+    /// Issue 29: `trace` wrote SVG, and `graph` DOT, into a terminal; there
+    /// they draw into a temporary file and say where.
+    @Test func picturesAskedForAtATerminalGoToATemporaryFile() throws {
+        let folder = try Folder()
+        let scenario = try folder.write(
+            "bank.kvo",
+            "class Account { var balance: Double = 0 }\nlet acct = Account()\n"
+                + "acct.addObserver(acct, forKeyPath: \"balance\")\nacct.balance = 1\n")
+        for (command, suffixes) in [("graph", [".graph.svg", ".graph.dot"]), ("trace", [".trace.svg"])] {
+            let terminal = try Terminal(arguments: [command, scenario], environment: [:])
+            #expect(terminal.wait() == 0, "\(terminal.transcript)")
+            let said = terminal.transcript
+            #expect(said.hasPrefix("the \(command) is in /"), "\(said)")
+            #expect(!said.contains("<svg") && !said.contains("digraph"), "\(said)")
+            let path = said.dropFirst("the \(command) is in ".count).components(separatedBy: " (").first ?? ""
+            #expect(suffixes.contains { path.hasSuffix("/bank" + $0) }, "\(path)")
+            let picture = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(picture.contains("balance"), "\(picture.prefix(500))")
+        }
+        // Piped, the picture is the output, as before.
+        let piped = try folder.run(["graph", "bank.kvo"])
+        #expect(piped.out.hasPrefix("digraph"), "\(piped)")
+    }
+
     @Test func checkHelpListsOnlyWhatApplies() throws {
         let help = try CLI.run(["check", "--help"])
         #expect(help.out.contains("--format"))

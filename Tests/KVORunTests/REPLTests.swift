@@ -235,6 +235,57 @@ final class Terminal {
         #expect(!terminal.transcript.contains("error"))
     }
 
+    /// Issue 29: Ctrl-C during a Ctrl-R search showed a fresh prompt, but
+    /// the search went on: the next keys went into it, and Enter ran the
+    /// matched history line instead of what was typed.
+    @Test func controlCCancelsAReverseSearchAndItsLine() throws {
+        let terminal = try start()
+        terminal.send("print(\"old entry\")\r")
+        // The next prompt, so readline has the terminal: before it, the
+        // terminal driver itself takes Ctrl-R (reprint) as typed ahead.
+        terminal.expect("\r\nold entry\r\nkvo> ")
+        terminal.send("\u{12}old")  // Ctrl-R, then the text to search for
+        terminal.expect("d': print(\"old entry\")")  // the search found it
+        terminal.send("\u{03}")
+        terminal.expect("^C\r\nkvo> ")
+        terminal.clear()
+        terminal.send("print(\"typed\")\r")
+        terminal.expect("\r\ntyped\r\n")
+        terminal.expect("kvo> ")
+        #expect(!terminal.transcript.contains("old entry"), "the search is over: \(terminal.transcript)")
+        #expect(!terminal.transcript.contains("search"), "\(terminal.transcript)")
+        // History starts again from its end: the last entry is the one typed.
+        terminal.clear()
+        terminal.send("\u{1B}[A")
+        terminal.expect("print(\"typed\")")
+    }
+
+    /// Issue 29: Ctrl-C during a printing loop lost a few hundred lines
+    /// already printed (the terminal driver threw its output queue away).
+    /// Every number up to the last one printed must be there.
+    @Test func controlCDuringAPrintingLoopKeepsWhatWasPrinted() throws {
+        let terminal = try start()
+        terminal.send("var i = 0\rwhile true { print(i); i = i + 1 }\r")
+        terminal.expect("\r\n3000\r\n")
+        terminal.send("\u{03}")
+        terminal.expect("error: interrupted")
+        terminal.expect("kvo> ")
+        terminal.send("print(\"i is\", i)\r")
+        terminal.expect("\r\ni is ")
+        terminal.expect("\r\nkvo> ")
+        let transcript = terminal.transcript
+        let printed = transcript.replacingOccurrences(of: "^C", with: "").components(separatedBy: "\r\n")
+            .compactMap { Int($0) }
+        let last = transcript.components(separatedBy: "\r\ni is ").last?.components(separatedBy: "\r\n").first
+        guard let stoppedAt = last.flatMap({ Int($0) }), let highest = printed.last else {
+            Issue.record("no numbers: \(transcript.suffix(2000))")
+            return
+        }
+        // Stopped after `print(i)` or after `i = i + 1`.
+        #expect(highest == stoppedAt || highest == stoppedAt - 1, "printed up to \(highest), i is \(stoppedAt)")
+        #expect(printed == Array(0...highest), "lines lost: \(printed.count) printed of \(highest + 1)")
+    }
+
     @Test func controlDOnAnEmptyLineExitsWithZero() throws {
         let terminal = try start()
         terminal.send("\u{04}")
@@ -384,6 +435,54 @@ final class Terminal {
         terminal.expect("no classes declared\r\n")
     }
 
+    // MARK: Declaring again
+
+    /// Issue 29: in the REPL a class, function or context declared again
+    /// replaces the earlier one for what follows; objects already made keep
+    /// their class. Twice in one entry it stays an error, as in a file.
+    @Test func aClassDeclaredAgainReplacesTheEarlierOne() throws {
+        let terminal = try start()
+        terminal.send("class Account { var balance: Double = 0 }\rlet old = Account(balance: 1)\r")
+        terminal.send("func f() { print(\"first f\") }\rcontext C\r")
+        terminal.send("class Account { var owner: String = \"\"; var balance: Double = 5 }\r")
+        terminal.send("func f() { print(\"second f\") }\rcontext C\r")
+        terminal.send("let new = Account(owner: \"ann\")\r")
+        terminal.send("print(new.owner, new.balance, old.balance)\rf()\r")
+        terminal.expect("\r\nann 5 1\r\n")
+        terminal.expect("\r\nsecond f\r\n")
+        terminal.send(":classes\r")
+        terminal.expect("Account: NSObject { owner: String, balance: Double }\r\n")
+        terminal.send("old.value(forKey: \"owner\")\r")
+        terminal.expect("this class is not key value coding-compliant for the key owner")
+        #expect(!terminal.transcript.contains("already declared"), "\(terminal.transcript)")
+        terminal.clear()
+        terminal.send("func g() { }; func g() { }\r")
+        terminal.expect("<repl>:1:15: error: 'g' is already declared at line 1; give one of them another name\r\n")
+    }
+
+    @Test func loadingTheSameFileTwiceDeclaresItsClassesAgain() throws {
+        let file = folder.appendingPathComponent("bank.kvo")
+        try "class Account { var balance: Double = 0 }\nlet acct = Account(balance: 7)\nprint(acct.balance)\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let terminal = try start()
+        terminal.send(":load \(file.path)\r")
+        terminal.expect("\r\n7\r\n")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send(":load \(file.path)\r")
+        terminal.expect("\r\n7\r\n")
+        #expect(!terminal.transcript.contains("error"), "\(terminal.transcript)")
+    }
+
+    /// `import Foundation` after classes cannot be: the REPL says how to start over.
+    @Test func importFoundationLateSaysToReset() throws {
+        let terminal = try start()
+        terminal.send("class A { }\rimport Foundation\r")
+        terminal.expect(
+            "error: 'import Foundation' must be the first statement: it decides how the classes after it behave; "
+                + "type :reset first to start the session over in Swift\r\n")
+    }
+
     // MARK: Echoes and continuation
 
     @Test func theValueOfAnExpressionIsEchoed() throws {
@@ -396,6 +495,23 @@ final class Terminal {
         terminal.clear()
         terminal.send("acct\r")
         terminal.expect("acct\r\n<Account: acct>\r\n")
+    }
+
+    /// Issue 29: an expression whose value is nil echoed nothing, as if it
+    /// had not run; a call that returns nothing still echoes nothing.
+    @Test func aNilValueIsEchoedButACallReturningNothingIsNot() throws {
+        let terminal = try start()
+        terminal.send(classes + "let acct = Account()\rlet alice = Person()\r")
+        terminal.send("alice.account\r")
+        terminal.expect("kvo> alice.account\r\nnil\r\n")
+        terminal.send("nil\r")
+        terminal.expect("kvo> nil\r\nnil\r\n")
+        terminal.send("acct.observationInfo\r")
+        terminal.expect("kvo> acct.observationInfo\r\nnil\r\n")
+        terminal.clear()
+        terminal.send("acct.addObserver(alice, forKeyPath: \"balance\")\r")
+        terminal.expect("acct.addObserver(alice, forKeyPath: \"balance\")\r\nkvo> ")
+        #expect(!terminal.transcript.contains("nil"))
     }
 
     @Test func aLineEndingWithAnOperatorContinuesOnTheNext() throws {
@@ -483,6 +599,26 @@ final class Terminal {
         terminal.expect("options: [.new")
         terminal.send("])\racct.balance = 7\r")
         terminal.expect("acct.balance → alice {kind = 1; new = 7}")
+    }
+
+    /// Issue 29: `:info <Tab>` offered keywords; it offers the names of
+    /// variables that hold objects.
+    @Test func tabAfterInfoCompletesAnObjectsName() throws {
+        let terminal = try start()
+        terminal.send(classes + "let acct = Account()\rlet count = 3\r")
+        terminal.send("acct.addObserver(acct, forKeyPath: \"balance\")\r")
+        terminal.expect("kvo> acct.addObserver")
+        terminal.expect("kvo> ")
+        terminal.clear()
+        terminal.send(":info \t")
+        terminal.expect(":info acct")
+        terminal.send("\r")
+        terminal.expect("<NSKeyValueObservance acct[0]: Observer: acct, Key path: balance")
+        terminal.clear()
+        terminal.send(":explain o\t")
+        terminal.send("\t")
+        terminal.expect("off")
+        terminal.expect("on")
     }
 
     @Test func tabCompletesAWholePathAfterLoad() throws {

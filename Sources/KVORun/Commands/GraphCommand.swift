@@ -14,11 +14,15 @@ public struct GraphCommand: ParsableCommand {
         commandName: "graph",
         abstract: "Draw the observation graph: objects, observances, dependent keys, key-path forwarding.",
         discussion: """
-            Runs the scenario without printing its trace and draws the observation graph at its end, or
-            just after the top-level statement starting at or before --at LINE. Writes Graphviz DOT;
-            -o OUT.svg renders it with Graphviz's 'dot' (apt-get install graphviz); without it, OUT.svg
-            is left as it was, the DOT goes to OUT.dot unless that file exists, and the status is 1.
-            See docs/explain.md.
+            Runs the scenario without printing its trace and draws the observation graph at its end, \
+            or just after the top-level statement starting at or before --at LINE.
+
+            Writes Graphviz DOT to standard output, or to -o OUT.dot; -o OUT.svg renders it with \
+            Graphviz's 'dot' (apt-get install graphviz). Without Graphviz, OUT.svg is left as it was, \
+            the DOT goes to OUT.dot unless that file exists, and the status is 1. When standard output \
+            is a terminal and there is no -o, the picture goes to a temporary file and its path is \
+            printed. See docs/explain.md.
+
             Examples:
               kvo-run graph scenarios/tour.kvo -o tour.svg
               kvo-run graph bank.kvo --at 12 -o bank.dot
@@ -30,10 +34,16 @@ public struct GraphCommand: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "Draw the state just after the top-level statement starting at or before this line.")
+        help: ArgumentHelp(
+            "Draw the state just after the top-level statement starting at or before this line.",
+            valueName: "line"))
     var at: Int?
 
-    @Option(name: .short, help: "Write to OUT.dot or OUT.svg (default: DOT on standard output).")
+    @Option(
+        name: .short,
+        help: ArgumentHelp(
+            "Write to OUT.dot or OUT.svg (default: DOT on standard output; on a terminal, a temporary file).",
+            valueName: "file"))
     var output: String?
 
     public func validate() throws {
@@ -67,7 +77,13 @@ public struct GraphCommand: ParsableCommand {
             pictureOutput.flush()
             if runStatus == ExitStatus.scriptErrors { return runStatus }
             let dot = snapshot ?? ObservationGraph.dot(from: session.boundObjects)
-            let written = GraphRendering.write(dot, to: output)
+            let written =
+                output == nil && TerminalPicture.outputIsTerminal
+                ? TerminalPicture.write(
+                    scenario: file, what: "graph", suffix: TerminalPicture.graphSuffix,
+                    hint: "-o FILE writes it elsewhere; piped, the graph is DOT"
+                ) { GraphRendering.write(dot, to: $0) }
+                : GraphRendering.write(dot, to: output)
             return written != ExitStatus.success ? written : runStatus
         }
         throw ExitCode(status)

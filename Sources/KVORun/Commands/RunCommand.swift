@@ -29,6 +29,20 @@ public struct RunCommand: ParsableCommand {
         return (["OPTIONS (of the default command, run):"] + lines[(start + 1)...]).joined(separator: "\n")
     }
 
+    /// The top-level help (`kvo-run --help`) with the default command's
+    /// options in its OPTIONS section, after USAGE as in every other help:
+    /// `kvo-run FILE` runs this command, so its options are the ones a
+    /// newcomer needs. `message` is the top-level command's own help.
+    public static func topLevelHelp(_ message: String) -> String {
+        var runSection = optionsHelp.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("  -h, --help") }
+        while runSection.last?.allSatisfy({ $0 == " " }) == true { runSection.removeLast() }
+        var lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+        guard !runSection.isEmpty, let header = lines.firstIndex(of: "OPTIONS:") else { return message }
+        lines.replaceSubrange(header...header, with: runSection)
+        return lines.joined(separator: "\n")
+    }
+
     @OptionGroup var options: ScenarioOptions
 
     public func run() throws {

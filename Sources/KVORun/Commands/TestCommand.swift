@@ -13,13 +13,14 @@ public struct TestCommand: ParsableCommand {
         commandName: "test",
         abstract: "Run golden tests: every X.kvo beside an X.out.",
         discussion: """
-            Each X.kvo under the given paths (default: scenarios/) runs and all it prints is compared
-            with X.out, whose last line is '# exit status: N' when N is not 0. A scenario may execute
-            at most \(Golden.maxStepsPerScenario) statements, so that one that never ends fails.
-            A scenario's first line may ask for run options: '// kvo-run: --explain --max-steps 100'
-            (\(GoldenDirective.accepted)).
-            A scenario that does not compile is not recorded by --update unless it says
+            Each X.kvo under the given paths (default: scenarios/) runs and all it prints is compared \
+            with X.out, whose last line is '# exit status: N' when N is not 0. A scenario may execute \
+            at most \(Golden.maxStepsPerScenario) statements, so that one that never ends fails. \
+            A scenario's first line may ask for run options: '// kvo-run: --explain --max-steps 100' \
+            (\(GoldenDirective.accepted)). \
+            A scenario that does not compile is not recorded by --update unless it says \
             '// kvo-run: --expect-errors' or --update-errors is given.
+
             Examples:
               kvo-run test
               kvo-run test scenarios/guide scenarios/tour.kvo
@@ -50,10 +51,12 @@ public struct TestCommand: ParsableCommand {
     @Flag(help: "Releasing an observed object raises NSInternalInconsistencyException (Apple before macOS 10.13).")
     var legacyDealloc = false
 
-    @Option(help: "Run only the scenarios whose path contains this text.")
+    @Option(help: ArgumentHelp("Run only the scenarios whose path contains this text.", valueName: "text"))
     var filter: String?
 
-    @Option(help: "Also write a JUnit XML report to this file.", completion: .file(extensions: ["xml"]))
+    @Option(
+        help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"),
+        completion: .file(extensions: ["xml"]))
     var junit: String?
 
     @Flag(help: "Never colour the diffs (also: NO_COLOR set in the environment).")

@@ -10,10 +10,14 @@ public struct TraceCommand: ParsableCommand {
         commandName: "trace",
         abstract: "Draw the run as a sequence diagram (SVG): lifelines, one arrow per notification.",
         discussion: """
-            Runs the scenario without printing its trace and draws it: one lifeline per object, one arrow
-            per notification from the observed object to the observer labelled with the key path and the
-            change, nested notifications stepped in by depth, prints and exceptions as notes.
-            Written by kvo-run itself; any browser shows it. See docs/explain.md.
+            Runs the scenario without printing its trace and draws it: one lifeline per object, one \
+            arrow per notification from the observed object to the observer labelled with the key path \
+            and the change, nested notifications stepped in by depth, prints and exceptions as notes.
+
+            Written by kvo-run itself; any browser shows it. Without -o the SVG goes to standard \
+            output, or, when that is a terminal, to a temporary file whose path is printed. See \
+            docs/explain.md.
+
             Example:
               kvo-run trace scenarios/objcio/01_labcolor_dependent_keys.kvo -o labcolor.svg
             """)
@@ -21,7 +25,11 @@ public struct TraceCommand: ParsableCommand {
     @Argument(help: "The scenario to run; '-' reads standard input.")
     var file: String
 
-    @Option(name: .short, help: "The SVG file to write (default: standard output).")
+    @Option(
+        name: .short,
+        help: ArgumentHelp(
+            "The SVG file to write (default: standard output; on a terminal, a temporary file).",
+            valueName: "file"))
     var output: String?
 
     public func validate() throws {
@@ -75,7 +83,14 @@ public struct TraceCommand: ParsableCommand {
                     "kvo-run: \(file): the trace has \(total) events; the picture draws the first "
                         + "\(TraceDiagram.maxEvents) and counts the rest (kvo-run \(file) prints them all as text)\n")
             }
-            let written = PictureFile.write(svg, to: output)
+            let written =
+                output == nil && TerminalPicture.outputIsTerminal
+                ? TerminalPicture.write(
+                    scenario: file, what: "trace", suffix: ".svg", hint: "-o FILE writes it elsewhere"
+                ) {
+                    PictureFile.write(svg, to: $0)
+                }
+                : PictureFile.write(svg, to: output)
             return written != ExitStatus.success ? written : runStatus
         }
         throw ExitCode(status)

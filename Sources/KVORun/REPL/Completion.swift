@@ -33,6 +33,9 @@ public enum Completion {
             return Result(candidates: candidates, append: candidates.count == 1 && !open ? "\"" : "")
         }
         if takesFileName(before) { return Result(candidates: [], append: "", files: true) }
+        if let candidates = metaArgumentCandidates(before, session: session) {
+            return Result(candidates: candidates.filter { $0.hasPrefix(word) }, append: "")
+        }
         if before.trimmingLeadingSpaces().isEmpty && word.hasPrefix(":") {
             return Result(candidates: metaCommands.filter { $0.hasPrefix(word) }, append: " ")
         }
@@ -51,14 +54,34 @@ public enum Completion {
         return Result(candidates: names.filter { $0.hasPrefix(word) }.sorted(), append: " ")
     }
 
-    /// Whether `before` is `:load ` or `:save ` (or a prefix of either), so
-    /// that what follows is a file name.
+    /// Whether `before` is `:load `, `:save ` or `:graph ` (or a prefix of
+    /// one), so that what follows is a file name.
     static func takesFileName(_ before: String) -> Bool {
         let command = before.trimmingLeadingSpaces()
         guard command.hasPrefix(":") else { return false }
         let name = command.dropFirst().prefix { $0 != " " }
         return !name.isEmpty && command.contains(" ")
-            && (":load".hasPrefix(":" + name) || ":save".hasPrefix(":" + name))
+            && [":load", ":save", ":graph"].contains { $0.hasPrefix(":" + name) }
+    }
+
+    /// What may follow a meta-command that takes an argument other than a
+    /// file: an object's name after `:info`, `on`/`off` after `:explain`, a
+    /// limit after `:set`. Nil when `before` is not such a command.
+    static func metaArgumentCandidates(_ before: String, session: Session) -> [String]? {
+        let command = before.trimmingLeadingSpaces()
+        guard command.hasPrefix(":"), let space = command.firstIndex(of: " ") else { return nil }
+        let name = command[command.index(after: command.startIndex)..<space]
+        let arguments = command[space...].split(separator: " ")
+        guard !name.isEmpty, arguments.isEmpty else { return arguments.isEmpty ? nil : [] }
+        let matches = metaCommands.filter { $0.dropFirst().hasPrefix(name) }
+        let resolved = matches.contains(":" + name) ? ":" + name : matches.count == 1 ? matches[0] : nil
+        switch resolved {
+        case ":info": return session.objectNames
+        case ":explain": return ["on", "off"]
+        case ":set": return ["max-depth", "max-steps"]
+        case nil: return nil
+        default: return []
+        }
     }
 
     /// The variable whose key path is being typed, when the cursor is inside

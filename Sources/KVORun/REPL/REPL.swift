@@ -177,7 +177,7 @@ struct REPL<Input: LineInput> {
           :set max-depth N   how deep notifications and calls may nest (now the --max-depth default)
           :set max-steps N   how many statements one entry may execute
           :explain on|off    explain each step of the KVO machinery as '#' lines
-          :graph [FILE]      the observation graph as DOT, or into FILE (.dot, or .svg with Graphviz)
+          :graph [FILE]      the observation graph into FILE (.dot, or .svg with Graphviz), else a temporary file
         Tab completes keywords, names, members after 'name.', options after '.',
         keys in forKeyPath: "…" and file names after :load and :save.
         Ctrl-C clears the input or interrupts a running statement.

@@ -20,7 +20,11 @@ enum REPLPictures {
     static func graph(_ argument: String, session: Session) {
         let dot = ObservationGraph.dot(from: session.boundObjects)
         guard !argument.isEmpty else {
-            Runner.stdout(dot)
+            // DOT on a terminal is of no use: a picture in a temporary file.
+            _ = TerminalPicture.write(
+                scenario: "repl", what: "graph", suffix: TerminalPicture.graphSuffix,
+                hint: "':graph FILE' writes it elsewhere"
+            ) { GraphRendering.write(dot, to: $0) }
             return
         }
         guard argument.hasSuffix(".dot") || argument.hasSuffix(".svg") else {

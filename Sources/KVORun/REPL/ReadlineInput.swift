@@ -26,6 +26,17 @@ enum TerminalState {
     static let reading = Atomic<Bool>(false)
     /// Ctrl-C was pressed while typing: drop the entry being typed.
     static let abandonEntry = Atomic<Bool>(false)
+    /// What readline's line handler has been given, while it waits for a line.
+    nonisolated(unsafe) static var lineRead = LineRead.waiting
+    /// The SIGINT handler writes a byte here so that a `poll` waiting for a
+    /// key wakes up, whenever the signal comes (the self-pipe trick).
+    nonisolated(unsafe) static var wakeUp: (read: Int32, write: Int32) = (-1, -1)
+
+    enum LineRead {
+        case waiting
+        case line(String)
+        case endOfInput
+    }
 }
 
 /// GNU readline with history in `~/.kvo_history` (`KVO_HISTORY` overrides it;
@@ -52,6 +63,27 @@ struct ReadlineInput: LineInput {
         TerminalState.session = session
         Self.installCompletion()
         Self.installInterruptHandler()
+        Self.keepOutputOnInterrupt()
+    }
+
+    /// The terminal's settings before `keepOutputOnInterrupt`, put back at exit.
+    private nonisolated(unsafe) static var originalSettings: termios?
+
+    /// Ctrl-C makes the terminal driver throw away output written but not
+    /// yet shown (a printing loop lost a few hundred lines already printed)
+    /// unless NOFLSH is set: set it for the session, readline keeps it (it
+    /// saves and restores the settings it finds), and put the old ones back
+    /// at exit.
+    private static func keepOutputOnInterrupt() {
+        var settings = termios()
+        guard tcgetattr(STDIN_FILENO, &settings) == 0 else { return }
+        originalSettings = settings
+        settings.c_lflag |= tcflag_t(NOFLSH)
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &settings) == 0 else { return }
+        atexit {
+            guard var original = ReadlineInput.originalSettings else { return }
+            _ = tcsetattr(STDIN_FILENO, TCSANOW, &original)
+        }
     }
 
     /// Reads the history file. One written before entries were timestamped
@@ -80,12 +112,62 @@ struct ReadlineInput: LineInput {
         for entry in entries { add_history(entry) }
     }
 
+    /// Reads a line with readline's callback interface, as Python does, so
+    /// that Ctrl-C is handled here, outside the signal handler, with readline
+    /// between keys: whatever it was doing (a Ctrl-R search, a numeric
+    /// argument, a half-typed key sequence) is cancelled with the line. With
+    /// blocking `readline()`, a search interrupted from the handler stayed
+    /// active under a fresh prompt and took the next keys.
     mutating func readLine(prompt: String) -> String? {
+        TerminalState.lineRead = .waiting
         TerminalState.reading.store(true, ordering: .relaxed)
         defer { TerminalState.reading.store(false, ordering: .relaxed) }
-        guard let raw = readline(prompt) else { return nil }
-        defer { free(raw) }
-        return String(cString: raw)
+        rl_callback_handler_install(prompt) { raw in
+            // nil: Ctrl-D on an empty line, or the end of input.
+            TerminalState.lineRead = raw.map { .line(String(cString: $0)) } ?? .endOfInput
+            free(raw)
+            rl_callback_handler_remove()
+        }
+        let input = fileno(rl_instream ?? stdin)
+        while case .waiting = TerminalState.lineRead {
+            if TerminalState.abandonEntry.load(ordering: .relaxed) {
+                Self.cancelLine()
+                return ""
+            }
+            var descriptors = [
+                pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: TerminalState.wakeUp.read, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&descriptors, 2, -1)
+            if ready < 0 && errno != EINTR {
+                rl_callback_handler_remove()
+                return nil
+            }
+            if descriptors[1].revents != 0 {
+                var drained = [UInt8](repeating: 0, count: 64)
+                _ = read(TerminalState.wakeUp.read, &drained, drained.count)
+            }
+            if descriptors[0].revents != 0 && !TerminalState.abandonEntry.load(ordering: .relaxed) {
+                rl_callback_read_char()
+            }
+        }
+        if case .line(let line) = TerminalState.lineRead { return line }
+        return nil
+    }
+
+    /// Ctrl-C while typing: readline forgets the line and any search or
+    /// argument in progress, gives the terminal back, and the next prompt
+    /// starts afresh at the end of the history.
+    private static func cancelLine() {
+        rl_free_line_state()
+        rl_callback_sigcleanup()
+        // The abandoned line stays on screen whole, `^C` after it, as in bash.
+        rl_point = rl_end
+        rl_redisplay()
+        rl_cleanup_after_signal()
+        rl_callback_handler_remove()
+        using_history()
+        _ = write(1, "^C\n", 3)
     }
 
     mutating func remember(_ entry: String) {
@@ -149,14 +231,18 @@ struct ReadlineInput: LineInput {
         // Touched once here: the handler must not be the first to initialise it.
         StopFlag.process.clear()
         rl_catch_signals = 0
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
+            TerminalState.wakeUp = (ends[0], ends[1])
+        }
+        // Only async-signal-safe work here: a flag and a byte down the pipe;
+        // `readLine` does the rest between keys.
         signal(SIGINT) { _ in
             if TerminalState.reading.load(ordering: .relaxed) {
                 TerminalState.abandonEntry.store(true, ordering: .relaxed)
-                _ = write(1, "^C\n", 3)
-                rl_on_new_line()
-                rl_replace_line("", 0)
-                rl_set_prompt("kvo> ")
-                rl_redisplay()
+                var byte: UInt8 = 0
+                _ = write(TerminalState.wakeUp.write, &byte, 1)
             } else {
                 StopFlag.process.request(.interrupt)
             }

@@ -16,9 +16,10 @@ extension Checker {
             }
             if environment.isSwift { continue }
             if index != 0 || !environment.classes.isEmpty {
+                let advice = replacesEarlierDeclarations ? "; type :reset first to start the session over in Swift" : ""
                 error(
-                    "'import Foundation' must be the first statement: it decides how the classes after it behave",
-                    at: location, length: 6)
+                    "'import Foundation' must be the first statement: it decides how the classes after it behave"
+                        + advice, at: location, length: 6)
                 continue
             }
             environment.isSwift = true

@@ -30,6 +30,14 @@ final class Checker {
     /// exception name ("" for a catch-all): an unknown key whose exception
     /// is caught is expected there, not a typo.
     var catching: [String: Int] = [:]
+    /// The REPL: a class, function or context an earlier entry declared may
+    /// be declared again, and the new one replaces it for what follows (as in
+    /// Swift's and Python's REPLs; objects already made keep their class).
+    /// Twice in one entry, or in a file, it stays an error.
+    var replacesEarlierDeclarations = false
+    /// Global names this program declares, so that a second declaration of
+    /// one is an error even where an earlier entry's may be replaced.
+    private var declaredHere: [String: SourceLocation] = [:]
 
     struct FunctionState {
         var nextSlot = 0
@@ -104,13 +112,23 @@ final class Checker {
             error("'\(name)' is a built-in name; choose another", at: location, length: name.count)
             return false
         }
+        if let earlier = declaredHere[name] {
+            error(
+                "'\(name)' is already declared at line \(earlier.line); give one of them another name",
+                at: location, length: name.count)
+            return false
+        }
         switch environment.globalNames[name] {
         case .context?, .function?, .classRef?:
-            error("'\(name)' is already declared", at: location, length: name.count)
+            if replacesEarlierDeclarations { break }
+            error(
+                "'\(name)' is already declared; give one of them another name", at: location, length: name.count)
             return false
         default:
-            return true
+            break
         }
+        declaredHere[name] = location
+        return true
     }
 }
 
@@ -451,6 +469,13 @@ extension Checker {
     private func lookup(_ name: String) -> Binding? {
         for scope in scopes.reversed() {
             if let binding = scope[name] { return binding }
+        }
+        // Inside an instance member a property of self (or its ivar `_name`)
+        // hides a global of the same name, as in Swift: the tutorial's
+        // `first + " " + last` read a global `first` an earlier REPL entry made.
+        if let cls = selfClass {
+            let key = name.hasPrefix("_") && name.count > 1 ? String(name.dropFirst()) : name
+            if cls.info.property(named: key) != nil { return nil }
         }
         return environment.globalNames[name]
     }

@@ -20,6 +20,10 @@ struct CompiledStatement {
     var declares: (name: String, binding: Binding)?
     /// An expression statement compiled to return its value (the REPL echoes it).
     var echoes = false
+    /// Its value is echoed even when nil (`acct.observationInfo` echoes
+    /// `nil`); not for a call, whose nil is what a function that returns
+    /// nothing returns.
+    var echoesNil = false
 }
 
 /// The second half of compiling: turns a program the `Checker` accepted into
@@ -89,7 +93,7 @@ final class Compiler {
                 compiled.append(
                     CompiledStatement(
                         exec: topLevelErrors(compileEchoed(expr, at: statement.location)),
-                        location: statement.location, echoes: true))
+                        location: statement.location, echoes: true, echoesNil: !expr.isCall))
             case .binding(_, let name, _, _, let location):
                 var statement = CompiledStatement(
                     exec: topLevelErrors(compileStatement(statement, topLevel: true)),
@@ -421,5 +425,13 @@ extension Machine {
             callDepth -= 1
         }
         return try body(self)
+    }
+}
+
+extension Expr {
+    /// A call, whose nil value means "returned nothing".
+    var isCall: Bool {
+        if case .call = self { return true }
+        return false
     }
 }

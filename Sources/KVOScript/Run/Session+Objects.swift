@@ -9,4 +9,12 @@ extension Session {
             return object
         }
     }
+
+    /// The names of top-level variables that hold an object (`:info <Tab>`).
+    public var objectNames: [String] {
+        compiler.environment.globalNames.keys.sorted().filter { name in
+            if case .object? = globalValue(name) { return true }
+            return false
+        }
+    }
 }

@@ -92,8 +92,9 @@ public final class Session {
     public private(set) var lastEnding = Ending.completed
 
     /// Parses and checks `source`, reporting every diagnostic; returns the
-    /// compiled statements, or nil when there are errors.
-    func load(_ source: String, file: String) -> Program? {
+    /// compiled statements, or nil when there are errors. `interactive` (the
+    /// REPL) lets a declaration replace an earlier entry's.
+    func load(_ source: String, file: String, interactive: Bool = false) -> Program? {
         let text = SourceText(source)
         let (statements, starts, syntaxDiagnostics) = Parser.parseWithStarts(source)
         if syntaxDiagnostics.contains(where: { $0.severity == .error }) {
@@ -101,6 +102,7 @@ public final class Session {
             return nil
         }
         let checker = Checker(environment: compiler.environment)
+        checker.replacesEarlierDeclarations = interactive
         checker.check(statements)
         let diagnostics = checker.diagnostics.sorted { $0.location < $1.location }
         report(diagnostics, file: file, source: text)
@@ -224,7 +226,7 @@ public final class Session {
         if machine.stop.pending == .outputFailed { machine.stop.clear() }
         lastEnding = .completed
         compiler.echoesExpressions = echo != nil
-        guard let program = load(source, file: file) else {
+        guard let program = load(source, file: file, interactive: echo != nil) else {
             lastEnding = .scriptErrors
             return Execution(status: ExitStatus.scriptErrors, program: nil)
         }
@@ -239,7 +241,7 @@ public final class Session {
             do {
                 let value = try statement.exec(machine)
                 execution.outcomes[index] = .completed
-                if statement.echoes, let echo, let value, !value.isNull,
+                if statement.echoes, let echo, let value, statement.echoesNil || !value.isNull,
                     let description = try? Operators.joinedDescriptions([value], meter: machine.kvo.work)
                 {
                     output.flush()
