@@ -43,23 +43,20 @@ enum _KVOPrinter {
 
     /// How `print` shows one item.
     static func describe(_ item: Any) -> String {
-        if let optional = item as? _KVOOptional, type(of: item) != NSNull.self {
-            guard let wrapped = optional._kvoWrapped else { return "nil" }
-            return "Optional(\(debugDescribe(wrapped)))"
-        }
-        if let number = item as? NSNumber, type(of: item) is NSNumber.Type {
-            return numberDescription(number)
-        }
-        if let change = item as? [NSKeyValueChangeKey: Any] { return changeDescription(change) }
-        if let array = item as? [Any], array.contains(where: needsFoundationDescription) {
-            return "[" + array.map(debugDescribe).joined(separator: ", ") + "]"
-        }
-        return String(describing: item)
+        foundationDescription(item, topLevel: true) ?? String(describing: item)
     }
 
     /// How an item shows inside a collection or an optional (`debugPrint`).
     static func debugDescribe(_ item: Any) -> String {
-        if let optional = item as? _KVOOptional {
+        foundationDescription(item, topLevel: false) ?? String(reflecting: item)
+    }
+
+    /// The descriptions the runtime supplies as Apple's Foundation would
+    /// (optionals holding them, NSNumbers, change dictionaries, arrays of
+    /// them); nil where Swift's own printing is already right. At top level
+    /// an NSNull is not taken for an optional.
+    private static func foundationDescription(_ item: Any, topLevel: Bool) -> String? {
+        if let optional = item as? _KVOOptional, !topLevel || type(of: item) != NSNull.self {
             guard let wrapped = optional._kvoWrapped else { return "nil" }
             return "Optional(\(debugDescribe(wrapped)))"
         }
@@ -70,7 +67,7 @@ enum _KVOPrinter {
         if let array = item as? [Any], array.contains(where: needsFoundationDescription) {
             return "[" + array.map(debugDescribe).joined(separator: ", ") + "]"
         }
-        return String(reflecting: item)
+        return nil
     }
 
     private static func needsFoundationDescription(_ item: Any) -> Bool {
