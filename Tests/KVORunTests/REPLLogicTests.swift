@@ -270,6 +270,47 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
         #expect(replay.status == 0)
     }
 
+    /// Issue 29 (§10.1): a session that declared a class, a function and a
+    /// context again saves a file that checks, and runs printing what the
+    /// session printed: the old object keeps its class.
+    @Test func aSavedSessionWithRedeclarationsRunsAsTheSessionDid() throws {
+        let folder = try Folder()
+        let path = folder.url.appendingPathComponent("s.kvo").path
+        let lines = [
+            "class Account { var balance: Double = 0 }", "let old = Account(balance: 1)",
+            "func f() { print(\"first f\") }", "context C", "f()",
+            "class Account { var owner: String = \"\"; var balance: Double = 5 }",
+            "func f() { print(\"second f\") }", "context C",
+            "let new = Account(owner: \"ann\")", "print(new.owner, new.balance, old.balance)", "f()",
+            "print(old, old.value(forKey: \"balance\"))",
+        ]
+        let session = runREPL(lines + [":save \(path)"])
+        #expect(session.said.contains("saved 12 entries to \(path)"), "\(session.said)")
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(saved.components(separatedBy: Session.entryMarker).count == 4, "\(saved)")
+        #expect(_KVOTestSupport.check(saved).status == 0, "\(_KVOTestSupport.check(saved))")
+        let replay = _KVOTestSupport.run(saved)
+        #expect(replay.out == session.out, "\(replay)")
+        #expect(replay.out.contains("first f\nann 5 1\nsecond f\n<Account: old> 1\n"), "\(replay)")
+        // Loaded into a fresh session it replays too, and saves again the same.
+        let again = folder.url.appendingPathComponent("again.kvo").path
+        let loaded = runREPL([":load \(path)", ":save \(again)"])
+        #expect(loaded.out == session.out, "\(loaded.out)")
+        #expect(try String(contentsOfFile: again, encoding: .utf8) == saved)
+    }
+
+    /// Without the marker a second declaration stays an error, in a file as
+    /// in one entry; an error in a later entry of a saved file names the
+    /// file's own line.
+    @Test func aRedeclarationInAFileWithoutTheMarkerIsStillAnError() {
+        let twice = "class A { }\nclass A { }\n"
+        #expect(_KVOTestSupport.check(twice).status == 2)
+        let marked = "class A { }\n\(Session.entryMarker)\nclass A { var x = 1 }\nlet a = A()\nprint(a.y)\n"
+        let checked = _KVOTestSupport.check(marked)
+        #expect(checked.status == 2)
+        #expect(checked.err.contains("t.kvo:5:"), "\(checked)")
+    }
+
     // MARK: Completion
 
     @Test func completionOffersFoundationMethodsWithLabels() {

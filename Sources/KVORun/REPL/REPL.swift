@@ -10,7 +10,9 @@ struct REPL<Input: LineInput> {
     var input: Input
     /// Where the REPL's own messages and echoes go (the session's events go to its output).
     let write: (String) -> Void
-    /// Accepted entries as `:save` writes them.
+    /// Accepted entries as `:save` writes them; one that replaced an earlier
+    /// declaration starts with `Session.entryMarker`, so that the saved file
+    /// runs as the session did.
     var transcript: [String] = []
     /// A line read to see whether it continued the entry before it, and
     /// which did not: it starts the next entry.
@@ -44,7 +46,7 @@ struct REPL<Input: LineInput> {
         StopFlag.process.clear()
         let write = self.write
         let result = session.runEntry(entry, file: "<repl>") { write($0 + "\n") }
-        if let replay = result.replay { transcript.append(replay) }
+        record(result)
         return true
     }
 
@@ -198,7 +200,12 @@ struct REPL<Input: LineInput> {
         StopFlag.process.clear()
         let write = self.write
         let result = session.runEntry(source, file: path) { write($0 + "\n") }
-        if let replay = result.replay { transcript.append(replay) }
+        record(result)
+    }
+
+    private mutating func record(_ result: EntryResult) {
+        guard let replay = result.replay else { return }
+        transcript.append(result.redeclares && !transcript.isEmpty ? Session.entryMarker + "\n" + replay : replay)
     }
 
     private func save(_ path: String) {

@@ -159,17 +159,71 @@ public final class Session {
         }
     }
 
-    /// `kvo-run check`: parse and check only.
+    /// `kvo-run check`: parse and check only. A file saved from a REPL
+    /// session that redeclared something is checked entry by entry.
     public func check(_ source: String, file: String) -> Int32 {
-        let program = Suggestion.Work.$current.withValue(Suggestion.Work()) { load(source, file: file) }
-        let status = program == nil ? ExitStatus.scriptErrors : ExitStatus.success
+        var status = ExitStatus.success
+        for entry in Self.entries(of: source) ?? [source] {
+            let interactive = entry.count != source.count
+            let program = Suggestion.Work.$current.withValue(Suggestion.Work()) {
+                load(entry, file: file, interactive: interactive)
+            }
+            if program == nil {
+                status = ExitStatus.scriptErrors
+                break
+            }
+        }
         output.flush()
         return status
     }
 
     /// Runs a scenario and returns its exit status.
     public func run(_ source: String, file: String) -> Int32 {
-        execute(source, file: file, echo: nil).status
+        guard let entries = Self.entries(of: source) else { return execute(source, file: file, echo: nil).status }
+        // A file `:save`d after a redeclaration: its entries run one after
+        // another as the REPL ran them, so a later declaration replaces an
+        // earlier one for what follows. Notes point into the whole file.
+        let whole = SourceText(source)
+        var status = ExitStatus.success
+        for entry in entries {
+            let execution = execute(entry, file: file, echo: nil, replacing: true, shownText: whole)
+            guard execution.status != ExitStatus.success else { continue }
+            if status == ExitStatus.success { status = execution.status }
+            if execution.program == nil || !options.keepGoing { break }
+        }
+        return status
+    }
+
+    /// The line `:save` writes before an entry that redeclared a class, a
+    /// function or a context of an earlier entry. Elsewhere in a file a
+    /// redeclaration is an error (§4); a file with these lines runs each
+    /// part after the parts before it, as the REPL ran the entries, so that
+    /// the saved file prints what the session printed (SPEC §10.1).
+    public static let entryMarker = "// kvo-run: next entry"
+
+    /// `source` cut at its entry markers, each part padded with blank lines
+    /// so that its line numbers are the file's; nil when it has none.
+    static func entries(of source: String) -> [String]? {
+        guard source.contains(entryMarker) else { return nil }
+        var parts: [String] = []
+        var part = ""
+        var linesBefore = 0
+        var lineNumber = 0
+        // By scalars: with CRLF line endings "\r\n" is one Character.
+        for line in source.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let text = Substring(line).drop { $0 == " " || $0 == "\t" }
+            if text.hasPrefix(entryMarker) {
+                parts.append(String(repeating: "\n", count: linesBefore) + part)
+                part = ""
+                linesBefore = lineNumber
+                continue
+            }
+            if lineNumber > linesBefore + 1 { part += "\n" }
+            part += String(Substring(line))
+        }
+        parts.append(String(repeating: "\n", count: linesBefore) + part)
+        return parts.count > 1 ? parts : nil
     }
 
     /// A checked and compiled program: its statements, where each begins
@@ -214,23 +268,34 @@ public final class Session {
 
     /// Runs `source`; with `echo`, top-level expression statements hand it
     /// the description of their value when it is not nil (the REPL).
-    func execute(_ source: String, file: String, echo: ((String) -> Void)?) -> Execution {
+    /// `replacing`: a declaration may replace an earlier entry's (the REPL,
+    /// and the entries of a saved session). `shownText`: the whole file,
+    /// when `source` is one entry of it, for the source lines of notes.
+    func execute(
+        _ source: String, file: String, echo: ((String) -> Void)?, replacing: Bool? = nil,
+        shownText: SourceText? = nil
+    ) -> Execution {
         // One budget for the "did you mean" suggestions of the run: parsing,
         // checking and running share it.
-        Suggestion.Work.$current.withValue(Suggestion.Work()) { executeStatements(source, file: file, echo: echo) }
+        Suggestion.Work.$current.withValue(Suggestion.Work()) {
+            executeStatements(
+                source, file: file, echo: echo, replacing: replacing ?? (echo != nil), shownText: shownText)
+        }
     }
 
-    private func executeStatements(_ source: String, file: String, echo: ((String) -> Void)?) -> Execution {
+    private func executeStatements(
+        _ source: String, file: String, echo: ((String) -> Void)?, replacing: Bool, shownText: SourceText?
+    ) -> Execution {
         defer { output.flush() }
         // A failure of an earlier run's output (the REPL) must not stop this one.
         if machine.stop.pending == .outputFailed { machine.stop.clear() }
         lastEnding = .completed
         compiler.echoesExpressions = echo != nil
-        guard let program = load(source, file: file, interactive: echo != nil) else {
+        guard let program = load(source, file: file, interactive: replacing) else {
             lastEnding = .scriptErrors
             return Execution(status: ExitStatus.scriptErrors, program: nil)
         }
-        let text = SourceText(source)
+        let text = shownText ?? SourceText(source)
         machine.swift.warn = { [output] message, location in
             output.report(Diagnostic(.warning, message, at: location), file: file, source: text)
         }

@@ -6,6 +6,9 @@ public struct EntryResult {
     /// The entry as `:save` writes it, so that the saved file does what the
     /// session did; nil when the entry had errors and so did nothing.
     public var replay: String?
+    /// Whether the entry replaced a class, function or context an earlier
+    /// entry declared: `:save` writes `Session.entryMarker` before it.
+    public var redeclares = false
 }
 
 /// The REPL's entries: all or nothing. An entry with errors changes nothing
@@ -14,12 +17,51 @@ public struct EntryResult {
 /// a `let` or `var` that did not complete binds nothing.
 extension Session {
     public func runEntry(_ source: String, file: String, echo: @escaping (String) -> Void) -> EntryResult {
+        guard let entries = Self.entries(of: source) else {
+            return runOneEntry(source, file: file, echo: echo, shownText: nil)
+        }
+        // A `:save`d session loaded again: its entries, one after another,
+        // until one does not complete; the replay keeps their markers.
+        let whole = SourceText(source)
+        var replays: [String] = []
+        var result = EntryResult(ending: .completed, replay: nil)
+        for entry in entries {
+            let part = runOneEntry(entry, file: file, echo: echo, shownText: whole)
+            result.ending = part.ending
+            if let replay = part.replay {
+                let trimmed = replay.drop { $0 == "\n" }
+                replays.append(replays.isEmpty ? String(trimmed) : Self.entryMarker + "\n" + trimmed)
+            }
+            result.redeclares = result.redeclares || (replays.count <= 1 && part.redeclares)
+            if part.ending != .completed { break }
+        }
+        result.replay = replays.isEmpty ? nil : replays.joined(separator: "\n")
+        return result
+    }
+
+    private func runOneEntry(
+        _ source: String, file: String, echo: @escaping (String) -> Void, shownText: SourceText?
+    ) -> EntryResult {
         let before = compiler.environment.globalNames
         machine.restartStepLimit()
-        let execution = execute(source, file: file, echo: echo)
+        let execution = execute(source, file: file, echo: echo, shownText: shownText)
         guard let program = execution.program else { return EntryResult(ending: lastEnding, replay: nil) }
         takeBackFailedBindings(program, execution.outcomes, before: before)
-        return EntryResult(ending: lastEnding, replay: Self.replay(source, program, execution.outcomes))
+        var result = EntryResult(ending: lastEnding, replay: Self.replay(source, program, execution.outcomes))
+        result.redeclares = program.statements.contains { statement in
+            let name: String
+            switch statement {
+            case .classDecl(let declaration): name = declaration.name
+            case .function(let declaration): name = declaration.name
+            case .context(let contextName, _): name = contextName
+            default: return false
+            }
+            switch before[name] {
+            case .classRef?, .function?, .context?: return true
+            default: return false
+            }
+        }
+        return result
     }
 
     /// Every name whose declaring statement did not complete means again what
