@@ -58,8 +58,9 @@ final class _KVOEventOutput: EventSink {
     }
 
     func uncaught(_ exception: CocoaException) {
-        if pictures != nil {
-            // Said on standard error, as `kvo-run graph` says a scenario's.
+        if let pictures {
+            // Drawn (the trace's note), and said on standard error, as for a scenario.
+            pictures.add(.exception(exception, caught: false))
             fflush(stdout)
             fputs(TextFormat.uncaught(exception, stopping: .app, color: diagnosticColor), stderr)
             fflush(stderr)

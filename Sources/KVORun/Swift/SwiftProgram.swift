@@ -387,14 +387,8 @@ public enum SwiftProgram {
                     "the sources of the Swift runtime (\(runtimeModules.joined(separator: ", "))) are not installed; reinstall kvo-run with 'make install' or set KVO_RUNTIME_SOURCES to the Sources folder of its checkout",
                 status: ExitStatus.scriptErrors)
         }
-        let files = runtimeModules.map { Files.find(under: sources + "/" + $0, suffix: ".swift").sorted() }
-        var hash = FNV1a()
-        hash.add(toolchainVersion(swiftc))
-        for file in files.joined() {
-            hash.add(String(file.dropFirst(sources.count)))
-            hash.add((try? Files.read(file)) ?? "")
-        }
-        let directory = cacheRoot() + "/runtime-" + hash.hex
+        let files = runtimeFiles(sources)
+        let directory = cacheRoot() + "/runtime-" + runtimeKey(sources, files: files, swiftc: swiftc)
         let last = "/lib" + (runtimeModules.last ?? "") + ".so"
         if Files.exists(directory + last) { return directory }
         try makeDirectories(cacheRoot())
@@ -423,6 +417,23 @@ public enum SwiftProgram {
                 status: ExitStatus.failure)
         }
         return directory
+    }
+
+    /// The Swift files of each runtime module under `sources`, in order.
+    static func runtimeFiles(_ sources: String) -> [[String]] {
+        runtimeModules.map { Files.find(under: sources + "/" + $0, suffix: ".swift").sorted() }
+    }
+
+    /// The runtime's cache key: the toolchain, and every module's files,
+    /// names and contents.
+    static func runtimeKey(_ sources: String, files: [[String]], swiftc: String) -> String {
+        var hash = FNV1a()
+        hash.add(toolchainVersion(swiftc))
+        for file in files.joined() {
+            hash.add(String(file.dropFirst(sources.count)))
+            hash.add((try? Files.read(file)) ?? "")
+        }
+        return hash.hex
     }
 
     private static func compileStep(_ swiftc: String, _ arguments: [String], log: String) throws {
