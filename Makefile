@@ -129,7 +129,7 @@ install: build manual completions
 	install -m 644 $(COMPLETIONS)/_kvo-run $(INSTALL_ZSH)/_kvo-run
 	install -m 644 $(COMPLETIONS)/kvo-run.fish $(INSTALL_FISH)/kvo-run.fish
 	rm -rf $(INSTALL_RUNTIME) && install -d $(INSTALL_RUNTIME)
-	cp -R Sources/KVOCore Sources/KVOFoundation $(INSTALL_RUNTIME)/
+	cp -R Sources/KVOCore Sources/KVOOutput Sources/KVOFoundation $(INSTALL_RUNTIME)/
 
 uninstall:
 	rm -f $(INSTALLED)
@@ -196,20 +196,24 @@ FUZZ_ARGS ?=
 
 fuzz-build: $(FUZZ_BIN)
 
-# Every source of the two libraries, in whatever sub-folders they sit.
+# Every source of the three libraries, in whatever sub-folders they sit.
 KVOCORE_SOURCES := $(shell find Sources/KVOCore -name '*.swift' | sort)
+KVOOUTPUT_SOURCES := $(shell find Sources/KVOOutput -name '*.swift' | sort)
 KVOSCRIPT_SOURCES := $(shell find Sources/KVOScript -name '*.swift' | sort)
 
-$(FUZZ_BIN): Fuzz/FuzzKVO.swift $(KVOCORE_SOURCES) $(KVOSCRIPT_SOURCES)
+$(FUZZ_BIN): Fuzz/FuzzKVO.swift $(KVOCORE_SOURCES) $(KVOOUTPUT_SOURCES) $(KVOSCRIPT_SOURCES)
 	@mkdir -p $(FUZZ_BUILD)/modules
 	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -wmo -module-name KVOCore \
 		-emit-module -emit-module-path $(FUZZ_BUILD)/modules/KVOCore.swiftmodule \
 		-c $(KVOCORE_SOURCES) -o $(FUZZ_BUILD)/KVOCore.o
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -wmo -module-name KVOOutput -I $(FUZZ_BUILD)/modules \
+		-emit-module -emit-module-path $(FUZZ_BUILD)/modules/KVOOutput.swiftmodule \
+		-c $(KVOOUTPUT_SOURCES) -o $(FUZZ_BUILD)/KVOOutput.o
 	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -wmo -module-name KVOScript -I $(FUZZ_BUILD)/modules \
 		-emit-module -emit-module-path $(FUZZ_BUILD)/modules/KVOScript.swiftmodule \
 		-c $(KVOSCRIPT_SOURCES) -o $(FUZZ_BUILD)/KVOScript.o
 	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -I $(FUZZ_BUILD)/modules Fuzz/FuzzKVO.swift \
-		$(FUZZ_BUILD)/KVOCore.o $(FUZZ_BUILD)/KVOScript.o -o $@ 2>&1 | { grep -v 'Cannot export local symbol' || true; }
+		$(FUZZ_BUILD)/KVOCore.o $(FUZZ_BUILD)/KVOOutput.o $(FUZZ_BUILD)/KVOScript.o -o $@ 2>&1 | { grep -v 'Cannot export local symbol' || true; }
 	@test -x $@
 
 fuzz: fuzz-build

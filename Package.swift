@@ -54,16 +54,25 @@ let package = Package(
         .target(name: "KVOCore", swiftSettings: fastRelease),
         // The language: syntax, diagnostics, checking, compiling, running.
         // No files, descriptors or terminal: output goes to a `ScriptOutput`.
-        .target(name: "KVOScript", dependencies: ["KVOCore"], swiftSettings: fastRelease),
+        // How events and diagnostics are written, for kvo-run and a compiled
+        // Swift program's runtime alike: text and JSON Lines event lines,
+        // `--explain` steps, diagnostics, the observation graph (DOT) and the
+        // trace (SVG), XML escaping. Pure functions of KVOCore's state and
+        // events: no I/O, no parsing, so the runtime compiles it from source
+        // beside KVOCore.
+        .target(name: "KVOOutput", dependencies: ["KVOCore"], swiftSettings: fastRelease),
+        .target(name: "KVOScript", dependencies: ["KVOCore", "KVOOutput"], swiftSettings: fastRelease),
         // The runtime of a compiled Swift program (SPEC §11.0): Foundation
         // re-exported, with kvo-run's own NSObject (KVC and KVO on KVOCore's
         // engine), observe(_:options:changeHandler:) and the KVO types.
         // Built here so that `swift build` type-checks it and tests can link
         // it; the copy a program links is compiled by `kvo-run` itself from
-        // these sources and KVOCore's, without the unsafe flags above (a
-        // program may use threads): see KVORun/Swift/SwiftRuntime.swift.
+        // these sources, KVOCore's and KVOOutput's, without the unsafe flags
+        // above (a program may use threads): see KVORun/Swift/SwiftProgram.swift.
         // Swift 5 mode, as the programs are compiled.
-        .target(name: "KVOFoundation", dependencies: ["KVOCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(
+            name: "KVOFoundation", dependencies: ["KVOCore", "KVOOutput"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         // Turns a Swift program into one that runs on KVOFoundation: the
         // import, @objc, @objc dynamic accessors, the class tables, names.
         .target(
@@ -81,7 +90,7 @@ let package = Package(
         .target(
             name: "KVORun",
             dependencies: [
-                "KVOCore", "KVOScript", "CReadline", "CBuildInfo", "SwiftRewriter",
+                "KVOCore", "KVOOutput", "KVOScript", "CReadline", "CBuildInfo", "SwiftRewriter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: fastRelease),
@@ -95,10 +104,13 @@ let package = Package(
             linkerSettings: staticRuntime),
         // What the test targets share: running a scenario in-process with
         // captured output, a large-stack thread, the package root.
-        .target(name: "_KVOTestSupport", dependencies: ["KVOCore", "KVOScript", "KVORun"], path: "Tests/_KVOTestSupport"),
+        .target(
+            name: "_KVOTestSupport", dependencies: ["KVOCore", "KVOOutput", "KVOScript", "KVORun"],
+            path: "Tests/_KVOTestSupport"),
         .testTarget(name: "KVOCoreTests", dependencies: ["KVOCore"]),
-        .testTarget(name: "KVOScriptTests", dependencies: ["KVOScript", "KVORun", "_KVOTestSupport"]),
-        .testTarget(name: "KVORunTests", dependencies: ["KVOScript", "KVORun", "SwiftRewriter", "_KVOTestSupport"]),
+        .testTarget(name: "KVOScriptTests", dependencies: ["KVOScript", "KVOOutput", "KVORun", "_KVOTestSupport"]),
+        .testTarget(
+            name: "KVORunTests", dependencies: ["KVOScript", "KVOOutput", "KVORun", "SwiftRewriter", "_KVOTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -136,6 +136,7 @@ public func _kvoAt(_ line: Int, _ column: Int, _ callColumn: Int) {
     process.line = line
     process.statementColumn = column
     process.callColumn = callColumn
+    process.statements &+= 1
     _KVOTrapReport.line = line
     _KVOTrapReport.column = column
 }
@@ -184,7 +185,11 @@ public func _kvoWill(_ object: NSObject, _ key: String) {
         engineObject.observationInfo != nil
         && process.run { try engineObject.cls.automaticallyNotifies(forKey: key) }
     process.openChanges.append(notifies)
-    if notifies { process.run { try process.kvo.willChange(engineObject, key: key) } }
+    if notifies {
+        process.run { try process.kvo.willChangeAutomatically(engineObject, key: key) }
+    } else if process.kvo.explains {
+        process.kvo.explainSilentSet(engineObject, key: key)
+    }
 }
 
 public func _kvoDid(_ object: NSObject, _ key: String) {
@@ -201,6 +206,7 @@ public func _kvoDid(_ object: NSObject, _ key: String) {
 public func _kvoPlainWill(_ object: NSObject, _ key: String) {
     let process = _KVOProcess.shared
     guard let engineObject = object._kvoObject, !process.isStoringForKVC(engineObject, key) else { return }
+    process.kvo.explainNotDynamic(engineObject, key: key)
     if (engineObject.observationInfo?.observances ?? []).contains(where: { $0.isKeyPath(key) }),
         process.warnedAssignments.insert(engineObject.cls.name + "." + key).inserted
     {

@@ -135,16 +135,22 @@ public class NSKeyValueObservation: NSObject {
 
     /// Ends the observation; harmless twice.
     public func invalidate() {
+        end(released: false)
+    }
+
+    /// The observer goes away silently: `invalidate()`, or the token's
+    /// release (`released`), which `--explain` tells apart.
+    private func end(released: Bool) {
         guard callback != nil else { return }
         callback = nil
         guard let object, let observed = object._kvoObject, !observed.isReleased, let token = _kvoObject else {
             return
         }
         let process = _KVOProcess.shared
-        process.kvo.explainObservationEnded(observed, keyPath: keyPath, released: false)
+        process.kvo.explainObservationEnded(observed, keyPath: keyPath, released: released)
         try? process.kvo.removeObserver(token, from: .object(observed), keyPath: keyPath, context: .exactly(nil))
         self.object = nil
     }
 
-    deinit { invalidate() }
+    deinit { end(released: true) }
 }

@@ -10,7 +10,9 @@ import Glibc
 /// JSON format, diagnostics about the run to standard error, as `kvo-run`
 /// prints them for a scenario. The driver passes the options in the
 /// environment (`KVO_FORMAT`, `KVO_MAX_DEPTH`, `KVO_SOURCE_NAME`,
-/// `KVO_SOURCE_PATH`, `KVO_LEGACY_DEALLOC`, `KVO_QUIET`).
+/// `KVO_SOURCE_PATH`, `KVO_LEGACY_DEALLOC`, `KVO_QUIET`, `KVO_EXPLAIN`,
+/// `KVO_KEEP_GOING`, `KVO_COLOR`, `KVO_DIAGNOSTIC_COLOR`), and asks for
+/// counts and pictures back in files (`_KVOPictures`, `_KVORunReport`).
 ///
 /// A program may use threads, but KVO is delivered on the thread that makes
 /// the change, as on a Mac: the engine is not locked, so a program that
@@ -28,6 +30,12 @@ public final class _KVOProcess {
     var line = 0
     var statementColumn = 0
     var callColumn = 0
+    /// Statements run (each `_kvoAt`), for `--stats`.
+    var statements = 0
+    /// Where the counts go at the end (`KVO_SUMMARY_FILE`).
+    let summaryPath: String?
+    /// `--keep-going`, which a Swift program cannot honour: said when it ends.
+    let keepGoing: Bool
 
     var classes: [ObjectIdentifier: ClassInfo] = [:]
     /// The Swift object of each engine object: the engine hands back its own
@@ -61,8 +69,17 @@ public final class _KVOProcess {
 
     private init() {
         let environment = ProcessInfo.processInfo.environment
-        output = _KVOEventOutput(json: environment["KVO_FORMAT"] == "json")
+        output = _KVOEventOutput(
+            json: environment["KVO_FORMAT"] == "json", color: environment["KVO_COLOR"] == "1",
+            diagnosticColor: environment["KVO_DIAGNOSTIC_COLOR"] == "1")
+        output.pictures = _KVOPictures(environment: environment)
         kvo = KVORuntime(sink: output)
+        // The trace draws what caused each notification from the engine's
+        // --explain steps (none of them printed), as for a scenario.
+        kvo.explains = environment["KVO_EXPLAIN"] == "1" || output.pictures?.trace != nil
+        kvo.explainsUnobservedReleases = false
+        keepGoing = environment["KVO_KEEP_GOING"] == "1"
+        summaryPath = environment["KVO_SUMMARY_FILE"]
         if let depth = environment["KVO_MAX_DEPTH"].flatMap(Int.init), depth > 0 { kvo.maxDepth = depth }
         kvo.legacyDealloc = environment["KVO_LEGACY_DEALLOC"] == "1"
         kvo.reportsNotifications = environment["KVO_QUIET"] != "1"
@@ -85,6 +102,7 @@ public final class _KVOProcess {
         // of addresses that this buffer holds until the trap discards it, so
         // what kvo-run reports is the same from run to run.
         setvbuf(stderr, nil, _IOFBF, 1 << 16)
+        if summaryPath != nil || output.pictures != nil { _KVORunReport.install() }
     }
 
     // MARK: Classes
@@ -208,12 +226,20 @@ public final class _KVOProcess {
         located.column = callColumn
         output.uncaught(located)
         note("the uncaught exception '\(exception.name)' was raised here", column: callColumn)
+        if keepGoing {
+            note(
+                "--keep-going cannot go on in a Swift program: Swift cannot catch an Objective-C exception, "
+                    + "so it ends the program, as on a Mac", column: callColumn)
+        }
         exit(1)
     }
 
     /// A runtime error, compiler-style, at the statement running now; status 1.
     func fail(_ message: String, column: Int) -> Never {
         output.error(message, line: line, column: column, source: sourceLine(line), file: sourceName)
+        if keepGoing {
+            note("--keep-going cannot go on in a Swift program: a runtime error ends it", column: column)
+        }
         exit(1)
     }
 

@@ -491,7 +491,9 @@ final class EditCollector: SyntaxVisitor {
                 ).column
             if location(found.positionAfterSkippingLeadingTrivia).line != start.line { call = start.column }
         }
-        var text = "_kvoAt(\(start.line), \(start.column), \(call))"
+        // A top-level statement is where a picture's statement starts
+        // (`kvo-run graph --at`, the trace's arrows from the program).
+        var text = "\(topLevel ? "_kvoTopLevel" : "_kvoAt")(\(start.line), \(start.column), \(call))"
         if topLevel, let binding = topLevelBinding(node) {
             if binding.isToken {
                 text += "; _kvoPendingToken(\"\(binding.name)\")"

@@ -1,5 +1,6 @@
 import _KVOTestSupport
 @testable import KVORun
+@testable import KVOOutput
 import KVOCore
 import KVOScript
 import Foundation

@@ -92,7 +92,7 @@ import SwiftRewriter
         let sources = packageRoot().appendingPathComponent("Sources")
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-runtime-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: copy) }
-        for module in ["KVOCore", "KVOFoundation"] {
+        for module in SwiftProgram.runtimeModules {
             try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
             try FileManager.default.copyItem(
                 at: sources.appendingPathComponent(module), to: copy.appendingPathComponent(module))
@@ -107,6 +107,18 @@ import SwiftRewriter
         let second = try SwiftProgram.runtimeDirectory(swiftc: swiftc)
         #expect(second != first)
         #expect(FileManager.default.fileExists(atPath: second + "/libKVOFoundation.so"))
+        #expect(FileManager.default.fileExists(atPath: second + "/libKVOOutput.so"))
+        // The shared output module is part of the key too (not rebuilt here:
+        // the key alone says whether it would be).
+        func key() -> String {
+            SwiftProgram.runtimeKey(copy.path, files: SwiftProgram.runtimeFiles(copy.path), swiftc: swiftc)
+        }
+        let before = key()
+        #expect(second.hasSuffix("runtime-" + before))
+        let output = copy.appendingPathComponent("KVOOutput/TextFormat.swift")
+        try (String(contentsOf: output, encoding: .utf8) + "// changed\n").write(
+            to: output, atomically: true, encoding: .utf8)
+        #expect(key() != before)
     }
 
     @Test func rewriterKeepsColumnsAndMarksLines() {
@@ -120,8 +132,19 @@ import SwiftRewriter
             result.source.contains(
                 "\n\(blanked)var x = 0 { willSet { _kvoWill(self, \"x\") } didSet { _kvoDid(self, \"x\") } }\n"),
             "\(result.source)")
-        #expect(result.source.contains("_kvoAt(6, 1, 1)\n#sourceLocation(file: \"f.swift\", line: 6)\na.x = 1"))
+        // A top-level statement's mark also starts a picture's statement.
+        #expect(
+            result.source.contains("_kvoTopLevel(6, 1, 1)\n#sourceLocation(file: \"f.swift\", line: 6)\na.x = 1"))
         #expect(result.source.contains("let a = A(); _ = _kvoNamed(a, \"a\")"))
         #expect(result.warnings.isEmpty)
+    }
+
+    @Test func onlyTopLevelStatementsAreMarkedAsTopLevel() {
+        let result = SwiftRewriter.rewrite(
+            "import Foundation\nfunc f() {\n    print(1)\n    print(2)\n}\nf()\n", fileName: "f.swift")
+        #expect(result.source.contains("_kvoAt(3, 5, 5)\n"), "\(result.source)")
+        #expect(result.source.contains("_kvoAt(4, 5, 5)\n"), "\(result.source)")
+        #expect(result.source.contains("_kvoTopLevel(6, 1, 1)\n"), "\(result.source)")
+        #expect(!result.source.contains("_kvoTopLevel(3,"))
     }
 }

@@ -1,5 +1,6 @@
 import _KVOTestSupport
 import KVORun
+@testable import KVOOutput
 import Foundation
 import Testing
 import KVOCore

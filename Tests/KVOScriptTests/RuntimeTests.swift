@@ -1,5 +1,6 @@
 import _KVOTestSupport
 import KVORun
+@testable import KVOOutput
 import Testing
 import KVOCore
 @testable import KVOScript

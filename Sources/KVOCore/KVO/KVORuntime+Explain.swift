@@ -94,6 +94,23 @@ extension KVORuntime {
         explain(.silent(object: object.name, key: property.name, reason: reason))
     }
 
+    /// A compiled Swift program's assignment to `key` of `object` that tells
+    /// nobody (no observer, or the class does not notify it automatically):
+    /// why, as for a scenario's set.
+    public func explainSilentSet(_ object: KVOObject, key: String) {
+        guard explains(about: object) else { return }
+        if let property = object.cls.property(named: key) { return explainSilentSet(object, property) }
+        let reason =
+            object.observationInfo == nil ? endedObservationReason(object, key) ?? .noObservers : .notAutomatic
+        explain(.silent(object: object.name, key: key, reason: reason))
+    }
+
+    /// A compiled Swift program's assignment to a property that is not
+    /// `@objc dynamic`: its setter runs directly, past KVO.
+    public func explainNotDynamic(_ object: KVOObject, key: String) {
+        if explains { explain(.silent(object: object.name, key: key, reason: .notDynamic)) }
+    }
+
     /// Nobody observes `key` of `object` because a Swift token ended: which way.
     func endedObservationReason(_ object: KVOObject, _ key: String) -> Explanation.SilentReason? {
         endedObservations[ObjectKey(object, key)].map { $0 ? .tokenReleased : .tokenInvalidated }

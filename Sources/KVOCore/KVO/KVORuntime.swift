@@ -18,6 +18,11 @@ public final class KVORuntime {
     public var reportsNotifications = true
     /// `--explain`: report each step of the machinery as `.explain` events.
     public var explains = false
+    /// `--explain`: whether the release of an object nobody observes is
+    /// said too. A scenario releases objects only with `release(x)`, which
+    /// is then explained; a compiled Swift program frees one at every
+    /// deinit, where only the release of an observed object says anything.
+    public var explainsUnobservedReleases = true
     /// What `object_getClass` shows for an object (the language decides, by
     /// its kind of class and observed keys): read only to explain the
     /// isa-swizzle when an observance is added or removed.
@@ -88,7 +93,7 @@ public final class KVORuntime {
             throw exception(Exceptions.deallocatedWhileObserved(object, observationInfo: dump))
         }
         object.isReleased = true
-        if explains {
+        if explains, explainsUnobservedReleases || object.observationInfo != nil {
             let observances = object.observationInfo?.observances ?? []
             explain(
                 .released(object: object.name, observances: explainedList(observances), count: observances.count),
@@ -539,6 +544,14 @@ public final class KVORuntime {
     /// and did): an instance variable written then is that change's store.
     func isPending(_ object: KVOObject, key: String) -> Bool {
         pending.contains { !$0.isTaken && $0.object === object && $0.key == key }
+    }
+
+    /// The change an `@objc dynamic` setter of a compiled Swift program
+    /// starts: KVO's generated subclass wraps the setter in will/did, so
+    /// `--explain` calls it automatic, as a scenario's set.
+    public func willChangeAutomatically(_ object: KVOObject, key: String) throws {
+        if explains { explainAutomatic = true }
+        try willChange(object, key: key)
     }
 
     /// `didChangeValue(forKey:)`: pops this key's most recent pending change and

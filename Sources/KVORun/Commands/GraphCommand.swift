@@ -3,6 +3,7 @@ import ArgumentParser
 import Glibc
 #endif
 import KVOCore
+import KVOOutput
 import KVOScript
 
 /// `kvo-run graph FILE`: the observation graph at the end of the run (or
@@ -58,25 +59,18 @@ public struct GraphCommand: ParsableCommand {
         let status = LargeStack.run { () -> Int32 in
             let read = Runner.readSource(file)
             guard let source = read.source else { return read.status }
-            let pictureOutput = PictureOutput(records: false)
-            let session = Session.commandLine(options: RunOptions(), output: pictureOutput)
-            var snapshot: String?
-            if let at {
-                // Once, before the first statement past the line: the state
-                // just after the last one at or before it, and nothing at
-                // all when the line comes before the first (the end state
-                // was drawn then). A DOT built after every statement made a
-                // long scenario slow.
-                session.beforeStatement = { location in
-                    if location.line > at, snapshot == nil {
-                        snapshot = ObservationGraph.dot(from: session.boundObjects)
-                    }
+            let drawn: (dot: String, status: Int32)
+            if SwiftProgram.isSwift(source, file: file) {
+                // The compiled program draws its own graph (SPEC §11.0).
+                switch SwiftPicture.draw(.graph(at: at), source: source, file: file) {
+                case .drawn(let dot, let status, _): drawn = (dot, status)
+                case .failed(let status): return status
                 }
+            } else {
+                drawn = Self.scenarioGraph(source, file: file, at: at)
+                if drawn.status == ExitStatus.scriptErrors { return drawn.status }
             }
-            let runStatus = session.run(source, file: file == "-" ? "<stdin>" : file)
-            pictureOutput.flush()
-            if runStatus == ExitStatus.scriptErrors { return runStatus }
-            let dot = snapshot ?? ObservationGraph.dot(from: session.boundObjects)
+            let (dot, runStatus) = drawn
             let written =
                 output == nil && TerminalPicture.outputIsTerminal
                 ? TerminalPicture.write(
@@ -87,6 +81,28 @@ public struct GraphCommand: ParsableCommand {
             return written != ExitStatus.success ? written : runStatus
         }
         throw ExitCode(status)
+    }
+
+    /// A scenario run without its trace, and its graph at the end or at `at`.
+    static func scenarioGraph(_ source: String, file: String, at: Int?) -> (dot: String, status: Int32) {
+        let pictureOutput = PictureOutput(records: false)
+        let session = Session.commandLine(options: RunOptions(), output: pictureOutput)
+        var snapshot: String?
+        if let at {
+            // Once, before the first statement past the line: the state
+            // just after the last one at or before it, and nothing at
+            // all when the line comes before the first (the end state
+            // was drawn then). A DOT built after every statement made a
+            // long scenario slow.
+            session.beforeStatement = { location in
+                if location.line > at, snapshot == nil {
+                    snapshot = ObservationGraph.dot(from: session.boundObjects)
+                }
+            }
+        }
+        let runStatus = session.run(source, file: file == "-" ? "<stdin>" : file)
+        pictureOutput.flush()
+        return (snapshot ?? ObservationGraph.dot(from: session.boundObjects), runStatus)
     }
 }
 

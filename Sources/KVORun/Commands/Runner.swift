@@ -1,4 +1,5 @@
 import KVOCore
+import KVOOutput
 import KVOScript
 #if canImport(Glibc)
 import Glibc
@@ -42,9 +43,19 @@ enum Runner {
             if SwiftProgram.isSwift(source, file: file) {
                 // Compiled by the toolchain and run as a child (SPEC §11.0).
                 renderer.flush()
-                return SwiftProgram.run(
+                var settings = options.swiftSettings
+                settings.wantsSummary = options.stats || options.runOptions.quiet
+                let (status, summary) = SwiftProgram.runReporting(
                     source, display: file == "-" ? "<stdin>" : file, path: file == "-" ? nil : file,
-                    settings: options.swiftSettings)
+                    settings: settings)
+                if let summary {
+                    reportCounts(
+                        notifications: summary.notifications, objects: summary.objects,
+                        statements: summary.statements, since: start, options: options)
+                } else if options.stats || options.runOptions.quiet, status != ExitStatus.scriptErrors {
+                    stderr("kvo-run: nothing counted: the program ended before the runtime could count\n")
+                }
+                return status
             }
             status = session.run(source, file: file == "-" ? "<stdin>" : file)
         } else if isatty(0) != 0 {
@@ -57,15 +68,9 @@ enum Runner {
             status = session.run(source, file: "<stdin>")
         }
         renderer.flush()
-        if options.stats {
-            let elapsed = Clock.now() - start
-            stderr(
-                "kvo-run: \(counted(session.kvo.notificationCount, "notification")), \(counted(session.kvo.objectCount, "object")), \(counted(session.statementsExecuted, "statement")), \(Clock.format(elapsed))\n"
-            )
-        } else if options.runOptions.quiet {
-            // Counted, not printed: the count is what --quiet reports.
-            stderr("kvo-run: \(counted(session.kvo.notificationCount, "notification")) (not shown: --quiet)\n")
-        }
+        reportCounts(
+            notifications: session.kvo.notificationCount, objects: session.kvo.objectCount,
+            statements: session.statementsExecuted, since: start, options: options)
         // Output that was not written is a failed run, whatever the scenario did.
         if let failure = renderer.out.failure ?? renderer.err.failure {
             recordOutputFailure(failure)
@@ -76,6 +81,22 @@ enum Runner {
         }
         finishedSession = session
         return status
+    }
+
+    /// `--stats`' line, or `--quiet`'s count, on standard error: the same
+    /// for a scenario and a compiled Swift program.
+    static func reportCounts(
+        notifications: Int, objects: Int, statements: Int, since start: Double, options: ScenarioOptions
+    ) {
+        if options.stats {
+            let elapsed = Clock.now() - start
+            stderr(
+                "kvo-run: \(counted(notifications, "notification")), \(counted(objects, "object")), \(counted(statements, "statement")), \(Clock.format(elapsed))\n"
+            )
+        } else if options.runOptions.quiet {
+            // Counted, not printed: the count is what --quiet reports.
+            stderr("kvo-run: \(counted(notifications, "notification")) (not shown: --quiet)\n")
+        }
     }
 
     /// `1 notification`, `2 notifications`.

@@ -53,6 +53,10 @@ public struct ScenarioOptions: ParsableArguments {
         settings.quiet = quiet
         settings.legacyDealloc = legacyDealloc
         settings.timeout = timeout
+        settings.explain = explain
+        settings.keepGoing = keepGoing
+        settings.color = !noColor && format == .text && Terminal.colorAllowed(descriptor: 1)
+        settings.diagnosticColor = !noColor && format == .text && Terminal.colorAllowed(descriptor: 2)
         return settings
     }
 
@@ -62,7 +66,8 @@ public struct ScenarioOptions: ParsableArguments {
 
     public func validate() throws {
         guard maxDepth > 0 && maxDepth <= Self.maxDepthCeiling else {
-            throw ValidationError("--max-depth must be a positive integer up to \(Self.maxDepthCeiling), got \(maxDepth)")
+            throw ValidationError(
+                "--max-depth must be a positive integer up to \(Self.maxDepthCeiling), got \(maxDepth)")
         }
         if let maxSteps, maxSteps <= 0 {
             throw ValidationError("--max-steps must be a positive integer, got \(maxSteps)")

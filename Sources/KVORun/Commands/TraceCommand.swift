@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVOCore
+import KVOOutput
 import KVOScript
 
 /// `kvo-run trace FILE -o OUT.svg`: the run as a sequence diagram.
@@ -43,42 +44,26 @@ public struct TraceCommand: ParsableCommand {
         let status = LargeStack.run { () -> Int32 in
             let read = Runner.readSource(file)
             guard let source = read.source else { return read.status }
-            // The classes of objects bound to names, looked up when the
-            // trace meets a name no event has shown (found again after each
-            // statement, which may bind more).
-            var classes: [String: String]?
-            var session: Session?
-            let pictureOutput = PictureOutput(records: true) { name in
-                if classes == nil {
-                    classes = [:]
-                    for object in session?.boundObjects ?? [] { classes?[object.name] = object.cls.name }
+            let title = "kvo-run trace " + Files.baseName(file)
+            let drawn: (svg: String, status: Int32, drawn: Int, notDrawn: Int)
+            if SwiftProgram.isSwift(source, file: file) {
+                // The compiled program draws its own trace (SPEC §11.0).
+                switch SwiftPicture.draw(.trace(title: title), source: source, file: file) {
+                case .drawn(let svg, let status, let summary):
+                    drawn = (svg, status, summary.eventsDrawn, summary.eventsNotDrawn)
+                case .failed(let status):
+                    return status
                 }
-                return classes?[name]
+            } else {
+                guard let traced = Self.scenarioTrace(source, file: file, title: title) else {
+                    return ExitStatus.failure
+                }
+                if traced.status == ExitStatus.scriptErrors { return traced.status }
+                drawn = traced
             }
-            // The engine's --explain steps say what caused each notification
-            // and which deliveries were not made; none of them is printed.
-            var options = RunOptions()
-            options.explain = true
-            let traced = Session.commandLine(options: options, output: pictureOutput)
-            session = traced
-            let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-            traced.beforeStatement = { location in
-                classes = nil
-                guard let trace = pictureOutput.trace else { return }
-                // Past the events drawn, nothing more is explained: the rest
-                // of the run goes at full speed.
-                if trace.isFull { traced.kvo.explains = false }
-                let line = location.line - 1 < lines.count && location.line > 0 ? lines[location.line - 1] : ""
-                trace.startStatement(
-                    line: location.line, text: TraceDiagram.statementText(line))
-            }
-            let runStatus = traced.run(source, file: file == "-" ? "<stdin>" : file)
-            pictureOutput.flush()
-            if runStatus == ExitStatus.scriptErrors { return runStatus }
-            guard let trace = pictureOutput.trace else { return ExitStatus.failure }
-            let svg = TraceDiagram.svg(trace, title: "kvo-run trace " + Files.baseName(file))
-            if pictureOutput.eventsNotDrawn > 0 {
-                let total = pictureOutput.eventsDrawn + pictureOutput.eventsNotDrawn
+            let (svg, runStatus) = (drawn.svg, drawn.status)
+            if drawn.notDrawn > 0 {
+                let total = drawn.drawn + drawn.notDrawn
                 Runner.stderr(
                     "kvo-run: \(file): the trace has \(total) events; the picture draws the first "
                         + "\(TraceDiagram.maxEvents) and counts the rest (kvo-run \(file) prints them all as text)\n")
@@ -94,5 +79,48 @@ public struct TraceCommand: ParsableCommand {
             return written != ExitStatus.success ? written : runStatus
         }
         throw ExitCode(status)
+    }
+
+    /// A scenario run without its trace printed, drawn: the SVG, the run's
+    /// status, and the events drawn and not drawn; nil when nothing was recorded.
+    static func scenarioTrace(
+        _ source: String, file: String, title: String
+    ) -> (svg: String, status: Int32, drawn: Int, notDrawn: Int)? {
+        // The classes of objects bound to names, looked up when the
+        // trace meets a name no event has shown (found again after each
+        // statement, which may bind more).
+        var classes: [String: String]?
+        var session: Session?
+        let pictureOutput = PictureOutput(records: true) { name in
+            if classes == nil {
+                classes = [:]
+                for object in session?.boundObjects ?? [] { classes?[object.name] = object.cls.name }
+            }
+            return classes?[name]
+        }
+        // The engine's --explain steps say what caused each notification
+        // and which deliveries were not made; none of them is printed.
+        var options = RunOptions()
+        options.explain = true
+        let traced = Session.commandLine(options: options, output: pictureOutput)
+        session = traced
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        traced.beforeStatement = { location in
+            classes = nil
+            guard let trace = pictureOutput.trace else { return }
+            // Past the events drawn, nothing more is explained: the rest
+            // of the run goes at full speed.
+            if trace.isFull { traced.kvo.explains = false }
+            let line = location.line - 1 < lines.count && location.line > 0 ? lines[location.line - 1] : ""
+            trace.startStatement(
+                line: location.line, text: TraceDiagram.statementText(line))
+        }
+        let runStatus = traced.run(source, file: file == "-" ? "<stdin>" : file)
+        pictureOutput.flush()
+        guard let trace = pictureOutput.trace else { return nil }
+        return (
+            TraceDiagram.svg(trace, title: title), runStatus, pictureOutput.eventsDrawn,
+            pictureOutput.eventsNotDrawn
+        )
     }
 }

@@ -52,7 +52,8 @@ public enum Golden {
         }
         if SwiftProgram.isSwift(source, file: path) {
             // Compiled and run as a child; 20 s each, as SPEC §11.0 gives `test`.
-            var (text, status) = SwiftProgram.runCaptured(source, path: path, timeout: swiftTimeout)
+            var (text, status) = SwiftProgram.runCaptured(
+                source, path: path, timeout: swiftTimeout, options: request.options)
             if status != 0 { text += "# exit status: \(status)\n" }
             return (.output(text), status, request.expectErrors)
         }

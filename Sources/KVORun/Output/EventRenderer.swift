@@ -1,4 +1,5 @@
 import KVOCore
+import KVOOutput
 import KVOScript
 
 /// Renders events, diagnostics and runtime errors as text or JSON Lines.
@@ -77,11 +78,7 @@ public final class EventRenderer: ScriptOutput {
     private func writeCutLines() {
         let count = linesCut
         linesCut = 0
-        let what = count == 1 ? "1 line" : "\(count) lines"
-        out.write(
-            TextFormat.indent(TextFormat.maxIndentDepth)
-                + "… \(what) nested deeper than \(TextFormat.maxIndentDepth) handlers not shown (--format json shows every event)\n"
-        )
+        out.write(TextFormat.cutLinesNotice(count))
     }
 
     public func uncaught(_ exception: CocoaException, stopping: UncaughtStop) {
@@ -111,14 +108,10 @@ public final class EventRenderer: ScriptOutput {
             err.write(diagnostic.render(file: file, source: source, color: diagnosticColor) + "\n")
             err.flush()
         case .json:
-            var pairs = [
-                ("event", JSONFormat.string(diagnostic.severity.rawValue)),
-                ("message", JSONFormat.string(diagnostic.message)),
-                ("line", String(diagnostic.location.line)),
-                ("column", String(diagnostic.location.column)),
-            ]
-            if namesFile { pairs.append(("file", JSONFormat.string(file))) }
-            let line = JSONFormat.object(pairs) + "\n"
+            let line =
+                DiagnosticFormat.json(
+                    diagnostic.severity.format, diagnostic.message, line: diagnostic.location.line,
+                    column: diagnostic.location.column, file: namesFile ? file : nil) + "\n"
             if diagnostic.severity == .error {
                 heldErrors.append(line)
             } else {

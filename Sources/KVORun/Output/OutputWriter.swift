@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import KVOCore
+import KVOOutput
 import KVOScript
 
 /// Where rendered output goes: a file descriptor with a large buffer, so a

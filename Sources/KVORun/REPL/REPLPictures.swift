@@ -1,3 +1,4 @@
+import KVOOutput
 import KVOScript
 
 /// The REPL's `:explain on|off` and `:graph [FILE]`.

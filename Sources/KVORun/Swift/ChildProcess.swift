@@ -16,10 +16,12 @@ enum ChildProcess {
     /// Runs `program` with `arguments`, `environment` added to kvo-run's own.
     /// `output`, when given, receives both standard output and standard
     /// error (in the order written); otherwise the child shares kvo-run's.
-    /// `timeout` (seconds) kills it.
+    /// `timeout` (seconds) kills it. `standardOutputToError`: without
+    /// `output`, what the child writes to standard output goes to kvo-run's
+    /// standard error (kvo-run's own standard output carries a picture).
     static func run(
         _ program: String, _ arguments: [String], environment: [String: String] = [:],
-        output: Int32? = nil, timeout: Double? = nil
+        output: Int32? = nil, timeout: Double? = nil, standardOutputToError: Bool = false
     ) -> Ending {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -27,6 +29,8 @@ enum ChildProcess {
         if let output {
             posix_spawn_file_actions_adddup2(&actions, output, 1)
             posix_spawn_file_actions_adddup2(&actions, output, 2)
+        } else if standardOutputToError {
+            posix_spawn_file_actions_adddup2(&actions, 2, 1)
         }
         var merged: [String: String] = [:]
         var index = 0

@@ -1,4 +1,5 @@
 import KVOCore
+import KVOOutput
 import KVOScript
 import SwiftRewriter
 
@@ -10,8 +11,8 @@ import Glibc
 /// toolchain's `swiftc`, run as a child process whose output is the trace.
 ///
 /// Where the runtime comes from: kvo-run compiles it itself, once per
-/// toolchain and runtime version, from the sources of KVOCore and
-/// KVOFoundation, into `$XDG_CACHE_HOME/kvo-run` (else `~/.cache/kvo-run`).
+/// toolchain and runtime version, from the sources of KVOCore, KVOOutput
+/// and KVOFoundation (three modules, as in the package), into `$XDG_CACHE_HOME/kvo-run` (else `~/.cache/kvo-run`).
 /// It does not reuse the package's own build of them: those are built with
 /// the unsafe single-threaded flags of Package.swift, and a program may use
 /// threads. The sources are found, in order, in `$KVO_RUNTIME_SOURCES`, in
@@ -29,7 +30,46 @@ public enum SwiftProgram {
         public var quiet = false
         public var legacyDealloc = false
         public var timeout: Double?
+        /// `--explain`: the engine's steps as `#` lines or `explain` events.
+        public var explain = false
+        /// `--keep-going`, which a Swift program cannot honour (SPEC §11.0:
+        /// Swift cannot catch an NSException): the runtime says so when an
+        /// uncaught exception or a runtime error ends the program.
+        public var keepGoing = false
+        /// ANSI colours on the trace (standard output) and diagnostics
+        /// (standard error), as for a scenario on a terminal.
+        public var color = false
+        public var diagnosticColor = false
+        /// Whether the run's counts are wanted back (`--stats`, `--quiet`).
+        public var wantsSummary = false
+        /// A picture instead of the trace: `kvo-run graph`, `kvo-run trace`.
+        public var picture: Picture?
         public init() {}
+    }
+
+    /// The picture a run draws instead of writing its trace; the program's
+    /// own standard output then goes to standard error, where it cannot
+    /// mix with the picture.
+    public enum Picture: Sendable {
+        /// The observation graph (DOT) at the end, or just after the last
+        /// top-level statement at or before line `at`.
+        case graph(at: Int?)
+        /// The sequence diagram (SVG), titled so.
+        case trace(title: String)
+    }
+
+    /// What a run gave back besides its status, written by the runtime as
+    /// the program ended; nil when it never got there (a compile error, a
+    /// trap or a signal).
+    public struct Summary: Equatable, Sendable {
+        public var notifications = 0
+        public var objects = 0
+        public var statements = 0
+        /// Of the trace: events drawn, and events past what is drawn.
+        public var eventsDrawn = 0
+        public var eventsNotDrawn = 0
+        /// The picture asked for: DOT or SVG.
+        public var picture: String?
     }
 
     /// A `.swift` file, or a scenario whose first statement is `import Foundation`.
@@ -76,6 +116,16 @@ public enum SwiftProgram {
         _ source: String, display: String, path: String?, settings: Settings, compileOnly: Bool = false,
         output: Int32? = nil
     ) -> Int32 {
+        runReporting(
+            source, display: display, path: path, settings: settings, compileOnly: compileOnly, output: output
+        ).status
+    }
+
+    /// `run`, with what the runtime wrote back about the run (`Summary`).
+    public static func runReporting(
+        _ source: String, display: String, path: String?, settings: Settings, compileOnly: Bool = false,
+        output: Int32? = nil
+    ) -> (status: Int32, summary: Summary?) {
         let text = SourceText(source)
         // Diagnostics: text on standard error (or into `output`), JSON events
         // on standard output with `--format json`, as for scenarios.
@@ -89,7 +139,9 @@ public enum SwiftProgram {
             }
         }
         func report(_ diagnostic: Diagnostic) {
-            emitLine(render(diagnostic, display, text, settings) + "\n", toStandardOutput: settings.format == .json)
+            emitLine(
+                render(diagnostic, display, text, settings, capturing: output != nil) + "\n",
+                toStandardOutput: settings.format == .json)
         }
         let importLine = KVOScript.SourceLocation(line: importLine(of: source), column: 1)
         let rewritten = SwiftRewriter.rewrite(source, fileName: display)
@@ -107,12 +159,12 @@ public enum SwiftProgram {
                 rewritten.source, display: display, swiftc: swiftc, runtime: runtime, report: report)
         } catch let failure as Failure {
             if !failure.message.isEmpty { report(Diagnostic(.error, failure.message, at: importLine)) }
-            return failure.status
+            return (failure.status, nil)
         } catch {
             report(Diagnostic(.error, "\(error)", at: importLine))
-            return ExitStatus.scriptErrors
+            return (ExitStatus.scriptErrors, nil)
         }
-        if compileOnly { return ExitStatus.success }
+        if compileOnly { return (ExitStatus.success, nil) }
         var environment = [
             "SWIFT_DETERMINISTIC_HASHING": "1",
             "SWIFT_BACKTRACE": "enable=no",
@@ -123,12 +175,35 @@ public enum SwiftProgram {
         if let path { environment["KVO_SOURCE_PATH"] = absolute(path) }
         if settings.quiet { environment["KVO_QUIET"] = "1" }
         if settings.legacyDealloc { environment["KVO_LEGACY_DEALLOC"] = "1" }
+        if settings.explain { environment["KVO_EXPLAIN"] = "1" }
+        if settings.keepGoing { environment["KVO_KEEP_GOING"] = "1" }
+        if settings.color && output == nil { environment["KVO_COLOR"] = "1" }
+        if settings.diagnosticColor && output == nil { environment["KVO_DIAGNOSTIC_COLOR"] = "1" }
+        // What the runtime writes back as the program ends (KVORunReport.swift).
+        let summaryFile = temporaryPath("kvo-run-summary")
+        defer { unlink(summaryFile) }
+        environment["KVO_SUMMARY_FILE"] = summaryFile
+        let pictureFile = temporaryPath("kvo-run-picture")
+        defer { unlink(pictureFile) }
+        switch settings.picture {
+        case .graph(let at)?:
+            environment["KVO_GRAPH_FILE"] = pictureFile
+            if let at { environment["KVO_GRAPH_AT"] = String(at) }
+        case .trace(let title)?:
+            environment["KVO_TRACE_FILE"] = pictureFile
+            environment["KVO_TRACE_TITLE"] = title
+        case nil:
+            break
+        }
         // The statement a trap or a crash stopped at, written by the runtime.
         let trapFile = temporaryPath("kvo-run-trap")
         defer { unlink(trapFile) }
         environment["KVO_TRAP_FILE"] = trapFile
         Runner.flushStandardStreams()
-        let ending = ChildProcess.run(binary, [], environment: environment, output: output, timeout: settings.timeout)
+        let ending = ChildProcess.run(
+            binary, [], environment: environment, output: output, timeout: settings.timeout,
+            standardOutputToError: settings.picture != nil)
+        let summary = readSummary(summaryFile, picture: settings.picture == nil ? nil : pictureFile)
         var stoppedAt = importLine
         if let mark = try? Files.read(trapFile) {
             let numbers = mark.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
@@ -138,25 +213,51 @@ public enum SwiftProgram {
         }
         switch ending {
         case .exited(let status):
-            return status
+            return (status, summary)
         case .signaled(let signal):
             report(Diagnostic(.error, "the program stopped: \(ChildProcess.describe(signal: signal))", at: stoppedAt))
-            return ExitStatus.failure
+            return (ExitStatus.failure, summary)
         case .timedOut:
             report(
                 Diagnostic(
                     .error,
                     "the program ran longer than \(formatSeconds(settings.timeout ?? 0)) s and was stopped (--timeout)",
                     at: stoppedAt))
-            return ExitStatus.failure
+            return (ExitStatus.failure, summary)
         case .notStarted(let why):
             report(Diagnostic(.error, "cannot start the compiled program: \(why)", at: importLine))
-            return ExitStatus.failure
+            return (ExitStatus.failure, nil)
         }
     }
 
-    /// Runs a Swift golden scenario, capturing all it prints.
-    public static func runCaptured(_ source: String, path: String, timeout: Double) -> (text: String, status: Int32) {
+    /// The runtime's `name value` lines, and the picture beside them; nil
+    /// when the program ended before writing them.
+    static func readSummary(_ path: String, picture: String?) -> Summary? {
+        guard let text = try? Files.read(path), !text.isEmpty else { return nil }
+        var summary = Summary()
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let value = Int(parts[1]) else { continue }
+            switch parts[0] {
+            case "notifications": summary.notifications = value
+            case "objects": summary.objects = value
+            case "statements": summary.statements = value
+            case "drawn": summary.eventsDrawn = value
+            case "notDrawn": summary.eventsNotDrawn = value
+            default: continue
+            }
+        }
+        if let picture, let drawn = try? Files.read(picture, limit: GraphRendering.maxSVGBytes), !drawn.isEmpty {
+            summary.picture = drawn
+        }
+        return summary
+    }
+
+    /// Runs a Swift golden scenario, capturing all it prints, with the run
+    /// options of its `// kvo-run:` line that a Swift program honours.
+    public static func runCaptured(
+        _ source: String, path: String, timeout: Double, options: RunOptions = RunOptions()
+    ) -> (text: String, status: Int32) {
         var template = Array("/tmp/kvo-run-output-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
@@ -170,21 +271,25 @@ public enum SwiftProgram {
         }
         var settings = Settings()
         settings.timeout = timeout
+        settings.explain = options.explain
+        settings.keepGoing = options.keepGoing
+        settings.maxDepth = options.maxDepth
+        settings.legacyDealloc = options.legacyDealloc
+        settings.quiet = options.quiet
         let status = run(source, display: Files.baseName(path), path: path, settings: settings, output: descriptor)
         let text = (try? Files.read(tempPath, limit: OutputWriter.defaultCaptureLimit)) ?? ""
         return (text, status)
     }
 
-    static func render(_ diagnostic: Diagnostic, _ display: String, _ text: SourceText, _ settings: Settings) -> String
-    {
+    static func render(
+        _ diagnostic: Diagnostic, _ display: String, _ text: SourceText, _ settings: Settings, capturing: Bool
+    ) -> String {
         if settings.format == .json {
-            return JSONFormat.object([
-                ("event", JSONFormat.string(diagnostic.severity.rawValue)),
-                ("message", JSONFormat.string(diagnostic.message)),
-                ("line", String(diagnostic.location.line)), ("column", String(diagnostic.location.column)),
-            ])
+            return DiagnosticFormat.json(
+                diagnostic.severity.format, diagnostic.message, line: diagnostic.location.line,
+                column: diagnostic.location.column)
         }
-        return diagnostic.render(file: display, source: text)
+        return diagnostic.render(file: display, source: text, color: settings.diagnosticColor && !capturing)
     }
 
     /// The line of `import Foundation`: what makes the file a Swift program,
@@ -238,7 +343,11 @@ public enum SwiftProgram {
 
     // MARK: The runtime
 
-    /// The folder holding KVOCore/ and KVOFoundation/ sources.
+    /// The modules of the runtime, in build order: each is compiled from
+    /// the folder of that name, against the ones before it.
+    static let runtimeModules = ["KVOCore", "KVOOutput", "KVOFoundation"]
+
+    /// The folder holding the runtime's sources, a folder per module.
     static func runtimeSources() -> String? {
         if let named = getenv("KVO_RUNTIME_SOURCES") {
             return String(cString: named)
@@ -254,7 +363,7 @@ public enum SwiftProgram {
             if let slash = sources.lastIndex(of: "/") { sources = String(sources[..<slash]) }
         }
         candidates.append(sources)
-        return candidates.first { Files.isDirectory($0 + "/KVOFoundation") && Files.isDirectory($0 + "/KVOCore") }
+        return candidates.first { folder in runtimeModules.allSatisfy { Files.isDirectory(folder + "/" + $0) } }
     }
 
     static func executablePath() -> String? {
@@ -275,19 +384,13 @@ public enum SwiftProgram {
         guard let sources = runtimeSources() else {
             throw Failure(
                 message:
-                    "the sources of the Swift runtime (KVOCore and KVOFoundation) are not installed; reinstall kvo-run with 'make install' or set KVO_RUNTIME_SOURCES to the Sources folder of its checkout",
+                    "the sources of the Swift runtime (\(runtimeModules.joined(separator: ", "))) are not installed; reinstall kvo-run with 'make install' or set KVO_RUNTIME_SOURCES to the Sources folder of its checkout",
                 status: ExitStatus.scriptErrors)
         }
-        let coreFiles = Files.find(under: sources + "/KVOCore", suffix: ".swift").sorted()
-        let foundationFiles = Files.find(under: sources + "/KVOFoundation", suffix: ".swift").sorted()
-        var hash = FNV1a()
-        hash.add(toolchainVersion(swiftc))
-        for file in coreFiles + foundationFiles {
-            hash.add(String(file.dropFirst(sources.count)))
-            hash.add((try? Files.read(file)) ?? "")
-        }
-        let directory = cacheRoot() + "/runtime-" + hash.hex
-        if Files.exists(directory + "/libKVOFoundation.so") { return directory }
+        let files = runtimeFiles(sources)
+        let directory = cacheRoot() + "/runtime-" + runtimeKey(sources, files: files, swiftc: swiftc)
+        let last = "/lib" + (runtimeModules.last ?? "") + ".so"
+        if Files.exists(directory + last) { return directory }
         try makeDirectories(cacheRoot())
         // Built beside, then moved into place: two runs at once never see half a runtime.
         let building = directory + ".building-\(getpid())"
@@ -295,25 +398,42 @@ public enum SwiftProgram {
         defer { removeTree(building) }
         let log = building + "/build.log"
         let common = ["-O", "-wmo", "-parse-as-library", "-swift-version", "5", "-emit-library", "-I", building]
-        let core =
-            common + [
-                "-module-name", "KVOCore", "-emit-module", "-emit-module-path", building + "/KVOCore.swiftmodule",
-                "-o", building + "/libKVOCore.so",
-            ] + coreFiles
-        try compileStep(swiftc, core, log: log)
-        let foundation =
-            common + [
-                "-module-name", "KVOFoundation", "-emit-module", "-emit-module-path",
-                building + "/KVOFoundation.swiftmodule", "-L", building, "-lKVOCore",
-                "-Xlinker", "-rpath", "-Xlinker", directory, "-o", building + "/libKVOFoundation.so",
-            ] + foundationFiles
-        try compileStep(swiftc, foundation, log: log)
-        if rename(building, directory) != 0 && !Files.exists(directory + "/libKVOFoundation.so") {
+        for (index, module) in runtimeModules.enumerated() {
+            // Each library links the ones before it, found at run time in
+            // the runtime's own folder.
+            let linked = runtimeModules[..<index].flatMap { ["-l" + $0] }
+            let arguments =
+                common + [
+                    "-module-name", module, "-emit-module", "-emit-module-path",
+                    building + "/" + module + ".swiftmodule", "-L", building,
+                ] + linked + [
+                    "-Xlinker", "-rpath", "-Xlinker", directory, "-o", building + "/lib" + module + ".so",
+                ] + files[index]
+            try compileStep(swiftc, arguments, log: log)
+        }
+        if rename(building, directory) != 0 && !Files.exists(directory + last) {
             throw Failure(
                 message: "cannot store the Swift runtime in \(directory): \(String(cString: strerror(errno)))",
                 status: ExitStatus.failure)
         }
         return directory
+    }
+
+    /// The Swift files of each runtime module under `sources`, in order.
+    static func runtimeFiles(_ sources: String) -> [[String]] {
+        runtimeModules.map { Files.find(under: sources + "/" + $0, suffix: ".swift").sorted() }
+    }
+
+    /// The runtime's cache key: the toolchain, and every module's files,
+    /// names and contents.
+    static func runtimeKey(_ sources: String, files: [[String]], swiftc: String) -> String {
+        var hash = FNV1a()
+        hash.add(toolchainVersion(swiftc))
+        for file in files.joined() {
+            hash.add(String(file.dropFirst(sources.count)))
+            hash.add((try? Files.read(file)) ?? "")
+        }
+        return hash.hex
     }
 
     private static func compileStep(_ swiftc: String, _ arguments: [String], log: String) throws {
@@ -376,11 +496,13 @@ public enum SwiftProgram {
         try Files.write(program, to: sourcePath)
         let log = building + "/compile.log"
         let descriptor = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let arguments = [
-            "-swift-version", "5", "-module-name", "main", "-Onone", "-suppress-warnings",
-            "-diagnostic-style", "llvm", "-I", runtime, "-L", runtime, "-lKVOFoundation", "-lKVOCore",
-            "-Xlinker", "-rpath", "-Xlinker", runtime, sourcePath, "-o", building + "/program",
-        ]
+        let arguments =
+            [
+                "-swift-version", "5", "-module-name", "main", "-Onone", "-suppress-warnings",
+                "-diagnostic-style", "llvm", "-I", runtime, "-L", runtime,
+            ] + runtimeModules.reversed().map { "-l" + $0 } + [
+                "-Xlinker", "-rpath", "-Xlinker", runtime, sourcePath, "-o", building + "/program",
+            ]
         let ending = ChildProcess.run(swiftc, arguments, output: descriptor >= 0 ? descriptor : nil)
         if descriptor >= 0 { close(descriptor) }
         guard ending == .exited(0) else {

@@ -1,4 +1,5 @@
 import KVOCore
+import KVOOutput
 
 /// A position in a scenario: 1-based line and column, columns counting Characters.
 public struct SourceLocation: Hashable, Sendable, Comparable {
@@ -36,60 +37,24 @@ public struct Diagnostic: Error, Equatable, Sendable {
         self.length = max(1, length)
     }
 
-    /// `file:line:col: error: message`, the source line and a caret under the range.
-    ///
-    /// Control and bidirectional-override characters (`ControlCharacters`) in
-    /// the message and the source line are shown escaped (`\u{1B}`): a binary
-    /// file's bytes must not drive the terminal. The caret stays under its
-    /// column: each escaped character is padded to its escape's width.
+    /// `file:line:col: error: message`, the source line and a caret under
+    /// the range, as KVOOutput's `DiagnosticFormat` writes every diagnostic
+    /// (a compiled Swift program's runtime too).
     public func render(file: String, source: SourceText, color: Bool = false) -> String {
-        let header = "\(ControlCharacters.escaping(file)):\(location.line):\(location.column): "
-        let label: String
-        switch (severity, color) {
-        case (_, false): label = "\(severity.rawValue):"
-        case (.error, true): label = "\u{1B}[1;31merror:\u{1B}[0m"
-        case (.warning, true): label = "\u{1B}[1;35mwarning:\u{1B}[0m"
-        case (.note, true): label = "\u{1B}[1;36mnote:\u{1B}[0m"
-        }
-        let message = ControlCharacters.escaping(self.message, keepingNewlines: true)
-        var text = header + label + " " + (color ? "\u{1B}[1m\(message)\u{1B}[0m" : message)
-        if let characters = source.lineCharacters(location.line) {
-            var column = location.column
-            var shownLine: [Character]
-            // A very long line is shown as a window around the column.
-            if characters.count > 160 {
-                let start = min(max(0, column - 80), characters.count)
-                let end = min(characters.count, start + 160)
-                shownLine = (start > 0 ? ["…"] : []) + characters[start..<end] + (end < characters.count ? ["…"] : [])
-                column = column - start + (start > 0 ? 1 : 0)
-            } else {
-                shownLine = characters
-            }
-            var line = "", prefix = "", caret = ""
-            let caretCount = min(length, max(1, shownLine.count - (column - 1)))
-            for (offset, character) in shownLine.enumerated() {
-                let shown = Self.shown(character)
-                line += shown
-                if offset < column - 1 {
-                    prefix += character == "\t" ? "\t" : String(repeating: " ", count: shown.count)
-                } else if offset < column - 1 + caretCount {
-                    let mark: String = caret.isEmpty ? "^" : "~"
-                    caret += mark
-                    caret += String(repeating: "~", count: max(0, shown.count - 1))
-                }
-            }
-            if caret.isEmpty { caret = "^" }
-            text += "\n" + line + "\n" + prefix + (color ? "\u{1B}[1;32m\(caret)\u{1B}[0m" : caret)
-        }
-        return text
+        DiagnosticFormat.text(
+            severity.format, message, file: file, line: location.line, column: location.column, length: length,
+            sourceLine: source.lineCharacters(location.line), color: color)
     }
+}
 
-    /// A character as the source line under a diagnostic shows it.
-    private static func shown(_ character: Character) -> String {
-        guard character.unicodeScalars.contains(where: { ControlCharacters.mustEscape($0) }) else {
-            return String(character)
+extension Diagnostic.Severity {
+    /// The same severity, as KVOOutput spells it.
+    public var format: DiagnosticFormat.Severity {
+        switch self {
+        case .error: return .error
+        case .warning: return .warning
+        case .note: return .note
         }
-        return ControlCharacters.escaping(String(character))
     }
 }
 

@@ -13,16 +13,6 @@ public protocol ScriptOutput: EventSink {
     func uncaught(_ exception: CocoaException, stopping: UncaughtStop)
 }
 
-/// What an uncaught exception stops.
-public enum UncaughtStop: Sendable {
-    /// The run (Apple's "Terminating app").
-    case app
-    /// The top-level statement; the run goes on (`--keep-going`).
-    case statement
-    /// The REPL entry; the session goes on.
-    case entry
-}
-
 extension ScriptOutput {
     public func uncaught(_ exception: CocoaException, stopping: UncaughtStop) {
         emit(.exception(exception, caught: false))

@@ -4,10 +4,10 @@ import KVOCore
 /// labels of the observation graph, which Graphviz parses as XML): the five
 /// XML specials as entities, and every character that must not appear
 /// written visibly as `\u{…}`, never dropped.
-enum XMLText {
+public enum XMLText {
     /// `keepingLineBreaks`: line breaks stay as they are (a report's
     /// multi-line text); else they are escaped too (a name).
-    static func escaped(_ text: String, keepingLineBreaks: Bool = true) -> String {
+    public static func escaped(_ text: String, keepingLineBreaks: Bool = true) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -36,7 +36,7 @@ enum XMLText {
 
     /// `text` with what `mustEscape` names as `\u{…}` (line breaks too): for
     /// a DOT string, which Graphviz copies into its SVG.
-    static func visible(_ text: String) -> String {
+    public static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: mustEscape) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
@@ -56,12 +56,12 @@ enum XMLText {
     /// of each plane), which Graphviz's XML parser refuses and browsers may
     /// show as nothing.
     @inline(__always)
-    static func mustEscape(_ scalar: Unicode.Scalar) -> Bool {
+    public static func mustEscape(_ scalar: Unicode.Scalar) -> Bool {
         ControlCharacters.mustEscape(scalar) || isNoncharacter(scalar)
     }
 
     @inline(__always)
-    static func isNoncharacter(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isNoncharacter(_ scalar: Unicode.Scalar) -> Bool {
         (0xFDD0...0xFDEF).contains(scalar.value) || scalar.value & 0xFFFE == 0xFFFE
     }
 }

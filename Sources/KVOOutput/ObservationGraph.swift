@@ -18,8 +18,14 @@ public enum ObservationGraph {
     static let maxKeysPerObject = 100
     static let maxEdges = 1_000
 
-    public static func dot(from roots: [KVOObject]) -> String {
-        let objects = reachable(from: roots)
+    /// `related`: the objects one refers to through its properties, which
+    /// the graph follows past the roots. A scenario's objects keep their
+    /// properties in slots; a compiled Swift program's are read through
+    /// their getters (KVOFoundation).
+    public static func dot(
+        from roots: [KVOObject], related: (KVOObject) -> [KVOObject] = storedRelations
+    ) -> String {
+        let objects = reachable(from: roots, related: related)
         var ids: [ObjectIdentifier: Int] = [:]
         for (index, object) in objects.enumerated() { ids[ObjectIdentifier(object)] = index }
         var keys: [[String]] = objects.map { _ in [] }
@@ -180,9 +186,19 @@ public enum ObservationGraph {
         quoted(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
     }
 
+    /// The objects held in `object`'s slots.
+    public static func storedRelations(_ object: KVOObject) -> [KVOObject] {
+        object.slots.compactMap { slot in
+            if case .object(let related) = slot { return related }
+            return nil
+        }
+    }
+
     /// The roots, then every object reached from them through observances
-    /// (observers, forwarding roots) and stored relationships, breadth first.
-    static func reachable(from roots: [KVOObject]) -> [KVOObject] {
+    /// (observers, forwarding roots) and `related`, breadth first.
+    static func reachable(
+        from roots: [KVOObject], related: (KVOObject) -> [KVOObject] = storedRelations
+    ) -> [KVOObject] {
         var seen: Set<ObjectIdentifier> = []
         var order: [KVOObject] = []
         func visit(_ object: KVOObject) {
@@ -199,9 +215,7 @@ public enum ObservationGraph {
                 visit(observance.observer)
                 if let root = observance.root { visit(root.observed) }
             }
-            for slot in object.slots {
-                if case .object(let related) = slot { visit(related) }
-            }
+            related(object).forEach(visit)
         }
         return order
     }
@@ -211,7 +225,8 @@ public enum ObservationGraph {
         let released = object.isReleased
         let header = released ? "#d9d9d9" : "#dbe9f6"
         let font = released ? "<FONT COLOR=\"#7f7f7f\">" : "<FONT>"
-        var rows = "<TR><TD PORT=\"h\" BGCOLOR=\"\(header)\">\(font)<B>\(html(object.name))</B>: \(html(object.cls.name))"
+        var rows =
+            "<TR><TD PORT=\"h\" BGCOLOR=\"\(header)\">\(font)<B>\(html(object.name))</B>: \(html(object.cls.name))"
         if released { rows += " (released)" }
         rows += "</FONT></TD></TR>"
         for (index, key) in keys.enumerated() {

@@ -3,7 +3,7 @@ import KVOCore
 /// `--explain` in JSON Lines: one `explain` event per step, its `step` naming
 /// the kind of step and the other fields structured (docs/explain.md).
 extension JSONFormat {
-    static func explain(_ step: Explanation, depth: Int) -> String {
+    public static func explain(_ step: Explanation, depth: Int) -> String {
         var pairs: [(String, String)] = [("event", string("explain"))]
         func add(_ key: String, _ value: String) { pairs.append((key, value)) }
         func observances(_ list: [ExplainedObservance]) -> String {
@@ -108,7 +108,7 @@ extension JSONFormat {
     }
 
     /// `{"id":"acct[1]","object":"acct","observer":"bob","keyPath":"balance",…}`.
-    static func encode(_ observance: ExplainedObservance) -> String {
+    public static func encode(_ observance: ExplainedObservance) -> String {
         object([
             ("id", string(observance.label)), ("object", string(observance.object)),
             ("index", observance.index.map(String.init) ?? "null"), ("observer", string(observance.observer)),

@@ -17,7 +17,7 @@ import KVOCore
 /// Those come from the engine's `--explain` steps (`Builder`).
 public enum TraceDiagram {
     /// Events drawn at most; the rest are counted at the bottom.
-    static let maxEvents = 2000
+    public static let maxEvents = 2000
     /// Longest label drawn, in characters; longer ones end with `…`.
     static let maxLabel = 100
     /// Longest statement text on a statement's arrow.
@@ -75,7 +75,7 @@ public enum TraceDiagram {
 
     /// The rows of a run, built as its events come (a run of millions keeps
     /// at most `maxEvents` of them).
-    final class Builder {
+    public final class Builder {
         private(set) var participants: [(name: String, cls: String)] = [("scenario", "top level")]
         private var column: [ObjectIdentifier: Int] = [:]
         /// Lifelines by object name, for the `--explain` steps, which name
@@ -90,9 +90,9 @@ public enum TraceDiagram {
         private var handlers: [(lifeline: Int, row: Int)] = []
         fileprivate(set) var rows: [Row] = []
         /// Events drawn (notifications, prints, exceptions, dumps).
-        private(set) var eventsDrawn = 0
+        public private(set) var eventsDrawn = 0
         /// Events past `maxEvents`, counted.
-        var dropped = 0
+        public internal(set) var dropped = 0
         /// The top-level statement running: its line and its text.
         private var statement: (line: Int, text: String)?
         /// causes[d]: the change started at depth d whose notifications are
@@ -104,15 +104,15 @@ public enum TraceDiagram {
         /// told[d]: the observance whose notification comes next at depth d.
         private var told: [Int: String] = [:]
 
-        init(classOf: @escaping (String) -> String? = { _ in nil }) {
+        public init(classOf: @escaping (String) -> String? = { _ in nil }) {
             self.classOf = classOf
         }
 
         /// Whether no more events are drawn: the rest are only counted.
-        var isFull: Bool { eventsDrawn >= maxEvents }
+        public var isFull: Bool { eventsDrawn >= maxEvents }
 
         /// A top-level statement starts: what it causes is drawn as coming from it.
-        func startStatement(line: Int, text: String) {
+        public func startStatement(line: Int, text: String) {
             statement = (line, text)
             causes = [:]
             told = [:]
@@ -194,7 +194,7 @@ public enum TraceDiagram {
             return text.isEmpty ? "line \(statement.line)" : "line \(statement.line): \(text)"
         }
 
-        func add(_ event: Event) {
+        public func add(_ event: Event) {
             switch event {
             case .notify(let object, let keyPath, let observer, let change, _, let depth):
                 guard !isFull else {
@@ -295,7 +295,7 @@ public enum TraceDiagram {
     }
 
     /// The SVG of what `builder` gathered.
-    static func svg(_ builder: Builder, title: String) -> String {
+    public static func svg(_ builder: Builder, title: String) -> String {
         let participants = builder.participants
         let rows = builder.rows
         let dropped = builder.dropped
@@ -451,7 +451,7 @@ public enum TraceDiagram {
     /// The text of a statement as its arrow shows it: the line it starts
     /// on (a statement's location is its operator's, `=` for a set, so not
     /// from there), without a trailing `//` comment.
-    static func statementText(_ line: Substring) -> String {
+    public static func statementText(_ line: Substring) -> String {
         let rest = line
         var inString = false, escaped = false
         var previous: Character = " "

@@ -1,7 +1,8 @@
 import KVOCore
-import KVOScript
 
-/// The text format of docs/language.md#text-format.
+/// The text format of docs/language.md#text-format: kvo-run's writer
+/// (KVORun's `EventRenderer`) and a compiled Swift program's runtime
+/// (KVOFoundation) both write their lines with it.
 public enum TextFormat {
     static let reset = "\u{1B}[0m"
 
@@ -36,7 +37,7 @@ public enum TextFormat {
 
     /// Apple's words for an exception that ends the app; where the run goes
     /// on (`--keep-going`, the REPL), the same words without "Terminating app".
-    static func uncaught(_ exception: CocoaException, stopping: UncaughtStop, color: Bool) -> String {
+    public static func uncaught(_ exception: CocoaException, stopping: UncaughtStop, color: Bool) -> String {
         let name = ControlCharacters.escaping(exception.name, keepingNewlines: true)
         let reason = ControlCharacters.escaping(exception.reason, keepingNewlines: true)
         let stopped: String
@@ -52,8 +53,10 @@ public enum TextFormat {
     /// `OBJECT.KEYPATH → OBSERVER {CHANGE} context: CONTEXT`, without the
     /// newline: the only place a notification's text line is built. With
     /// `color`, the parts are painted with ANSI escapes.
-    @inline(__always)
-    static func writeNotification<Sink: LineSink>(
+    /// Inlinable: the writer's per-notification path specialises it for
+    /// its own buffer, across the module boundary.
+    @inlinable @inline(__always)
+    public static func writeNotification<Sink: LineSink>(
         _ object: KVOObject, _ keyPath: String, _ observer: KVOObject,
         _ change: Change, _ context: Context?, _ depth: Int,
         color: Bool, to sink: inout Sink
@@ -92,14 +95,23 @@ public enum TextFormat {
     /// level would make each deep line up to 200 KB and the output quadratic
     /// in the depth. `EventRenderer` counts the deeper lines instead; JSON
     /// keeps every event with its exact depth.
-    static let maxIndentDepth = 100
+    public static let maxIndentDepth = 100
+
+    /// The one line, at the deepest indentation, that stands for `count`
+    /// lines nested deeper than `maxIndentDepth`, left out since the last
+    /// line written.
+    public static func cutLinesNotice(_ count: Int) -> String {
+        let what = count == 1 ? "1 line" : "\(count) lines"
+        return indent(maxIndentDepth)
+            + "… \(what) nested deeper than \(maxIndentDepth) handlers not shown (--format json shows every event)\n"
+    }
 
     /// Two spaces per depth, up to `maxIndentDepth`.
     public static func indent(_ depth: Int) -> String {
         String(repeating: "  ", count: min(max(0, depth), maxIndentDepth))
     }
 
-    static func indented(_ text: String, _ depth: Int) -> String {
+    public static func indented(_ text: String, _ depth: Int) -> String {
         guard depth > 0 else { return text }
         let pad = indent(depth)
         return pad + text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + pad)

@@ -1,5 +1,4 @@
 import KVOCore
-import KVOScript
 
 /// The JSON Lines format of docs/language.md#json-format, written by hand: the events are flat
 /// and their keys fixed, and a generic encoder would cost a dictionary per line.
@@ -49,22 +48,11 @@ public enum JSONFormat {
 
     public static func object(_ pairs: [(String, String)]) -> String { object_(pairs) }
 
-    /// An error about a scenario file itself (unreadable, not UTF-8, too
-    /// large): an `error` event naming the file, with the position of the
-    /// bad bytes when there is one.
-    static func fileError(_ failure: Files.Failure) -> String {
-        var pairs = [("event", string("error")), ("message", string(failure.message))]
-        if let (line, column) = failure.position {
-            pairs += [("line", String(line)), ("column", String(column))]
-        }
-        return object_(pairs + [("file", string(failure.path))])
-    }
-
     private static func object_(_ pairs: [(String, String)]) -> String {
         "{" + pairs.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 
-    static func encode(_ change: Change) -> String {
+    public static func encode(_ change: Change) -> String {
         var pairs: [(String, String)] = []
         if let indexes = change.indexes {
             pairs.append(("indexes", "[" + indexes.map(String.init).joined(separator: ",") + "]"))
@@ -87,7 +75,7 @@ public enum JSONFormat {
     /// levels cost linear time, and past `Value.descriptionLimit` bytes (an
     /// array holding itself twice per level grows exponentially) the rest is
     /// replaced by `"…"`.
-    static func encode(_ value: Value, into output: inout String) {
+    public static func encode(_ value: Value, into output: inout String) {
         Value.writeNested(
             value, into: &output, separator: ",", cut: string("…"),
             open: { value, output in

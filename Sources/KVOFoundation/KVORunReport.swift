@@ -1,0 +1,156 @@
+import KVOCore
+import KVOOutput
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `kvo-run` asks of a compiled program's run besides its output, each
+/// through the environment, and gets back in files it names (the program's
+/// own standard streams are the program's):
+/// - `KVO_SUMMARY_FILE`: at the end, the counts `--stats` and `--quiet` say
+///   (notifications, objects, statements) and, for a trace, the events
+///   drawn and not drawn;
+/// - `KVO_GRAPH_FILE` (with `KVO_GRAPH_AT`, a line): the observation graph
+///   as DOT, for `kvo-run graph`;
+/// - `KVO_TRACE_FILE` (with `KVO_TRACE_TITLE`): the sequence diagram as SVG,
+///   for `kvo-run trace`.
+/// The pictures are the ones a scenario gets, drawn by the same code
+/// (KVOOutput's `ObservationGraph`, `TraceDiagram`) from the same engine state.
+final class _KVOPictures {
+    /// Where the graph goes, and the line it is drawn after (nil: at the end).
+    let graphPath: String?
+    let graphAt: Int?
+    /// The graph just after the last top-level statement at or before `graphAt`.
+    private var snapshot: String?
+    /// Where the trace goes, its title, and its rows as the run goes.
+    let tracePath: String?
+    let traceTitle: String
+    let trace: TraceDiagram.Builder?
+
+    init?(environment: [String: String]) {
+        graphPath = environment["KVO_GRAPH_FILE"]
+        tracePath = environment["KVO_TRACE_FILE"]
+        guard graphPath != nil || tracePath != nil else { return nil }
+        graphAt = environment["KVO_GRAPH_AT"].flatMap { Int($0) }
+        traceTitle = environment["KVO_TRACE_TITLE"] ?? "kvo-run trace"
+        // The classes of objects bound to names, for a name the trace meets
+        // before any event has shown its object (an observer removed before
+        // it was told): looked up among the live bound objects.
+        trace =
+            tracePath == nil
+            ? nil
+            : TraceDiagram.Builder { name in
+                _KVOProcess.shared.boundObjects().first { $0.name == name }?.cls.name
+            }
+    }
+
+    func add(_ event: Event) {
+        trace?.add(event)
+    }
+
+    /// A top-level statement starts (`_kvoTopLevel`).
+    func statement(line: Int, process: _KVOProcess) {
+        if let graphAt, line > graphAt, snapshot == nil {
+            snapshot = graph(process)
+        }
+        if let trace {
+            // Past the events drawn, nothing more is explained: the rest of
+            // the run goes at full speed.
+            if trace.isFull { process.kvo.explains = false }
+            trace.startStatement(
+                line: line, text: TraceDiagram.statementText(Substring(process.sourceLine(line) ?? "")))
+        }
+    }
+
+    /// The graph of the bound objects now.
+    func graph(_ process: _KVOProcess) -> String {
+        ObservationGraph.dot(from: process.boundObjects(), related: { process.relatedObjects(of: $0) })
+    }
+
+    /// At the end of the run: the pictures asked for, written.
+    func finish(_ process: _KVOProcess) {
+        if let graphPath {
+            _KVORunReport.write(snapshot ?? graph(process), to: graphPath)
+        }
+        if let tracePath, let trace {
+            _KVORunReport.write(TraceDiagram.svg(trace, title: traceTitle), to: tracePath)
+        }
+    }
+}
+
+enum _KVORunReport {
+    /// Registered when the runtime starts: `exit`, the end of the top-level
+    /// code, an uncaught exception and a runtime error all pass here; a
+    /// signal does not, and kvo-run says that nothing was counted or drawn.
+    static func install() {
+        atexit { _KVORunReport.finish() }
+    }
+
+    static func finish() {
+        let process = _KVOProcess.shared
+        fflush(stdout)
+        process.output.pictures?.finish(process)
+        guard let path = process.summaryPath else { return }
+        var summary = "notifications \(process.kvo.notificationCount)\n"
+        summary += "objects \(process.kvo.objectCount)\n"
+        summary += "statements \(process.statements)\n"
+        if let trace = process.output.pictures?.trace {
+            summary += "drawn \(trace.eventsDrawn)\nnotDrawn \(trace.dropped)\n"
+        }
+        write(summary, to: path)
+    }
+
+    static func write(_ text: String, to path: String) {
+        guard let file = fopen(path, "w") else { return }
+        fputs(text, file)
+        fclose(file)
+    }
+}
+
+extension _KVOProcess {
+    /// The objects bound to top-level names (SPEC §3.1), sorted by name: a
+    /// picture's roots, as a scenario's are its global variables. The names
+    /// the rewriter gives (`_kvoNamed`, tokens) are the only ones without `#`;
+    /// an object no binding names is `Account#2`.
+    func boundObjects() -> [KVOObject] {
+        var objects: [KVOObject] = []
+        for host in hosts.values {
+            guard let object = host.object?._kvoObject, !object.name.contains("#") else { continue }
+            objects.append(object)
+        }
+        return objects.sorted { $0.name < $1.name }
+    }
+
+    /// The objects `object`'s Swift object holds in its stored properties
+    /// (a scenario's object holds them in its slots), superclass's first.
+    /// Read by reflection: no getter of the program runs for a picture.
+    func relatedObjects(of object: KVOObject) -> [KVOObject] {
+        // A token's own fields are the runtime's, not the program's.
+        guard let host = host(of: object), !(host is NSKeyValueObservation) else { return [] }
+        var mirrors: [Mirror] = []
+        var mirror: Mirror? = Mirror(reflecting: host)
+        while let current = mirror, current.subjectType != NSObject.self {
+            mirrors.append(current)
+            mirror = current.superclassMirror
+        }
+        var related: [KVOObject] = []
+        for current in mirrors.reversed() {
+            for child in current.children {
+                if let held = child.value as? NSObject, let engineObject = held._kvoObject {
+                    related.append(engineObject)
+                }
+            }
+        }
+        return related
+    }
+}
+
+/// A top-level statement starts: `_kvoAt`, and what a picture draws at
+/// statements (`kvo-run graph --at`, the trace's arrows from the program).
+@inline(__always)
+public func _kvoTopLevel(_ line: Int, _ column: Int, _ callColumn: Int) {
+    _kvoAt(line, column, callColumn)
+    let process = _KVOProcess.shared
+    if let pictures = process.output.pictures { pictures.statement(line: line, process: process) }
+}
