@@ -303,6 +303,31 @@ import SwiftRewriter
         #expect(!Self.contains(binary, "libKVORuntime.so"))
     }
 
+    @Test func theRuntimesSourcesAreFoundInSubfolders() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-src-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nested = folder.appendingPathComponent("Model/Deep")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        for name in ["A.swift", "Model/B.swift", "Model/Deep/C.swift", "notes.txt", ".hidden.swift"] {
+            try "".write(to: folder.appendingPathComponent(name), atomically: false, encoding: .utf8)
+        }
+        #expect(
+            SwiftProgram.sourceFiles(under: folder.path).sorted()
+                == ["A.swift", "Model/B.swift", "Model/Deep/C.swift"].map { folder.path + "/" + $0 })
+    }
+
+    @Test func theProgramsEnvironmentIsKvoRunsWithItsOwnSettings() {
+        // An inherited KVO_MAX_DEPTH is replaced by kvo-run's setting; the rest is inherited.
+        let result = Self.run(
+            """
+            import Foundation
+            let environment = ProcessInfo.processInfo.environment
+            print(environment["KVO_MAX_DEPTH"] ?? "-", environment["KVO_TEST_INHERITED"] ?? "-")
+            print(environment.keys.filter { $0 == "KVO_MAX_DEPTH" }.count)
+            """, environment: ["KVO_MAX_DEPTH": "7", "KVO_TEST_INHERITED": "yes"])
+        #expect(result == ("1000 yes\n1\n", 0))
+    }
+
     @Test func rewriterKeepsColumnsAndMarksLines() {
         let result = SwiftRewriter.rewrite(
             "import Foundation\nclass A: NSObject {\n    @objc dynamic var x = 0\n}\nlet a = A()\na.x = 1\n",

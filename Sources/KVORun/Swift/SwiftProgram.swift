@@ -92,42 +92,48 @@ public enum SwiftProgram {
         func report(_ diagnostic: Diagnostic) {
             emitLine(render(diagnostic, display, text, settings) + "\n", toStandardOutput: settings.format == .json)
         }
-        let importLine = KVOScript.SourceLocation(line: importLine(of: source), column: 1)
+        // Found when an error needs it: splitting the source into lines was a
+        // tenth of a cached program's work in kvo-run.
+        func importLine() -> KVOScript.SourceLocation {
+            KVOScript.SourceLocation(line: Self.importLine(of: source), column: 1)
+        }
         let binary: String
         do {
             let swiftc = try toolchain(settings.swiftc, display: display)
             let runtime = try runtimeDirectory(swiftc: swiftc)
             binary = try program(source, display: display, swiftc: swiftc, runtime: runtime, report: report)
         } catch let failure as Failure {
-            if !failure.message.isEmpty { report(Diagnostic(.error, failure.message, at: importLine)) }
+            if !failure.message.isEmpty { report(Diagnostic(.error, failure.message, at: importLine())) }
             return failure.status
         } catch {
-            report(Diagnostic(.error, "\(error)", at: importLine))
+            report(Diagnostic(.error, "\(error)", at: importLine()))
             return ExitStatus.scriptErrors
         }
         if compileOnly { return ExitStatus.success }
-        var environment = [
-            "SWIFT_DETERMINISTIC_HASHING": "1",
-            "SWIFT_BACKTRACE": "enable=no",
-            "KVO_FORMAT": settings.format == .json ? "json" : "text",
-            "KVO_MAX_DEPTH": String(settings.maxDepth),
-            "KVO_SOURCE_NAME": display,
+        var environment: [(name: String, value: String)] = [
+            ("SWIFT_DETERMINISTIC_HASHING", "1"),
+            ("SWIFT_BACKTRACE", "enable=no"),
+            ("KVO_FORMAT", settings.format == .json ? "json" : "text"),
+            ("KVO_MAX_DEPTH", String(settings.maxDepth)),
+            ("KVO_SOURCE_NAME", display),
         ]
-        if let path { environment["KVO_SOURCE_PATH"] = absolute(path) }
-        if settings.quiet { environment["KVO_QUIET"] = "1" }
-        if settings.legacyDealloc { environment["KVO_LEGACY_DEALLOC"] = "1" }
+        if let path { environment.append(("KVO_SOURCE_PATH", absolute(path))) }
+        if settings.quiet { environment.append(("KVO_QUIET", "1")) }
+        if settings.legacyDealloc { environment.append(("KVO_LEGACY_DEALLOC", "1")) }
         // The statement a trap or a crash stopped at, written by the runtime.
         let trapFile = temporaryPath("kvo-run-trap")
         defer { unlink(trapFile) }
-        environment["KVO_TRAP_FILE"] = trapFile
+        environment.append(("KVO_TRAP_FILE", trapFile))
         Runner.flushStandardStreams()
         let ending = ChildProcess.run(binary, [], environment: environment, output: output, timeout: settings.timeout)
-        var stoppedAt = importLine
-        if let mark = try? Files.read(trapFile) {
-            let numbers = mark.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
-            if numbers.count == 2, numbers[0] > 0 {
-                stoppedAt = KVOScript.SourceLocation(line: numbers[0], column: max(1, numbers[1]))
+        var stoppedAt: KVOScript.SourceLocation {
+            if let mark = try? Files.read(trapFile) {
+                let numbers = mark.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+                if numbers.count == 2, numbers[0] > 0 {
+                    return KVOScript.SourceLocation(line: numbers[0], column: max(1, numbers[1]))
+                }
             }
+            return importLine()
         }
         switch ending {
         case .exited(let status):
@@ -143,7 +149,7 @@ public enum SwiftProgram {
                     at: stoppedAt))
             return ExitStatus.failure
         case .notStarted(let why):
-            report(Diagnostic(.error, "cannot start the compiled program: \(why)", at: importLine))
+            report(Diagnostic(.error, "cannot start the compiled program: \(why)", at: importLine()))
             return ExitStatus.failure
         }
     }
@@ -282,8 +288,8 @@ public enum SwiftProgram {
                     "the sources of the Swift runtime (KVOCore and KVOFoundation) are not installed; reinstall kvo-run with 'make install' or set KVO_RUNTIME_SOURCES to the Sources folder of its checkout",
                 status: ExitStatus.scriptErrors)
         }
-        let coreFiles = Files.find(under: sources + "/KVOCore", suffix: ".swift").sorted()
-        let foundationFiles = Files.find(under: sources + "/KVOFoundation", suffix: ".swift").sorted()
+        let coreFiles = sourceFiles(under: sources + "/KVOCore").sorted()
+        let foundationFiles = sourceFiles(under: sources + "/KVOFoundation").sorted()
         let key = runtimeKey(
             sources: sources, files: coreFiles + foundationFiles, toolchain: toolchainVersion(swiftc))
         let directory = cacheRoot() + "/runtime-" + key
@@ -378,6 +384,39 @@ public enum SwiftProgram {
         return String(path[..<slash])
     }
 
+    /// The `.swift` files under `folder` (the runtime's sources), in no
+    /// order. Not `Files.find`, whose guard against symlink loops (a set of
+    /// the folders' identities) cost a tenth of a cached program's work in
+    /// kvo-run on its first use alone: sub-folders are followed to a depth of
+    /// eight instead.
+    static func sourceFiles(under folder: String, depth: Int = 0) -> [String] {
+        guard depth < 8, let handle = opendir(folder) else { return [] }
+        var files: [String] = []
+        var folders: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(".") { continue }
+            let path = folder + "/" + name
+            var type = Int(entry.pointee.d_type)
+            if type == Int(DT_UNKNOWN) || type == Int(DT_LNK) {
+                var info = stat()
+                guard stat(path, &info) == 0 else { continue }
+                let mode = info.st_mode & S_IFMT
+                type = mode == S_IFDIR ? Int(DT_DIR) : mode == S_IFREG ? Int(DT_REG) : Int(DT_UNKNOWN)
+            }
+            if type == Int(DT_DIR) {
+                folders.append(path)
+            } else if type == Int(DT_REG) && name.hasSuffix(".swift") {
+                files.append(path)
+            }
+        }
+        closedir(handle)
+        for subfolder in folders { files += sourceFiles(under: subfolder, depth: depth + 1) }
+        return files
+    }
+
     /// The runtime's cache key: the toolchain, the flags and the sources'
     /// text. Reading and hashing 400 KB of sources was two thirds of the
     /// start-up of a cached program, so the key is remembered under a hash
@@ -387,7 +426,7 @@ public enum SwiftProgram {
     static func runtimeKey(sources: String, files: [String], toolchain: String) -> String {
         var stamp = FNV1a()
         stamp.add(toolchain)
-        stamp.add(runtimeFlags.joined(separator: " "))
+        for flag in runtimeFlags { stamp.add(flag) }
         for file in files {
             var info = stat()
             stamp.add(String(file.dropFirst(sources.count)))
@@ -405,7 +444,7 @@ public enum SwiftProgram {
         if let known = try? Files.read(remembered), known.count == 16 { return known }
         var hash = FNV1a()
         hash.add(toolchain)
-        hash.add(runtimeFlags.joined(separator: " "))
+        for flag in runtimeFlags { hash.add(flag) }
         for file in files {
             hash.add(String(file.dropFirst(sources.count)))
             hash.add((try? Files.read(file)) ?? "")
@@ -496,7 +535,7 @@ public enum SwiftProgram {
         var hash = FNV1a()
         hash.add(runtime)
         hash.add(executableIdentity)
-        hash.add(programFlags.joined(separator: " "))
+        for flag in programFlags { hash.add(flag) }
         hash.add(display)
         hash.add(source)
         return hash.hex
@@ -651,7 +690,7 @@ public enum SwiftProgram {
         let output = probe + "/program"
         let printed = captured(
             [swiftc] + compileArguments(swiftc: swiftc, runtime: runtime, source: source, output: output) + ["-###"],
-            environment: ["TMPDIR": probe])
+            environment: [("TMPDIR", probe)])
         let library = Files.exists(runtime + "/libKVORuntime.so") ? runtime : nil
         let jobs = printed.flatMap { CompileJobs.plan($0, sourcePath: source, outputPath: output, runtime: library) }
         // Kept either way: a plan this kvo-run cannot follow is not asked for again.
@@ -669,7 +708,7 @@ public enum SwiftProgram {
     }
 
     /// What `command` prints (standard output and error), when it succeeds.
-    static func captured(_ command: [String], environment: [String: String] = [:]) -> String? {
+    static func captured(_ command: [String], environment: [(name: String, value: String)] = []) -> String? {
         guard let program = command.first else { return nil }
         let path = temporaryPath("kvo-run-plan")
         defer { unlink(path) }
