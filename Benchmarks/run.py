@@ -16,9 +16,15 @@ on each side, and the table shows that phase-matched ratio beside the
 whole-process one. Neither side times itself: the scenario language has no
 clock.
 
+The last section measures compiled Swift programs (SPEC §11.0) in a private
+cache: the first runtime build, a new 50-line program, a cached program's
+start-up against a scenario's, and B1 compiled beside the interpreted B1 and
+GNUstep's (`swift_section`; Benchmarks/README.md).
+
     python3 Benchmarks/run.py                 # full run (tens of minutes)
     python3 Benchmarks/run.py --quick         # fewer pairs, smaller N
     python3 Benchmarks/run.py --only B1,B5    # some workloads only
+    python3 Benchmarks/run.py --quick --only swift-build,swift-new,swift-startup,B1swift
     python3 Benchmarks/run.py --bin .build-bench/release/kvo-run
 
 Python 3 standard library only.
@@ -117,7 +123,10 @@ WORKLOADS = [
 SCALING = dict(full=[1_000, 10_000, 100_000], quick=[100, 1_000, 10_000])
 # Fixed-size scenario files kept for running by hand; used when N matches.
 SCALING_FILES = {1_000: "B3_1k.kvo", 10_000: "B3_10k.kvo", 100_000: "B3.kvo"}
-EXTRAS = ["startup", "rss", "text", "scaling"]
+# The compiled Swift route (SPEC §11.0): first runtime build, a new program,
+# a cached program's start-up, and B1 compiled (see swift_section).
+SWIFT_EXTRAS = ["swift-build", "swift-new", "swift-startup", "B1swift"]
+EXTRAS = ["startup", "rss", "text", "scaling"] + SWIFT_EXTRAS
 
 
 def log(*args):
@@ -151,7 +160,7 @@ class Finished(NamedTuple):
     cpu: Optional[float]   # user + system time; None when the run timed out
 
 
-def run_process(cmd, timeout, stdout=subprocess.PIPE):
+def run_process(cmd, timeout, stdout=subprocess.PIPE, env=None):
     """Runs cmd in its own process group; kills the group on timeout.
     Runs are sequential, so the growth of the children's CPU
     time is this run's: user + system time of the process, which the host's
@@ -160,7 +169,7 @@ def run_process(cmd, timeout, stdout=subprocess.PIPE):
     start = time.perf_counter()
     proc = subprocess.Popen([str(c) for c in cmd], stdout=stdout,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                            start_new_session=True)
+                            start_new_session=True, env=env)
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -298,7 +307,8 @@ def alternate_all(pairs, sides, label):
 
 
 def materialize(scenario, params, defaults, tmpdir):
-    """The scenario file itself, or a copy with its `let NAME = N` lines changed."""
+    """The scenario file itself, or a copy with its `let NAME = N` lines changed
+    (a `.kvo` or a `.swift` file; the copy keeps the suffix)."""
     path = SCENARIOS / scenario
     if params == defaults:
         return path
@@ -309,7 +319,7 @@ def materialize(scenario, params, defaults, tmpdir):
         if hits != 1:
             raise SystemExit(f"{path}: no line `let {name} = …` to set")
     suffix = "_".join(f"{k}{v}" for k, v in sorted(params.items()))
-    out = Path(tmpdir) / f"{path.stem}_{suffix}.kvo"
+    out = Path(tmpdir) / f"{path.stem}_{suffix}{path.suffix}"
     out.write_text(text)
     return out
 
@@ -446,6 +456,213 @@ def max_rss_kb(cmd, timeout):
     return Outcome(run.seconds, rss_kb=int(lines[-1]))  # ru_maxrss is in KiB on Linux
 
 
+def run_swift(binary, program, timeout, env, quiet=True, stdout=subprocess.PIPE, command=()):
+    """One run of a Swift program through kvo-run (SPEC §11.0): `kvo-run
+    [command] FILE [--quiet]` with the private cache of `env`. A program
+    prints its own count as its last line (a compiled program has no --stats
+    line), like a peer; a program that prints no number has count None."""
+    cmd = [binary] + list(command) + [program] + (["--quiet"] if quiet else [])
+    run = run_process(cmd, timeout, stdout, env=env)
+    if run.status is None:
+        return Outcome(status="timeout")
+    if run.status != 0:
+        return Outcome(status="error", detail=f"exit {run.status}: {tail(run.err + run.out)}")
+    lines = run.out.strip().splitlines()
+    count = int(lines[-1]) if lines and lines[-1].strip().isdigit() else None
+    return Outcome(run.seconds, count, cpu=run.cpu)
+
+
+class SwiftRoute:
+    """What the compiled rows share: kvo-run's cache in a private
+    XDG_CACHE_HOME (the runtime, the programs and swiftc's own module cache),
+    and a snapshot of the runtime's sources (KVO_RUNTIME_SOURCES), so that
+    neither the user's cache nor an edit during the run is measured."""
+
+    def __init__(self, tmpdir):
+        self.tmpdir = Path(tmpdir)
+        self.sources = self.tmpdir / "runtime-sources"
+        for module in ("KVOCore", "KVOFoundation"):
+            shutil.copytree(ROOT / "Sources" / module, self.sources / module)
+        self.cold_builds = 0
+        self.cache = self.fresh_cache()
+
+    def fresh_cache(self):
+        """An empty cache directory: the next run builds the runtime."""
+        self.cold_builds += 1
+        path = self.tmpdir / f"swift-cache-{self.cold_builds}"
+        path.mkdir()
+        return path
+
+    def env(self, cache=None):
+        return dict(os.environ, XDG_CACHE_HOME=str(cache or self.cache),
+                    KVO_RUNTIME_SOURCES=str(self.sources))
+
+
+def ms_text(series, timeout):
+    if series.median is None:
+        return series.time_text(timeout)
+    return f"{series.median * 1000:.1f} ms (CPU {series.cpu_median * 1000:.1f} ms)"
+
+
+def swift_section(args, mode, tmpdir, wanted):
+    """The compiled Swift route (SPEC §11.0, issue 28): (a) the first
+    runtime build in an empty cache, (b) a new 50-line program, (c) a cached
+    program's start-up beside a 10-line scenario's, (d) B1 compiled beside the
+    interpreted B1 and GNUstep's. Returns the report's lines."""
+    report = ["## Compiled Swift programs (SPEC §11.0)", ""]
+    swiftc = os.environ.get("KVO_SWIFTC") or shutil.which("swiftc")
+    if not swiftc:
+        return report + ["Not measured: no `swiftc` on PATH (or `KVO_SWIFTC`).", ""]
+    route = SwiftRoute(tmpdir)
+    startup_swift = SCENARIOS / "startup.swift"
+    rows = []
+
+    # (a) First runtime build: `kvo-run check startup.swift` in an empty
+    # cache builds the runtime (KVOCore and KVOFoundation, -O -wmo), swiftc's
+    # module cache, then compiles the 16-line program. Each run a new cache.
+    if wanted("swift-build"):
+        runs = 1 if args.quick else 3
+        log(f"Swift: first runtime build (empty cache), {runs} run(s)")
+        cold = Series("cold")
+        for i in range(runs):
+            if i > 0:
+                route.cache = route.fresh_cache()
+            outcome = run_swift(args.bin, startup_swift, args.timeout, route.env(),
+                                quiet=False, command=["check"])
+            cold.add(outcome)
+            log(f"  first build run {i + 1}/{runs}: "
+                f"{fmt_seconds(outcome.seconds) if outcome.status == 'ok' else outcome.status} s")
+            if cold.dead:
+                break
+        rows.append(f"| (a) first runtime build: `kvo-run check startup.swift`, empty cache "
+                    f"(median of {len(cold.runs)}) | {cold.time_text(args.timeout)} | "
+                    f"{fmt_seconds(cold.cpu_median)} | – | – |")
+    else:
+        # The other rows need a built runtime: built once here, unmeasured.
+        log("Swift: building the runtime into the private cache (unmeasured)")
+        warm = run_swift(args.bin, startup_swift, args.timeout, route.env(),
+                         quiet=False, command=["check"])
+        if warm.status != "ok":
+            return report + [f"Not measured: the runtime did not build: {warm.detail}", ""]
+
+    # (b) A new 50-line program: each run changes `let run = …`, so that the
+    # program is new to the cache: rewrite, compile, link and run, whole process.
+    if wanted("swift-new"):
+        runs = 3 if args.quick else 7
+        log(f"Swift: a new 50-line program, {runs} runs")
+        new = Series("new program")
+        defaults = read_defaults("new50.swift", ["run"])
+        for i in range(runs):
+            program = materialize("new50.swift", dict(run=1000 + i), defaults, tmpdir)
+            outcome = run_swift(args.bin, program, args.timeout, route.env(), quiet=False)
+            new.add(outcome)
+            log(f"  new program run {i + 1}/{runs}: "
+                f"{fmt_seconds(outcome.seconds) if outcome.status == 'ok' else outcome.status} s")
+        met = "" if new.median is None else (" ✓" if new.median < 1 else " ✗")
+        rows.append(f"| (b) a new 50-line program (`new50.swift`): rewrite, compile, run "
+                    f"(median of {len(new.runs)}) | {new.time_text(args.timeout)} | "
+                    f"{fmt_seconds(new.cpu_median)} | – | < 1 s{met} |")
+
+    # (c) A cached program's start-up against a scenario's: startup.swift
+    # (compiled once, unmeasured) and startup.kvo alternately.
+    if wanted("swift-startup"):
+        runs = 10 if args.quick else 20
+        log(f"Swift: cached program start-up, {runs} runs each of startup.swift and startup.kvo")
+        run_swift(args.bin, startup_swift, args.timeout, route.env(), quiet=False)
+        compiled, scenario = Series("startup.swift"), Series("startup.kvo")
+        for _ in range(runs):
+            for series, run in (
+                    (compiled, lambda: run_swift(args.bin, startup_swift, args.timeout, route.env(),
+                                                 quiet=False, stdout=subprocess.DEVNULL)),
+                    (scenario, lambda: run_kvo(args.bin, SCENARIOS / "startup.kvo", args.timeout,
+                                               quiet=False, stdout=subprocess.DEVNULL))):
+                if series.dead is None:
+                    series.add(run())
+        ratio = (compiled.median / scenario.median
+                 if compiled.median is not None and scenario.median else None)
+        cpu_ratio = (compiled.cpu_median / scenario.cpu_median
+                     if compiled.cpu_median is not None and scenario.cpu_median else None)
+        met = "" if ratio is None else (" ✓" if ratio <= 2 else " ✗")
+        rows.append(f"| (c) start-up of a cached program (`startup.swift`) against the "
+                    f"10-line scenario (`startup.kvo`), median of {runs} each | "
+                    f"{ms_text(compiled, args.timeout)} | scenario {ms_text(scenario, args.timeout)} | "
+                    f"{'–' if ratio is None else f'{ratio:.2f}×'}"
+                    f"{'' if cpu_ratio is None else f' (CPU {cpu_ratio:.2f}×)'} | ≤ 2×{met} |")
+
+    if rows:
+        report += ["| row | wall | CPU (s) / reference | ratio | goal |",
+                   "|---|---:|---:|---:|---|"] + rows + [""]
+        report += ["Each row runs kvo-run (the snapshot binary) with its cache in a private "
+                   "`XDG_CACHE_HOME` (the runtime, the compiled programs and swiftc's module "
+                   "cache), and the runtime's sources from a snapshot "
+                   "(`KVO_RUNTIME_SOURCES`). (a) starts from an empty cache every run; "
+                   "(b) changes the program's `let run = …` line every run, so it is new "
+                   "to the cache; (c) compiles `startup.swift` once before timing. "
+                   "Wall-clock times and the CPU time (user + system) of kvo-run and "
+                   "every process it starts (swiftc, the linker, the program).", ""]
+
+    # (d) B1 compiled: B1.swift (an @objc dynamic property, one observe token
+    # [.new, .old]), phase-matched beside the interpreted B1 and GNUstep's.
+    if wanted("B1swift"):
+        params = dict(n=100_000) if args.quick else dict(n=1_000_000)
+        setup = dict(n=0)
+        swift_defaults = read_defaults("B1.swift", ["n"])
+        kvo_defaults = read_defaults("B1.kvo", ["n"])
+        swift_files = (materialize("B1.swift", params, swift_defaults, tmpdir),
+                       materialize("B1.swift", setup, swift_defaults, tmpdir))
+        kvo_files = (materialize("B1.kvo", params, kvo_defaults, tmpdir),
+                     materialize("B1.kvo", setup, kvo_defaults, tmpdir))
+        log(f"B1swift: B1 compiled, interpreted and GNUstep (n={params['n']:,}; "
+            f"set-up runs with n=0); compiling both programs first")
+        for program in swift_files:
+            run_swift(args.bin, program, args.timeout, route.env())
+        peer = args.peers / "B1"
+        sides = {
+            "compiled Swift": (Series("compiled"), Series("compiled set-up"),
+                               lambda f: run_swift(args.bin, swift_files[f], args.timeout, route.env())),
+            "scenario language": (Series("interpreted"), Series("interpreted set-up"),
+                                  lambda f: run_kvo(args.bin, kvo_files[f], args.timeout)),
+            "GNUstep": (Series("GNUstep"), Series("GNUstep set-up"),
+                        lambda f: run_peer(peer, [[params["n"]], [0]][f], args.timeout)),
+        }
+        order = []
+        for whole, zero, run in sides.values():
+            order.append((whole, lambda run=run: run(0)))
+        for whole, zero, run in sides.values():
+            order.append((zero, lambda run=run: run(1)))
+        alternate_all(args.pairs, order, "B1swift")
+        g_phase = phase_seconds(*sides["GNUstep"][:2])
+        g_cpu = phase_seconds(*sides["GNUstep"][:2], cpu=True)
+        lines = []
+        for label, (whole, zero, _) in sides.items():
+            phase = phase_seconds(whole, zero)
+            cpu = phase_seconds(whole, zero, cpu=True)
+            ns = phase / params["n"] * 1e9 if phase is not None and phase > 0 else None
+            ratio = phase_ratio(phase, g_phase)
+            cpu_ratio = phase_ratio(cpu, g_cpu)
+            problems = []
+            for series, exp in ((whole, params["n"]), (zero, 0)):
+                if series.runs and series.counts != [exp]:
+                    problems.append(f"{series.label} counted {series.count_text()}, expected {exp:,}")
+            lines.append(f"| {label} | {whole.time_text(args.timeout)} | {zero.time_text(args.timeout)} | "
+                         f"{phase_text(phase)} | {'–' if ns is None else f'{ns:,.0f}'} | "
+                         f"{'–' if ratio is None else f'{ratio:.2f}'} | "
+                         f"{'–' if cpu_ratio is None else f'{cpu_ratio:.2f}'} | "
+                         f"{'; '.join(problems) or 'ok'} |")
+        report += [f"### (d) B1 compiled: {params['n']:,} sets, one observer [.new, .old]", "",
+                   "| B1 as | whole (s) | set-up, n = 0 (s) | phase (s) | ns per set | "
+                   "GNUstep / this (phase) | same on CPU | check |",
+                   "|---|---:|---:|---:|---:|---:|---:|---|"] + lines + [""]
+        report += ["`Benchmarks/scenarios/B1.swift` (an `@objc dynamic var balance: Int`, one "
+                   "`observe(\\.balance, options: [.new, .old])` token whose handler counts, "
+                   "printed at the end) run as `kvo-run B1.swift --quiet`, compiled once "
+                   "before timing; `B1.kvo --quiet --stats`; the GNUstep peer `B1.m`. Each "
+                   f"round runs the three whole, then the three with n = 0 ({args.pairs} "
+                   "rounds, medians); phase = median(whole) − median(set-up), as in the "
+                   "table above. Above 1, that B1 is faster than GNUstep's compiled KVO.", ""]
+    return report
+
+
 def environment(args):
     def cmd_out(cmd):
         try:
@@ -515,7 +732,8 @@ def main():
     peer_names = ([w.get("peer", w["name"]) for w in WORKLOADS if wanted(w["name"])]
                   + (["B3"] if wanted("scaling") else [])
                   + (["startup"] if wanted("startup") or wanted("rss") else [])
-                  + (["mem_1m"] if wanted("rss") else []))
+                  + (["mem_1m"] if wanted("rss") else [])
+                  + (["B1"] if wanted("B1swift") else []))
     missing = [n for n in peer_names if not os.access(args.peers / n, os.X_OK)]
     if missing:
         raise SystemExit(f"GNUstep peers missing in {args.peers}: "
@@ -741,6 +959,9 @@ def main():
                        "", "Growth is the time ratio to the previous N (×10 is linear, "
                        "×100 quadratic; the exponent is log base 10 of it). Whole-process "
                        "times: at small N start-up dominates and flattens the growth.", ""]
+        # ---- the compiled Swift route ----------------------------------
+        if any(wanted(name) for name in SWIFT_EXTRAS):
+            report += swift_section(args, mode, tmpdir, wanted)
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
 

@@ -34,9 +34,10 @@ public final class _KVOClassTable {
         // literal (a generic helper's parameter): Linux cannot read it.
         if let keyPath { _KVOProcess.shared.keyPathNames[keyPath] = name }
         let property = PropertyInfo(name: name, type: _KVOBridge.valueType(V.self), storage: .computed)
+        let convert = _KVOBridge.converter(V.self)
         property.getter = { object in
             guard let host = _KVOProcess.shared.host(of: object) as? C else { return .null }
-            return _KVOBridge.value(get(host))
+            return convert(get(host))
         }
         if let set {
             property.hasSetter = true

@@ -86,17 +86,23 @@ extension _KeyValueCodingAndObserving {
                 "Fatal error: Could not extract a String from KeyPath \\\(Self.self).\(name ?? "<unknown>")",
                 column: process.statementColumn)
         }
-        let token = NSKeyValueObservation(object: object, keyPath: path) { observed, change in
-            guard let observed = observed as? Self else { return }
-            changeHandler(
-                observed,
-                NSKeyValueObservedChange(
-                    kind: NSKeyValueChange(rawValue: UInt(change.kind.rawValue)) ?? .setting,
-                    newValue: change.new.flatMap { _KVOBridge.cast($0, to: Value.self) },
-                    oldValue: change.old.flatMap { _KVOBridge.cast($0, to: Value.self) },
-                    indexes: change.indexes.map { IndexSet($0) },
-                    isPrior: change.isPrior))
+        // The object a change is delivered with is the receiver, a `Self`:
+        // checked by identity, it is handed over without `as? Self`, which in
+        // this unspecialised code looks up `Optional<Self>`'s metadata on
+        // every notification.
+        let receiver = ObjectIdentifier(object)
+        let handler: (NSObject, NSKeyValueObservedChange<Value>) -> Void
+        if Self.self is AnyObject.Type {
+            handler = { observed, change in
+                guard ObjectIdentifier(observed) == receiver else { return }
+                changeHandler(unsafeBitCast(observed, to: Self.self), change)
+            }
+        } else {
+            handler = { observed, change in
+                if let observed = observed as? Self { changeHandler(observed, change) }
+            }
         }
+        let token = NSKeyValueObservation(object: object, keyPath: path, callback: _KVODelivery.callback(handler))
         process.run {
             try process.kvo.addObserver(
                 token._kvoObject, to: .object(object._kvoObject), keyPath: path,
@@ -113,6 +119,42 @@ extension _KeyValueCodingAndObserving {
     public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
         guard let object = self as? NSObject, let name = _KVOProcess.shared.keyPathNames[keyPath] else { return }
         object.didChangeValue(forKey: name)
+    }
+}
+
+/// How an `observe` handler receives the engine's change. The callback is
+/// made once per observation: `observe` is generic over the value's type,
+/// which the runtime cannot specialise for a program's types, and making an
+/// `NSKeyValueObservedChange<Value>` in unspecialised code looks up its
+/// metadata and `Optional<Value>`'s on every notification (about 5,000
+/// instructions of a B1 set). For the value types of most observed
+/// properties the callback is one of the specialisations below.
+enum _KVODelivery {
+    static func callback<Value>(
+        _ handler: @escaping (NSObject, NSKeyValueObservedChange<Value>) -> Void
+    ) -> (NSObject?, Change) -> Void {
+        if let typed = handler as? (NSObject, NSKeyValueObservedChange<Int>) -> Void { return make(typed) }
+        if let typed = handler as? (NSObject, NSKeyValueObservedChange<Double>) -> Void { return make(typed) }
+        if let typed = handler as? (NSObject, NSKeyValueObservedChange<Bool>) -> Void { return make(typed) }
+        if let typed = handler as? (NSObject, NSKeyValueObservedChange<String>) -> Void { return make(typed) }
+        if let typed = handler as? (NSObject, NSKeyValueObservedChange<String?>) -> Void { return make(typed) }
+        return make(handler)
+    }
+
+    private static func make<Value>(
+        _ handler: @escaping (NSObject, NSKeyValueObservedChange<Value>) -> Void
+    ) -> (NSObject?, Change) -> Void {
+        { observed, change in
+            guard let observed else { return }
+            handler(
+                observed,
+                NSKeyValueObservedChange(
+                    kind: NSKeyValueChange(rawValue: UInt(change.kind.rawValue)) ?? .setting,
+                    newValue: change.new.flatMap { _KVOBridge.cast($0, to: Value.self) },
+                    oldValue: change.old.flatMap { _KVOBridge.cast($0, to: Value.self) },
+                    indexes: change.indexes.map { IndexSet($0) },
+                    isPrior: change.isPrior))
+        }
     }
 }
 

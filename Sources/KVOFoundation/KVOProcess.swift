@@ -40,7 +40,7 @@ public final class _KVOProcess {
     var classes: [ObjectIdentifier: ClassInfo] = [:]
     /// The Swift object of each engine object: the engine hands back its own
     /// objects (observers, values of to-one keys), Swift code wants its own.
-    var hosts: [ObjectIdentifier: _WeakHost] = [:]
+    var hosts = _HostTable()
     var contextsByName: [String: (Context, UnsafeMutableRawPointer)] = [:]
     var contextsByPointer: [UnsafeMutableRawPointer: Context] = [:]
     var keyPathNames: [AnyKeyPath: String] = [:]
@@ -68,27 +68,28 @@ public final class _KVOProcess {
     }
 
     private init() {
-        let environment = ProcessInfo.processInfo.environment
+        // getenv, not ProcessInfo's dictionary of the whole environment.
+        func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
         output = _KVOEventOutput(
-            json: environment["KVO_FORMAT"] == "json", color: environment["KVO_COLOR"] == "1",
-            diagnosticColor: environment["KVO_DIAGNOSTIC_COLOR"] == "1")
+            json: environment("KVO_FORMAT") == "json", color: environment("KVO_COLOR") == "1",
+            diagnosticColor: environment("KVO_DIAGNOSTIC_COLOR") == "1")
         output.pictures = _KVOPictures(environment: environment)
         kvo = KVORuntime(sink: output)
         // The trace draws what caused each notification from the engine's
         // --explain steps (none of them printed), as for a scenario.
-        kvo.explains = environment["KVO_EXPLAIN"] == "1" || output.pictures?.trace != nil
+        kvo.explains = environment("KVO_EXPLAIN") == "1" || output.pictures?.trace != nil
         kvo.explainsUnobservedReleases = false
-        keepGoing = environment["KVO_KEEP_GOING"] == "1"
-        summaryPath = environment["KVO_SUMMARY_FILE"]
-        if let depth = environment["KVO_MAX_DEPTH"].flatMap(Int.init), depth > 0 { kvo.maxDepth = depth }
-        kvo.legacyDealloc = environment["KVO_LEGACY_DEALLOC"] == "1"
-        kvo.reportsNotifications = environment["KVO_QUIET"] != "1"
+        keepGoing = environment("KVO_KEEP_GOING") == "1"
+        summaryPath = environment("KVO_SUMMARY_FILE")
+        if let depth = environment("KVO_MAX_DEPTH").flatMap(Int.init), depth > 0 { kvo.maxDepth = depth }
+        kvo.legacyDealloc = environment("KVO_LEGACY_DEALLOC") == "1"
+        kvo.reportsNotifications = environment("KVO_QUIET") != "1"
         // The engine checks the native stack against its own thread's bounds:
         // deep recursion in a compiled program is the program's own, and
         // Swift traps it (reported by kvo-run as a signal).
-        if let trapFile = environment["KVO_TRAP_FILE"] { _KVOTrapReport.install(path: trapFile) }
-        sourceName = environment["KVO_SOURCE_NAME"] ?? "main.swift"
-        sourcePath = environment["KVO_SOURCE_PATH"]
+        if let trapFile = environment("KVO_TRAP_FILE") { _KVOTrapReport.install(path: trapFile) }
+        sourceName = environment("KVO_SOURCE_NAME") ?? "main.swift"
+        sourcePath = environment("KVO_SOURCE_PATH")
         rootClass = ClassInfo(name: "NSObject", superclass: nil)
         rootClass.runtimeName = "NSObject"
         installHooks(rootClass, for: NSObject.self)
@@ -117,9 +118,13 @@ public final class _KVOProcess {
         } else {
             superInfo = rootClass
         }
-        let qualified = String(reflecting: type)
+        // `_typeName` is what `String(reflecting:)` and `String(describing:)`
+        // print for a metatype, without first asking the type for every
+        // printing protocol: each first conformance question scans every
+        // loaded image's conformance records (1.5 million instructions).
+        let qualified = _typeName(type, qualified: true)
         let isRuntimeClass = qualified.hasPrefix("KVOFoundation.")
-        let name = String(describing: type)
+        let name = _typeName(type, qualified: false)
         let info = ClassInfo(name: name, superclass: superInfo)
         info.runtimeName = isRuntimeClass ? name : qualified
         classes[ObjectIdentifier(type)] = info
@@ -258,6 +263,37 @@ public final class _KVOProcess {
         }
         guard let lines = sourceLines, number >= 1, number <= lines.count else { return nil }
         return String(lines[number - 1])
+    }
+}
+
+/// The Swift object of each engine object, keyed by the engine object's
+/// address. A notifying set asks three or four times (the old and new value
+/// through the getter, the observer and the object for the delivery), and
+/// `ObjectIdentifier`'s SipHash was most of each lookup: the key here hashes
+/// the address by multiplication.
+struct _HostTable {
+    private var table: [_AddressKey: _WeakHost] = [:]
+
+    subscript(id: ObjectIdentifier) -> _WeakHost? {
+        get { table[_AddressKey(id: id)] }
+        set { table[_AddressKey(id: id)] = newValue }
+    }
+
+    /// Every entry, in no order (a picture's roots are sorted by name).
+    var values: Dictionary<_AddressKey, _WeakHost>.Values { table.values }
+}
+
+struct _AddressKey: Hashable {
+    let id: ObjectIdentifier
+
+    func hash(into hasher: inout Hasher) { hasher.combine(id) }
+
+    /// What Dictionary asks for (the hash of `hash(into:)` by default):
+    /// Fibonacci hashing of the address, whose low 4 bits are always zero,
+    /// folded so that the low bits the table indexes by depend on all of it.
+    func _rawHashValue(seed: Int) -> Int {
+        let mixed = (UInt(bitPattern: id) >> 4 ^ UInt(bitPattern: seed)) &* 0x9E37_79B9_7F4A_7C15
+        return Int(bitPattern: mixed ^ mixed >> 29)
     }
 }
 

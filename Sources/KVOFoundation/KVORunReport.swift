@@ -28,12 +28,12 @@ final class _KVOPictures {
     let traceTitle: String
     let trace: TraceDiagram.Builder?
 
-    init?(environment: [String: String]) {
-        graphPath = environment["KVO_GRAPH_FILE"]
-        tracePath = environment["KVO_TRACE_FILE"]
+    init?(environment: (String) -> String?) {
+        graphPath = environment("KVO_GRAPH_FILE")
+        tracePath = environment("KVO_TRACE_FILE")
         guard graphPath != nil || tracePath != nil else { return nil }
-        graphAt = environment["KVO_GRAPH_AT"].flatMap { Int($0) }
-        traceTitle = environment["KVO_TRACE_TITLE"] ?? "kvo-run trace"
+        graphAt = environment("KVO_GRAPH_AT").flatMap { Int($0) }
+        traceTitle = environment("KVO_TRACE_TITLE") ?? "kvo-run trace"
         // The classes of objects bound to names, for a name the trace meets
         // before any event has shown its object (an observer removed before
         // it was told): looked up among the live bound objects.

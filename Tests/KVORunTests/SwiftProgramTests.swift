@@ -121,6 +121,225 @@ import SwiftRewriter
         #expect(key() != before)
     }
 
+    @Test func aFileChangedInPlaceChangesTheRuntimeKey() throws {
+        // The key is remembered by each file's stat; an edit of the same size
+        // changes the file's change time, so the sources are hashed again.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-key-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("A.swift")
+        try "let a = 1\n".write(to: file, atomically: false, encoding: .utf8)
+        let first = SwiftProgram.runtimeKey(sources: folder.path, files: [file.path], toolchain: "t1")
+        #expect(SwiftProgram.runtimeKey(sources: folder.path, files: [file.path], toolchain: "t1") == first)
+        #expect(SwiftProgram.runtimeKey(sources: folder.path, files: [file.path], toolchain: "t2") != first)
+        usleep(20_000)  // past the file system's clock tick
+        try "let b = 2\n".write(to: file, atomically: false, encoding: .utf8)
+        #expect(SwiftProgram.runtimeKey(sources: folder.path, files: [file.path], toolchain: "t1") != first)
+    }
+
+    /// What the runtime and programs are compiled with (SPEC §11.0; issue 28's
+    /// measurements in Benchmarks/README.md): changing it is a decision.
+    @Test func theCompileCommandsArePinned() {
+        #expect(
+            SwiftProgram.runtimeFlags == [
+                "-O", "-wmo", "-parse-as-library", "-swift-version", "5", "-enforce-exclusivity=unchecked",
+            ])
+        #expect(
+            SwiftProgram.programFlags == [
+                "-swift-version", "5", "-module-name", "main", "-Onone", "-suppress-warnings", "-diagnostic-style",
+                "llvm",
+            ])
+        // No ld.lld beside this swiftc: the driver's own linker.
+        #expect(
+            SwiftProgram.compileArguments(
+                swiftc: "/nonexistent/swiftc", runtime: "/rt", source: "/p/main.swift", output: "/p/program")
+                == SwiftProgram.programFlags + [
+                    "-I", "/rt", "-L", "/rt", "-lKVOFoundation", "-lKVOCore", "-Xlinker", "-rpath", "-Xlinker", "/rt",
+                    "/p/main.swift", "-o", "/p/program",
+                ])
+        #expect(SwiftProgram.staticLibraries.first == "swiftCore")
+    }
+
+    @Test func theDriversPlanIsFollowedWithoutTheDriver() throws {
+        let printed = """
+            /tc/bin/swift-frontend -frontend -c -primary-file '/tmp/a b/main.swift' -target x86_64-unknown-linux-gnu -I /rt -module-name main -o /tmp/TemporaryDirectory.x/main-1.o
+            /tc/bin/swift-autolink-extract /tmp/TemporaryDirectory.x/main-1.o -o /tmp/TemporaryDirectory.x/main-2.autolink
+            /tc/bin/clang -fuse-ld=lld -pie /tc/lib/swift/linux/x86_64/swiftrt.o /tmp/TemporaryDirectory.x/main-1.o @/tmp/TemporaryDirectory.x/main-2.autolink -L /tc/lib/swift/linux -lswiftCore --target=x86_64-unknown-linux-gnu -L /rt -lKVOFoundation -lKVOCore -o '/tmp/a b/program'
+
+            """
+        let jobs = try #require(
+            CompileJobs.plan(printed, sourcePath: "/tmp/a b/main.swift", outputPath: "/tmp/a b/program", runtime: "/rt")
+        )
+        #expect(
+            jobs.frontendJob(source: "/p/main.swift", folder: "/p")
+                == [
+                    "/tc/bin/swift-frontend", "-frontend", "-c", "-primary-file", "/p/main.swift", "-target",
+                    "x86_64-unknown-linux-gnu", "-I", "/rt", "-module-name", "main", "-o", "/p/main.o",
+                ])
+        #expect(
+            jobs.autolinkJob(folder: "/p") == ["/tc/bin/swift-autolink-extract", "/p/main.o", "-o", "/p/main.autolink"])
+        #expect(
+            jobs.linkJob(folder: "/p", output: "/p/program")
+                == [
+                    "/tc/bin/clang", "-fuse-ld=lld", "-pie", "/tc/lib/swift/linux/x86_64/swiftrt.o", "/p/main.o",
+                    "@/p/main.autolink", "-L", "/tc/lib/swift/linux", "-lswiftCore",
+                    "--target=x86_64-unknown-linux-gnu",
+                    "-L", "/rt", "-lKVOFoundation", "-lKVOCore", "-o", "/p/program",
+                ])
+        // A program importing only the runtime: libKVORuntime.so alone.
+        #expect(
+            jobs.runtimeLinkJob(folder: "/p", output: "/p/program")
+                == [
+                    "/tc/bin/clang", "-fuse-ld=lld", "-pie", "-Xlinker", "--build-id",
+                    "/tc/lib/swift/linux/x86_64/swiftrt.o", "/p/main.o", "--target=x86_64-unknown-linux-gnu", "-L",
+                    "/rt",
+                    "-lKVORuntime", "-lm", "-ldl", "-lpthread", "-lutil", "-Xlinker", "-rpath", "-Xlinker", "/rt", "-o",
+                    "/p/program",
+                ])
+        // clang's own plan for that link: the linker's command.
+        let clang = """
+            clang version 21.0.0
+            Target: x86_64-unknown-linux-gnu
+             "/tc/bin/ld.lld" "-pie" "-o" "/p/program" "/tc/lib/swift/linux/x86_64/swiftrt.o" "/p/main.o" "-L/rt" "-lKVORuntime"
+
+            """
+        let direct = try #require(CompileJobs.linkerCommand(clang, folder: "/p", outputPath: "/p/program"))
+        var learned = jobs
+        learned.directLink = direct
+        #expect(
+            learned.directLinkJob(folder: "/q", output: "/q/program")
+                == [
+                    "/tc/bin/ld.lld", "-pie", "-o", "/q/program", "/tc/lib/swift/linux/x86_64/swiftrt.o", "/q/main.o",
+                    "-L/rt", "-lKVORuntime",
+                ])
+        #expect(CompileJobs(serialized: learned.serialized) == learned)
+        #expect(CompileJobs(serialized: jobs.serialized) == jobs)
+        #expect(CompileJobs(serialized: "driver\n") == nil)
+        // Without libKVORuntime.so, no such link; a plan it cannot follow, none.
+        #expect(
+            CompileJobs.plan(printed, sourcePath: "/tmp/a b/main.swift", outputPath: "/tmp/a b/program")?.runtimeLink
+                == nil)
+        let withResponseFile = printed.replacingOccurrences(of: "-module-name main", with: "@/tmp/args.resp")
+        #expect(
+            CompileJobs.plan(withResponseFile, sourcePath: "/tmp/a b/main.swift", outputPath: "/tmp/a b/program") == nil
+        )
+        let twoJobs = printed.split(separator: "\n").prefix(2).joined(separator: "\n")
+        #expect(CompileJobs.plan(twoJobs, sourcePath: "/tmp/a b/main.swift", outputPath: "/tmp/a b/program") == nil)
+    }
+
+    @Test func shellWordsSplitsAsAShellWould() {
+        #expect(
+            ShellWords.split(#"a 'b c' "d\"e" f\ g 'it'\''s'  "/x y/z""#)
+                == ["a", "b c", "d\"e", "f g", "it's", "/x y/z"])
+        #expect(ShellWords.split("a 'b") == nil)
+        #expect(ShellWords.split(#"a "b"#) == nil)
+        #expect(ShellWords.split("") == [])
+    }
+
+    @Test func onlyTheRuntimeImportLinksAgainstTheRuntimeLibrary() {
+        #expect(SwiftProgram.importsOnlyRuntime("import KVOFoundation\nlet a = 1\n"))
+        #expect(!SwiftProgram.importsOnlyRuntime("import KVOFoundation\nimport Dispatch\n"))
+        // Any other mention is taken for an import: the safe side.
+        #expect(!SwiftProgram.importsOnlyRuntime("import KVOFoundation\n// important\n"))
+        #expect(!SwiftProgram.importsOnlyRuntime("let a = 1\n"))
+    }
+
+    /// The bytes of a file, for looking for a library's name in a program.
+    static func contains(_ path: String, _ text: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        return data.range(of: Data(text.utf8)) != nil
+    }
+
+    @Test func aCachedProgramIsNeitherRewrittenNorCompiledAgain() throws {
+        // New to the cache (a fresh comment), with a rewriter warning.
+        let source = """
+            import Foundation
+            // \(UUID().uuidString)
+            class Order: NSObject {
+                @objc dynamic var quantity = 1
+                @objc var total: Int { quantity * 2 }
+            }
+            let order = Order()
+            let token = order.observe(\\.total, options: [.new]) { _, change in print("total", change.newValue ?? 0) }
+            order.quantity = 3
+            print("done")
+            """
+        let first = Self.run(source)
+        #expect(first.status == 0)
+        #expect(
+            first.text.hasPrefix(
+                "program.swift:8:27: warning: passing reference to non-'@objc dynamic' property 'total'"))
+        #expect(first.text.hasSuffix("\ndone\n"))
+        let swiftc = try SwiftProgram.toolchain(nil, display: "x")
+        let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc)
+        let folder =
+            SwiftProgram.cacheRoot() + "/programs/"
+            + SwiftProgram.programKey(source, display: "program.swift", runtime: runtime)
+        let binary = folder + "/program"
+        let before = try FileManager.default.attributesOfItem(atPath: binary)
+        // The same text again, warning included, from the cached program.
+        #expect(Self.run(source) == first)
+        let after = try FileManager.default.attributesOfItem(atPath: binary)
+        #expect(before[.systemFileNumber] as? Int == after[.systemFileNumber] as? Int)
+        #expect(before[.modificationDate] as? Date == after[.modificationDate] as? Date)
+        #expect(FileManager.default.fileExists(atPath: folder + "/warnings"))
+        // Another file name is another program (the name is in its messages).
+        #expect(
+            SwiftProgram.programKey(source, display: "other.swift", runtime: runtime)
+                != SwiftProgram.programKey(source, display: "program.swift", runtime: runtime))
+        // It imports only the runtime: linked against libKVORuntime.so alone.
+        #expect(FileManager.default.fileExists(atPath: runtime + "/libKVORuntime.so"))
+        #expect(Self.contains(binary, "libKVORuntime.so"))
+        #expect(!Self.contains(binary, "libswiftCore.so"))
+    }
+
+    @Test func aProgramWithAnotherImportLinksAgainstSwiftsLibraries() throws {
+        let source = """
+            import Foundation
+            import Dispatch
+            // \(UUID().uuidString)
+            class Job: NSObject { @objc dynamic var state = "new" }
+            let job = Job()
+            let token = job.observe(\\.state, options: [.old, .new]) { _, change in
+                print(change.oldValue ?? "-", "->", change.newValue ?? "-")
+            }
+            DispatchQueue(label: "work").sync { job.state = "done" }
+            """
+        let result = Self.run(source)
+        #expect(result == ("job.state → token {kind = 1; new = done; old = new}\n  new -> done\n", 0))
+        let runtime = try SwiftProgram.runtimeDirectory(swiftc: try SwiftProgram.toolchain(nil, display: "x"))
+        let binary =
+            SwiftProgram.cacheRoot() + "/programs/"
+            + SwiftProgram.programKey(source, display: "program.swift", runtime: runtime) + "/program"
+        #expect(Self.contains(binary, "libswiftCore.so"))
+        #expect(!Self.contains(binary, "libKVORuntime.so"))
+    }
+
+    @Test func theRuntimesSourcesAreFoundInSubfolders() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-src-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nested = folder.appendingPathComponent("Model/Deep")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        for name in ["A.swift", "Model/B.swift", "Model/Deep/C.swift", "notes.txt", ".hidden.swift"] {
+            try "".write(to: folder.appendingPathComponent(name), atomically: false, encoding: .utf8)
+        }
+        #expect(
+            SwiftProgram.sourceFiles(under: folder.path).sorted()
+                == ["A.swift", "Model/B.swift", "Model/Deep/C.swift"].map { folder.path + "/" + $0 })
+    }
+
+    @Test func theProgramsEnvironmentIsKvoRunsWithItsOwnSettings() {
+        // An inherited KVO_MAX_DEPTH is replaced by kvo-run's setting; the rest is inherited.
+        let result = Self.run(
+            """
+            import Foundation
+            let environment = ProcessInfo.processInfo.environment
+            print(environment["KVO_MAX_DEPTH"] ?? "-", environment["KVO_TEST_INHERITED"] ?? "-")
+            print(environment.keys.filter { $0 == "KVO_MAX_DEPTH" }.count)
+            """, environment: ["KVO_MAX_DEPTH": "7", "KVO_TEST_INHERITED": "yes"])
+        #expect(result == ("1000 yes\n1\n", 0))
+    }
+
     @Test func rewriterKeepsColumnsAndMarksLines() {
         let result = SwiftRewriter.rewrite(
             "import Foundation\nclass A: NSObject {\n    @objc dynamic var x = 0\n}\nlet a = A()\na.x = 1\n",

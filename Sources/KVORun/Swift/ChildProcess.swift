@@ -20,7 +20,7 @@ enum ChildProcess {
     /// `output`, what the child writes to standard output goes to kvo-run's
     /// standard error (kvo-run's own standard output carries a picture).
     static func run(
-        _ program: String, _ arguments: [String], environment: [String: String] = [:],
+        _ program: String, _ arguments: [String], environment: [(name: String, value: String)] = [],
         output: Int32? = nil, timeout: Double? = nil, standardOutputToError: Bool = false
     ) -> Ending {
         var actions = posix_spawn_file_actions_t()
@@ -32,18 +32,23 @@ enum ChildProcess {
         } else if standardOutputToError {
             posix_spawn_file_actions_adddup2(&actions, 2, 1)
         }
-        var merged: [String: String] = [:]
+        // kvo-run's environment as it is, less the names given, then those:
+        // compared as C strings (a dictionary of the whole environment was a
+        // tenth of a cached Swift program's work in kvo-run).
+        let prefixes = environment.map { Array(($0.name + "=").utf8CString.dropLast()) }
+        var envp: [UnsafeMutablePointer<CChar>?] = []
         var index = 0
         while let entry = environ[index] {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                merged[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
             index += 1
+            let replaced = prefixes.contains { prefix in
+                prefix.withUnsafeBufferPointer { buffer in
+                    buffer.baseAddress.map { strncmp(entry, $0, prefix.count) == 0 } ?? false
+                }
+            }
+            if !replaced { envp.append(strdup(entry)) }
         }
-        for (key, value) in environment { merged[key] = value }
+        for (name, value) in environment { envp.append(strdup(name + "=" + value)) }
         let argv = ([program] + arguments).map { strdup($0) }
-        let envp = merged.map { strdup("\($0.key)=\($0.value)") }
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }

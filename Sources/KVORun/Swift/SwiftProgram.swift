@@ -19,9 +19,10 @@ import Glibc
 /// `share/kvo-run/runtime` beside the installed binary (`make install`
 /// copies them there), and in the checkout this binary was built from
 /// (`#filePath`: a fresh clone and CI need nothing more). The cache key
-/// hashes those sources and `swiftc --version`, so a changed runtime or
-/// toolchain is rebuilt; programs are cached by the hash of their rewritten
-/// text and that key.
+/// hashes those sources, the flags they are built with and `swiftc
+/// --version`, so a changed runtime or toolchain is rebuilt; programs are
+/// cached by their source, file name, runtime and kvo-run build, so that a
+/// cached program starts without being rewritten or compiled.
 public enum SwiftProgram {
     public struct Settings {
         public var swiftc: String?
@@ -143,73 +144,71 @@ public enum SwiftProgram {
                 render(diagnostic, display, text, settings, capturing: output != nil) + "\n",
                 toStandardOutput: settings.format == .json)
         }
-        let importLine = KVOScript.SourceLocation(line: importLine(of: source), column: 1)
-        let rewritten = SwiftRewriter.rewrite(source, fileName: display)
-        for warning in rewritten.warnings {
-            report(
-                Diagnostic(
-                    .warning, warning.message,
-                    at: KVOScript.SourceLocation(line: warning.line, column: warning.column), length: warning.length))
+        // Found when an error needs it: splitting the source into lines was a
+        // tenth of a cached program's work in kvo-run.
+        func importLine() -> KVOScript.SourceLocation {
+            KVOScript.SourceLocation(line: Self.importLine(of: source), column: 1)
         }
         let binary: String
         do {
             let swiftc = try toolchain(settings.swiftc, display: display)
             let runtime = try runtimeDirectory(swiftc: swiftc)
-            binary = try compile(
-                rewritten.source, display: display, swiftc: swiftc, runtime: runtime, report: report)
+            binary = try program(source, display: display, swiftc: swiftc, runtime: runtime, report: report)
         } catch let failure as Failure {
-            if !failure.message.isEmpty { report(Diagnostic(.error, failure.message, at: importLine)) }
+            if !failure.message.isEmpty { report(Diagnostic(.error, failure.message, at: importLine())) }
             return (failure.status, nil)
         } catch {
-            report(Diagnostic(.error, "\(error)", at: importLine))
+            report(Diagnostic(.error, "\(error)", at: importLine()))
             return (ExitStatus.scriptErrors, nil)
         }
         if compileOnly { return (ExitStatus.success, nil) }
-        var environment = [
-            "SWIFT_DETERMINISTIC_HASHING": "1",
-            "SWIFT_BACKTRACE": "enable=no",
-            "KVO_FORMAT": settings.format == .json ? "json" : "text",
-            "KVO_MAX_DEPTH": String(settings.maxDepth),
-            "KVO_SOURCE_NAME": display,
+        var environment: [(name: String, value: String)] = [
+            ("SWIFT_DETERMINISTIC_HASHING", "1"),
+            ("SWIFT_BACKTRACE", "enable=no"),
+            ("KVO_FORMAT", settings.format == .json ? "json" : "text"),
+            ("KVO_MAX_DEPTH", String(settings.maxDepth)),
+            ("KVO_SOURCE_NAME", display),
         ]
-        if let path { environment["KVO_SOURCE_PATH"] = absolute(path) }
-        if settings.quiet { environment["KVO_QUIET"] = "1" }
-        if settings.legacyDealloc { environment["KVO_LEGACY_DEALLOC"] = "1" }
-        if settings.explain { environment["KVO_EXPLAIN"] = "1" }
-        if settings.keepGoing { environment["KVO_KEEP_GOING"] = "1" }
-        if settings.color && output == nil { environment["KVO_COLOR"] = "1" }
-        if settings.diagnosticColor && output == nil { environment["KVO_DIAGNOSTIC_COLOR"] = "1" }
+        if let path { environment.append(("KVO_SOURCE_PATH", absolute(path))) }
+        if settings.quiet { environment.append(("KVO_QUIET", "1")) }
+        if settings.legacyDealloc { environment.append(("KVO_LEGACY_DEALLOC", "1")) }
+        if settings.explain { environment.append(("KVO_EXPLAIN", "1")) }
+        if settings.keepGoing { environment.append(("KVO_KEEP_GOING", "1")) }
+        if settings.color && output == nil { environment.append(("KVO_COLOR", "1")) }
+        if settings.diagnosticColor && output == nil { environment.append(("KVO_DIAGNOSTIC_COLOR", "1")) }
         // What the runtime writes back as the program ends (KVORunReport.swift).
         let summaryFile = temporaryPath("kvo-run-summary")
         defer { unlink(summaryFile) }
-        environment["KVO_SUMMARY_FILE"] = summaryFile
+        environment.append(("KVO_SUMMARY_FILE", summaryFile))
         let pictureFile = temporaryPath("kvo-run-picture")
         defer { unlink(pictureFile) }
         switch settings.picture {
         case .graph(let at)?:
-            environment["KVO_GRAPH_FILE"] = pictureFile
-            if let at { environment["KVO_GRAPH_AT"] = String(at) }
+            environment.append(("KVO_GRAPH_FILE", pictureFile))
+            if let at { environment.append(("KVO_GRAPH_AT", String(at))) }
         case .trace(let title)?:
-            environment["KVO_TRACE_FILE"] = pictureFile
-            environment["KVO_TRACE_TITLE"] = title
+            environment.append(("KVO_TRACE_FILE", pictureFile))
+            environment.append(("KVO_TRACE_TITLE", title))
         case nil:
             break
         }
         // The statement a trap or a crash stopped at, written by the runtime.
         let trapFile = temporaryPath("kvo-run-trap")
         defer { unlink(trapFile) }
-        environment["KVO_TRAP_FILE"] = trapFile
+        environment.append(("KVO_TRAP_FILE", trapFile))
         Runner.flushStandardStreams()
         let ending = ChildProcess.run(
             binary, [], environment: environment, output: output, timeout: settings.timeout,
             standardOutputToError: settings.picture != nil)
         let summary = readSummary(summaryFile, picture: settings.picture == nil ? nil : pictureFile)
-        var stoppedAt = importLine
-        if let mark = try? Files.read(trapFile) {
-            let numbers = mark.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
-            if numbers.count == 2, numbers[0] > 0 {
-                stoppedAt = KVOScript.SourceLocation(line: numbers[0], column: max(1, numbers[1]))
+        var stoppedAt: KVOScript.SourceLocation {
+            if let mark = try? Files.read(trapFile) {
+                let numbers = mark.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+                if numbers.count == 2, numbers[0] > 0 {
+                    return KVOScript.SourceLocation(line: numbers[0], column: max(1, numbers[1]))
+                }
             }
+            return importLine()
         }
         switch ending {
         case .exited(let status):
@@ -225,7 +224,7 @@ public enum SwiftProgram {
                     at: stoppedAt))
             return (ExitStatus.failure, summary)
         case .notStarted(let why):
-            report(Diagnostic(.error, "cannot start the compiled program: \(why)", at: importLine))
+            report(Diagnostic(.error, "cannot start the compiled program: \(why)", at: importLine()))
             return (ExitStatus.failure, nil)
         }
     }
@@ -379,6 +378,17 @@ public enum SwiftProgram {
         return home + "/.cache/kvo-run"
     }
 
+    /// What the runtime is compiled with. `-enforce-exclusivity=unchecked`:
+    /// the runtime's own accesses are checked where they are developed (the
+    /// package's checked lane, `make test-checked`, runs KVOCore with the
+    /// checks), and in a compiled program they cost about a fifth of every
+    /// notifying set (23,558 -> 18,261 instructions per B1 set). Programs keep
+    /// Swift's checks of their own code. Not the package's other unsafe flag,
+    /// `-assume-single-threaded`: a program may use threads.
+    static let runtimeFlags = [
+        "-O", "-wmo", "-parse-as-library", "-swift-version", "5", "-enforce-exclusivity=unchecked",
+    ]
+
     /// The compiled runtime for `swiftc`, built on first use.
     static func runtimeDirectory(swiftc: String) throws -> String {
         guard let sources = runtimeSources() else {
@@ -387,8 +397,9 @@ public enum SwiftProgram {
                     "the sources of the Swift runtime (\(runtimeModules.joined(separator: ", "))) are not installed; reinstall kvo-run with 'make install' or set KVO_RUNTIME_SOURCES to the Sources folder of its checkout",
                 status: ExitStatus.scriptErrors)
         }
-        let files = runtimeFiles(sources)
-        let directory = cacheRoot() + "/runtime-" + runtimeKey(sources, files: files, swiftc: swiftc)
+        let files = runtimeModules.map { sourceFiles(under: sources + "/" + $0).sorted() }
+        let key = runtimeKey(sources: sources, files: Array(files.joined()), toolchain: toolchainVersion(swiftc))
+        let directory = cacheRoot() + "/runtime-" + key
         let last = "/lib" + (runtimeModules.last ?? "") + ".so"
         if Files.exists(directory + last) { return directory }
         try makeDirectories(cacheRoot())
@@ -397,19 +408,31 @@ public enum SwiftProgram {
         try makeDirectories(building)
         defer { removeTree(building) }
         let log = building + "/build.log"
-        let common = ["-O", "-wmo", "-parse-as-library", "-swift-version", "5", "-emit-library", "-I", building]
+        // Each module compiled once, to an object linked twice: into its own
+        // library (with Swift's shared libraries, for any program) and into
+        // libKVORuntime.so (see runtimeLibrary).
+        for (module, moduleFiles) in zip(runtimeModules, files) {
+            try compileStep(
+                swiftc,
+                runtimeFlags + [
+                    "-c", "-I", building, "-module-name", module, "-emit-module", "-emit-module-path",
+                    building + "/\(module).swiftmodule", "-o", building + "/\(module).o",
+                ] + moduleFiles, log: log)
+        }
         for (index, module) in runtimeModules.enumerated() {
             // Each library links the ones before it, found at run time in
             // the runtime's own folder.
-            let linked = runtimeModules[..<index].flatMap { ["-l" + $0] }
-            let arguments =
-                common + [
-                    "-module-name", module, "-emit-module", "-emit-module-path",
-                    building + "/" + module + ".swiftmodule", "-L", building,
-                ] + linked + [
-                    "-Xlinker", "-rpath", "-Xlinker", directory, "-o", building + "/lib" + module + ".so",
-                ] + files[index]
-            try compileStep(swiftc, arguments, log: log)
+            let linked = runtimeModules[..<index].map { "-l" + $0 }
+            try compileStep(
+                swiftc,
+                ["-emit-library", "-module-name", module, building + "/\(module).o", "-L", building] + linked + [
+                    "-Xlinker", "-rpath", "-Xlinker", directory, "-o", building + "/lib\(module).so",
+                ], log: log)
+        }
+        runtimeLibrary(swiftc: swiftc, building: building, log: log)
+        for module in runtimeModules {
+            unlink(building + "/\(module).o")
+            unlink(building + "/\(module).autolink")
         }
         if rename(building, directory) != 0 && !Files.exists(directory + last) {
             throw Failure(
@@ -419,19 +442,124 @@ public enum SwiftProgram {
         return directory
     }
 
-    /// The Swift files of each runtime module under `sources`, in order.
-    static func runtimeFiles(_ sources: String) -> [[String]] {
-        runtimeModules.map { Files.find(under: sources + "/" + $0, suffix: ".swift").sorted() }
+    /// Swift's static libraries that `import Foundation` brings in (and the
+    /// standard library's implicit imports), which libKVORuntime.so holds whole.
+    static let staticLibraries = [
+        "swiftCore", "swift_Concurrency", "swift_StringProcessing", "swift_RegexParser", "swiftSwiftOnoneSupport",
+        "swiftGlibc", "swift_Builtin_float", "swiftSynchronization", "swiftDispatch", "dispatch", "BlocksRuntime",
+        "Foundation", "FoundationEssentials", "FoundationInternationalization", "_FoundationICU",
+        "_FoundationCShims", "_FoundationCollections", "CoreFoundation",
+    ]
+
+    /// libKVORuntime.so: the runtime and the whole of Swift's static
+    /// standard library and Foundation in one shared library, its internal
+    /// references bound when it is linked (`-Bsymbolic`). A program that
+    /// imports only the runtime links against it alone. Its start-up then
+    /// loads one library with no symbols to look up, instead of fifteen
+    /// (the standard library, Foundation and its parts, ICU, dispatch)
+    /// whose symbol relocations cost a Foundation program about 4 ms of CPU
+    /// before `main`: a cached program starts in about half the time
+    /// (19.4 -> 9.1 million instructions for compiled B1 with n = 0), and
+    /// the link needs no autolink step. (`--allow-multiple-definition`: the
+    /// standard library and the concurrency library each carry a copy of the
+    /// threading library's `fatal`.) Built once per runtime, about a second;
+    /// when the toolchain has no static libraries or lld, or the link fails,
+    /// there is none and every program links against Swift's shared
+    /// libraries (CompileJobs).
+    static func runtimeLibrary(swiftc: String, building: String, log: String) {
+        guard hasLLD(swiftc), let bin = toolchainBin(swiftc) else { return }
+        let staticFolder = bin + "/../lib/swift_static/linux"
+        let libraries = staticLibraries.map { staticFolder + "/lib\($0).a" }
+        guard libraries.allSatisfy({ Files.exists($0) }), Files.exists(staticFolder + "/x86_64/swiftrt.o") else {
+            return
+        }
+        let arguments =
+            [
+                "-fuse-ld=lld", "-shared", "-o", building + "/libKVORuntime.so", staticFolder + "/x86_64/swiftrt.o",
+                "-Wl,--whole-archive",
+            ] + runtimeModules.map { building + "/\($0).o" } + libraries + [
+                "-Wl,--no-whole-archive", "-lstdc++", "-lm", "-ldl", "-lpthread", "-lutil", "-Wl,-Bsymbolic",
+                "-Wl,--allow-multiple-definition", "-Wl,--build-id",
+            ]
+        if !runLogged([bin + "/clang"] + arguments, log: log) { unlink(building + "/libKVORuntime.so") }
     }
 
-    /// The runtime's cache key: the toolchain, and every module's files,
-    /// names and contents.
-    static func runtimeKey(_ sources: String, files: [[String]], swiftc: String) -> String {
+    /// The folder of the toolchain's programs: where `swiftc` really is.
+    static func toolchainBin(_ swiftc: String) -> String? {
+        guard let resolved = realpath(swiftc, nil) else { return nil }
+        defer { free(resolved) }
+        let path = String(cString: resolved)
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return String(path[..<slash])
+    }
+
+    /// The `.swift` files under `folder` (the runtime's sources), in no
+    /// order. Not `Files.find`, whose guard against symlink loops (a set of
+    /// the folders' identities) cost a tenth of a cached program's work in
+    /// kvo-run on its first use alone: sub-folders are followed to a depth of
+    /// eight instead.
+    static func sourceFiles(under folder: String, depth: Int = 0) -> [String] {
+        guard depth < 8, let handle = opendir(folder) else { return [] }
+        var files: [String] = []
+        var folders: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(".") { continue }
+            let path = folder + "/" + name
+            var type = Int(entry.pointee.d_type)
+            if type == Int(DT_UNKNOWN) || type == Int(DT_LNK) {
+                var info = stat()
+                guard stat(path, &info) == 0 else { continue }
+                let mode = info.st_mode & S_IFMT
+                type = mode == S_IFDIR ? Int(DT_DIR) : mode == S_IFREG ? Int(DT_REG) : Int(DT_UNKNOWN)
+            }
+            if type == Int(DT_DIR) {
+                folders.append(path)
+            } else if type == Int(DT_REG) && name.hasSuffix(".swift") {
+                files.append(path)
+            }
+        }
+        closedir(handle)
+        for subfolder in folders { files += sourceFiles(under: subfolder, depth: depth + 1) }
+        return files
+    }
+
+    /// The runtime's cache key: the toolchain, the flags and the sources'
+    /// text. Reading and hashing 400 KB of sources was two thirds of the
+    /// start-up of a cached program, so the key is remembered under a hash
+    /// of each file's name, size, inode and change times (`stat`), and the
+    /// text is read again only when one of those changes or a file comes or
+    /// goes.
+    static func runtimeKey(sources: String, files: [String], toolchain: String) -> String {
+        var stamp = FNV1a()
+        stamp.add(toolchain)
+        for flag in runtimeFlags { stamp.add(flag) }
+        for file in files {
+            var info = stat()
+            stamp.add(String(file.dropFirst(sources.count)))
+            if stat(file, &info) == 0 {
+                for field in [
+                    UInt64(info.st_dev), UInt64(info.st_ino), UInt64(truncatingIfNeeded: info.st_size),
+                    UInt64(truncatingIfNeeded: info.st_mtim.tv_sec), UInt64(truncatingIfNeeded: info.st_mtim.tv_nsec),
+                    UInt64(truncatingIfNeeded: info.st_ctim.tv_sec), UInt64(truncatingIfNeeded: info.st_ctim.tv_nsec),
+                ] {
+                    stamp.add(field)
+                }
+            }
+        }
+        let remembered = cacheRoot() + "/sources/" + stamp.hex
+        if let known = try? Files.read(remembered), known.count == 16 { return known }
         var hash = FNV1a()
-        hash.add(toolchainVersion(swiftc))
-        for file in files.joined() {
+        hash.add(toolchain)
+        for flag in runtimeFlags { hash.add(flag) }
+        for file in files {
             hash.add(String(file.dropFirst(sources.count)))
             hash.add((try? Files.read(file)) ?? "")
+        }
+        if (try? makeDirectories(cacheRoot() + "/sources")) != nil {
+            try? Files.write(hash.hex, to: remembered)
         }
         return hash.hex
     }
@@ -477,35 +605,115 @@ public enum SwiftProgram {
 
     // MARK: Compiling a program
 
-    /// The compiled program, from the cache when its text and runtime are known.
-    static func compile(
-        _ program: String, display: String, swiftc: String, runtime: String, report: (Diagnostic) -> Void
+    /// The compiled program for `source`, from the cache when the same
+    /// source under the same file name was compiled by this kvo-run build
+    /// against this runtime: a cached program is neither rewritten nor
+    /// compiled, and the rewriter's warnings, kept beside it, are said again.
+    static func program(
+        _ source: String, display: String, swiftc: String, runtime: String, report: (Diagnostic) -> Void
     ) throws -> String {
-        var hash = FNV1a()
-        hash.add(runtime)
-        hash.add(program)
-        let directory = cacheRoot() + "/programs/" + hash.hex
+        let directory = cacheRoot() + "/programs/" + programKey(source, display: display, runtime: runtime)
         let binary = directory + "/program"
-        if Files.exists(binary) { return binary }
+        if Files.exists(binary) {
+            for warning in storedWarnings(directory + "/warnings") { report(warning) }
+            return binary
+        }
+        let rewritten = SwiftRewriter.rewrite(source, fileName: display)
+        let warnings = rewritten.warnings.map {
+            Diagnostic(
+                .warning, $0.message, at: KVOScript.SourceLocation(line: $0.line, column: $0.column), length: $0.length)
+        }
+        for warning in warnings { report(warning) }
         try makeDirectories(directory)
         let building = directory + "/building-\(getpid())"
         try makeDirectories(building)
-        defer { removeTree(building) }
+        defer { Files.removeFolder(building) }
+        try compile(rewritten.source, in: building, display: display, swiftc: swiftc, runtime: runtime, report: report)
+        // The warnings before the program: a cached program has its warnings.
+        if !warnings.isEmpty { try? writeFile(warningsText(warnings), to: directory + "/warnings") }
+        if rename(building + "/program", binary) != 0 && !Files.exists(binary) {
+            throw Failure(message: "cannot store the compiled program in \(directory)", status: 1)
+        }
+        return binary
+    }
+
+    /// What a cached program is found by: its source and file name (the
+    /// rewriter's input), the runtime, this kvo-run build (the rewriter and
+    /// the compile command are its own) and the program flags.
+    static func programKey(_ source: String, display: String, runtime: String) -> String {
+        var hash = FNV1a()
+        hash.add(runtime)
+        hash.add(executableIdentity)
+        for flag in programFlags { hash.add(flag) }
+        hash.add(display)
+        hash.add(source)
+        return hash.hex
+    }
+
+    /// This kvo-run's executable, by device, inode, size and modification
+    /// time: a rebuilt kvo-run (another rewriter) compiles programs again.
+    static let executableIdentity: String = {
+        var info = stat()
+        guard stat("/proc/self/exe", &info) == 0 else { return "" }
+        return "\(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }()
+
+    /// A program is compiled as Apple's `swift file.swift` compiles a
+    /// script: unoptimised (a new program compiles sooner, and a program
+    /// has no optimiser to please), Swift 5 mode, module `main`.
+    static let programFlags = [
+        "-swift-version", "5", "-module-name", "main", "-Onone", "-suppress-warnings", "-diagnostic-style", "llvm",
+    ]
+
+    /// `swiftc`'s arguments for compiling `source` into `output` against
+    /// `runtime`: linked by lld (about half of gold's time) when the
+    /// toolchain has it.
+    static func compileArguments(swiftc: String, runtime: String, source: String, output: String) -> [String] {
+        var arguments =
+            programFlags + [
+                "-I", runtime, "-L", runtime,
+            ] + runtimeModules.reversed().map { "-l" + $0 } + ["-Xlinker", "-rpath", "-Xlinker", runtime]
+        if hasLLD(swiftc) { arguments += ["-use-ld=lld"] }
+        return arguments + [source, "-o", output]
+    }
+
+    /// Whether `ld.lld` sits beside `swiftc` (or the file it links to), where
+    /// the toolchain's clang looks for it.
+    static func hasLLD(_ swiftc: String) -> Bool {
+        var folders = [swiftc]
+        if let resolved = realpath(swiftc, nil) {
+            folders.append(String(cString: resolved))
+            free(resolved)
+        }
+        return folders.contains { path in
+            guard let slash = path.lastIndex(of: "/") else { return false }
+            return access(String(path[..<slash]) + "/ld.lld", X_OK) == 0
+        }
+    }
+
+    /// Compiles `program` into `folder`/program, reporting swiftc's
+    /// diagnostics at the user's lines.
+    static func compile(
+        _ program: String, in folder: String, display: String, swiftc: String, runtime: String,
+        report: (Diagnostic) -> Void
+    ) throws {
         // The file is named after the user's own, so that a trap's message names it.
-        let sourcePath = building + "/main.swift"
-        try Files.write(program, to: sourcePath)
-        let log = building + "/compile.log"
-        let descriptor = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let arguments =
-            [
-                "-swift-version", "5", "-module-name", "main", "-Onone", "-suppress-warnings",
-                "-diagnostic-style", "llvm", "-I", runtime, "-L", runtime,
-            ] + runtimeModules.reversed().map { "-l" + $0 } + [
-                "-Xlinker", "-rpath", "-Xlinker", runtime, sourcePath, "-o", building + "/program",
-            ]
-        let ending = ChildProcess.run(swiftc, arguments, output: descriptor >= 0 ? descriptor : nil)
-        if descriptor >= 0 { close(descriptor) }
-        guard ending == .exited(0) else {
+        let sourcePath = folder + "/main.swift"
+        try writeFile(program, to: sourcePath)
+        let log = folder + "/compile.log"
+        let output = folder + "/program"
+        let compiled: Bool
+        if let jobs = compileJobs(swiftc: swiftc, runtime: runtime) {
+            compiled = runJobs(
+                jobs, importsOnlyRuntime: importsOnlyRuntime(program), source: sourcePath, folder: folder,
+                output: output, runtime: runtime, log: log)
+        } else {
+            compiled = runLogged(
+                [swiftc] + compileArguments(swiftc: swiftc, runtime: runtime, source: sourcePath, output: output),
+                log: log
+            )
+        }
+        guard compiled else {
             let text = (try? Files.read(log)) ?? ""
             // A note at the very place of the error before it is one of swiftc's
             // fix-it suggestions ("did you mean to use 'try'?"): left out.
@@ -528,10 +736,154 @@ public enum SwiftProgram {
             // Already reported, each at its line.
             throw Failure(message: "", status: ExitStatus.scriptErrors)
         }
-        if rename(building + "/program", binary) != 0 && !Files.exists(binary) {
-            throw Failure(message: "cannot store the compiled program in \(directory)", status: 1)
+    }
+
+    /// The driver's jobs without the driver (CompileJobs): the frontend, then
+    /// for a program that imports only the runtime the link against
+    /// libKVORuntime.so (by the linker alone once its command is known),
+    /// else the autolink extractor and clang.
+    static func runJobs(
+        _ jobs: CompileJobs, importsOnlyRuntime: Bool, source: String, folder: String, output: String,
+        runtime: String, log: String
+    ) -> Bool {
+        guard runLogged(jobs.frontendJob(source: source, folder: folder), log: log) else { return false }
+        if importsOnlyRuntime, let link = jobs.runtimeLinkJob(folder: folder, output: output) {
+            if let direct = jobs.directLinkJob(folder: folder, output: output) {
+                if runLogged(direct, log: log) { return true }
+            } else {
+                if let printed = captured(link + ["-###"]),
+                    let direct = CompileJobs.linkerCommand(printed, folder: folder, outputPath: output)
+                {
+                    var learned = jobs
+                    learned.directLink = direct
+                    try? Files.write(learned.serialized, to: runtime + "/" + CompileJobs.fileName)
+                }
+                if runLogged(link, log: log) { return true }
+            }
+            // Linked again against Swift's shared libraries below, whose
+            // messages are the ones to show if that fails too.
+            truncate(log, 0)
         }
-        return binary
+        guard runLogged(jobs.autolinkJob(folder: folder), log: log) else { return false }
+        return runLogged(jobs.linkJob(folder: folder, output: output), log: log)
+    }
+
+    /// Whether the runtime is the program's only import (what `import
+    /// Foundation` became), so that it links against the runtime's libraries
+    /// and no others. Any other mention of `import`, even in a comment,
+    /// answers no: the program's object is then asked for its libraries.
+    static func importsOnlyRuntime(_ program: String) -> Bool {
+        let word = Array("import".utf8)
+        let bytes = Array(program.utf8)
+        var count = 0
+        var index = 0
+        while index + word.count <= bytes.count {
+            if bytes[index] == word[0] && bytes[index..<index + word.count].elementsEqual(word) { count += 1 }
+            index += 1
+        }
+        return count == 1 && program.contains("import KVOFoundation\n")
+    }
+
+    /// The driver's plan for compiling against `runtime` (CompileJobs), asked
+    /// once and kept in the runtime's folder; nil when the driver's plan is
+    /// not one this kvo-run can follow (then the driver compiles).
+    static func compileJobs(swiftc: String, runtime: String) -> CompileJobs? {
+        let file = runtime + "/" + CompileJobs.fileName
+        if Files.exists(file) {
+            return (try? Files.read(file)).flatMap { CompileJobs(serialized: $0) }
+        }
+        guard let probe = Files.temporaryFolder() else { return nil }
+        // The driver makes a temporary folder even to print its plan: in the probe's.
+        defer { removeTree(probe) }
+        let source = probe + "/main.swift"
+        let output = probe + "/program"
+        let printed = captured(
+            [swiftc] + compileArguments(swiftc: swiftc, runtime: runtime, source: source, output: output) + ["-###"],
+            environment: [("TMPDIR", probe)])
+        let library = Files.exists(runtime + "/libKVORuntime.so") ? runtime : nil
+        let jobs = printed.flatMap { CompileJobs.plan($0, sourcePath: source, outputPath: output, runtime: library) }
+        // Kept either way: a plan this kvo-run cannot follow is not asked for again.
+        try? Files.write(jobs?.serialized ?? "driver\n", to: file)
+        return jobs
+    }
+
+    /// Runs a compile step with its output appended to `log`; whether it succeeded.
+    static func runLogged(_ command: [String], log: String) -> Bool {
+        guard let program = command.first else { return false }
+        let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        defer { if descriptor >= 0 { close(descriptor) } }
+        return ChildProcess.run(program, Array(command.dropFirst()), output: descriptor >= 0 ? descriptor : nil)
+            == .exited(0)
+    }
+
+    /// What `command` prints (standard output and error), when it succeeds.
+    static func captured(_ command: [String], environment: [(name: String, value: String)] = []) -> String? {
+        guard let program = command.first else { return nil }
+        let path = temporaryPath("kvo-run-plan")
+        defer { unlink(path) }
+        let descriptor = open(path, O_WRONLY | O_TRUNC)
+        guard descriptor >= 0 else { return nil }
+        let ending = ChildProcess.run(
+            program, Array(command.dropFirst()), environment: environment, output: descriptor)
+        close(descriptor)
+        guard ending == .exited(0) else { return nil }
+        return try? Files.read(path)
+    }
+
+    /// Writes a file of the program's own folder: no temporary copy and no
+    /// fsync, which `Files.write` spends on files that must survive a crash.
+    static func writeFile(_ text: String, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else {
+            throw Failure(
+                message: "cannot write \(path): \(String(cString: strerror(errno)))", status: ExitStatus.failure)
+        }
+        var text = text
+        let failure = text.withUTF8 { Files.writeFully(UnsafeRawBufferPointer($0), to: descriptor) }
+        close(descriptor)
+        if failure != 0 {
+            throw Failure(
+                message: "cannot write \(path): \(String(cString: strerror(failure)))", status: ExitStatus.failure)
+        }
+    }
+
+    /// The rewriter's warnings as kept beside a cached program: one a line,
+    /// `line column length message`, the message with `\\`, `\n` escaped.
+    static func warningsText(_ warnings: [Diagnostic]) -> String {
+        warnings.map { warning in
+            var message = ""
+            for character in warning.message {
+                switch character {
+                case "\\": message += "\\\\"
+                case "\n": message += "\\n"
+                default: message.append(character)
+                }
+            }
+            return "\(warning.location.line) \(warning.location.column) \(warning.length) \(message)\n"
+        }.joined()
+    }
+
+    static func storedWarnings(_ path: String) -> [Diagnostic] {
+        guard let text = try? Files.read(path) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            guard parts.count == 4, let number = Int(parts[0]), let column = Int(parts[1]), let length = Int(parts[2])
+            else { return nil }
+            var message = ""
+            var escaped = false
+            for character in parts[3] {
+                if escaped {
+                    message.append(character == "n" ? "\n" : character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else {
+                    message.append(character)
+                }
+            }
+            return Diagnostic(
+                .warning, message, at: KVOScript.SourceLocation(line: number, column: column), length: length)
+        }
     }
 
     /// swiftc's diagnostics about the user's file (`FILE:LINE:COL: error: …`);
@@ -595,13 +947,26 @@ extension Substring {
 struct FNV1a {
     private var state: UInt64 = 0xcbf2_9ce4_8422_2325
     mutating func add(_ text: String) {
-        for byte in text.utf8 {
-            state ^= UInt64(byte)
-            state = state &* 0x100_0000_01b3
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes {
+                state ^= UInt64(byte)
+                state = state &* 0x100_0000_01b3
+            }
         }
         state ^= 0xff
         state = state &* 0x100_0000_01b3
     }
+    /// A number's eight bytes.
+    mutating func add(_ value: UInt64) {
+        var value = value
+        for _ in 0..<8 {
+            state ^= value & 0xff
+            state = state &* 0x100_0000_01b3
+            value >>= 8
+        }
+    }
+
     var hex: String {
         let digits = String(state, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
