@@ -24,7 +24,7 @@ enum _KVOREPL {
         let name: String
     }
 
-    nonisolated(unsafe) static let entries: [Entry] = {
+    static let entries: [Entry] = {
         guard let text = getenv("KVO_REPL_ENTRIES").map({ String(cString: $0) }) else { return [] }
         return text.split(separator: "\n").compactMap { line in
             guard let space = line.firstIndex(of: " "), let first = Int(line[..<space]), first > 0 else { return nil }

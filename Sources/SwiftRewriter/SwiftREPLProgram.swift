@@ -120,13 +120,17 @@ public enum SwiftREPLProgram {
             default: return true
             }
         }
-        // An unterminated `/*` leaves the rest of the text unexpected.
-        for piece in tree.endOfFileToken.leadingTrivia {
-            if case .unexpectedText(let unexpected) = piece, unexpected.hasPrefix("/*") { return true }
-        }
-        if let lastPresent {
-            for piece in lastPresent.trailingTrivia {
-                if case .unexpectedText(let unexpected) = piece, unexpected.hasPrefix("/*") { return true }
+        // An unterminated `/*` runs to the end of the text.
+        for token in Array(tree.tokens(viewMode: .sourceAccurate)) + [tree.endOfFileToken] {
+            for piece in [token.leadingTrivia, token.trailingTrivia].joined() {
+                switch piece {
+                case .blockComment(let comment), .docBlockComment(let comment):
+                    if !comment.hasSuffix("*/") { return true }
+                case .unexpectedText(let unexpected):
+                    if unexpected.hasPrefix("/*") { return true }
+                default:
+                    break
+                }
             }
         }
         return false
@@ -139,11 +143,14 @@ public enum SwiftREPLProgram {
     /// labels and parameter types): a later declaration replaces the earlier
     /// one (SPEC §10.1), and Swift would reject two. An entry left with no
     /// statement is left out. Returns the entries and the names replaced.
-    public static func replacingDeclarations(in earlier: [Entry], by entry: String) -> (
+    public static func replacingDeclarations(
+        in earlier: [Entry], by entry: String
+    ) -> (
         entries: [Entry], replaced: [String]
     ) {
         let declared = Dictionary(
-            declarations(Parser.parse(source: entry)).map { ($0.key, $0.name) }, uniquingKeysWith: { first, _ in first })
+            declarations(Parser.parse(source: entry)).map { ($0.key, $0.name) }, uniquingKeysWith: { first, _ in first }
+        )
         guard !declared.isEmpty else { return (earlier, []) }
         var replaced: [String] = []
         var result: [Entry] = []

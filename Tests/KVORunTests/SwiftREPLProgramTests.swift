@@ -18,14 +18,18 @@ import Testing
                 "import Foundation", "class A: NSObject {\n    @objc dynamic var x = 0\n}", "let a = A()",
                 "a.x = 1\na.x"))
         #expect(program.firstLines == [1, 2, 5, 6])
-        #expect(program.joined == "import Foundation\nclass A: NSObject {\n    @objc dynamic var x = 0\n}\nlet a = A()\na.x = 1\na.x")
+        #expect(
+            program.joined
+                == "import Foundation\nclass A: NSObject {\n    @objc dynamic var x = 0\n}\nlet a = A()\na.x = 1\na.x")
         let source = program.source
         // Between earlier entries a boundary, before the new one the switch to the terminal.
-        #expect(source.contains("_kvoEntryBoundary()\n#sourceLocation(file: \"<repl entry 2>\", line: 1)\n"), "\(source)")
+        #expect(
+            source.contains("_kvoEntryBoundary()\n#sourceLocation(file: \"<repl entry 2>\", line: 1)\n"), "\(source)")
         #expect(source.contains("_kvoEntryBegins()\n#sourceLocation(file: \"<repl>\", line: 1)\n"), "\(source)")
         #expect(source.contains("\n_kvoEntryEnds()\n#sourceLocation(file: \"<repl>\", line: 2)\n"), "\(source)")
         // Runtime marks name the program's own lines; the runtime maps them to the entry's.
-        #expect(source.contains("_kvoAt(7, 1, 1)\n#sourceLocation(file: \"<repl>\", line: 2)\na.x ⇢ _kvoEcho"), "\(source)")
+        #expect(
+            source.contains("_kvoAt(7, 1, 1)\n#sourceLocation(file: \"<repl>\", line: 2)\na.x ⇢ _kvoEcho"), "\(source)")
         // An assignment is an expression too: the operator takes it whole, and echoes nothing.
         #expect(source.contains("a.x = 1 ⇢ _kvoEcho"), "\(source)")
         #expect(program.problem == nil)
