@@ -16,17 +16,33 @@ enum ChildProcess {
     /// Runs `program` with `arguments`, `environment` added to kvo-run's own.
     /// `output`, when given, receives both standard output and standard
     /// error (in the order written); otherwise the child shares kvo-run's.
-    /// `timeout` (seconds) kills it.
+    /// `timeout` (seconds) kills it. `passing` gives the child kvo-run's
+    /// descriptors as 3, 4, … (read before `output` replaces 1 and 2), and
+    /// `standardInput` names a file to read instead of kvo-run's.
     static func run(
         _ program: String, _ arguments: [String], environment: [String: String] = [:],
-        output: Int32? = nil, timeout: Double? = nil
+        output: Int32? = nil, timeout: Double? = nil, passing: [Int32] = [], standardInput: String? = nil
     ) -> Ending {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // `output` out of the way of the passed descriptors' new numbers.
+        var output = output
+        var raised: Int32 = -1
+        if let given = output, given < 3 + Int32(passing.count) {
+            raised = fcntl(given, F_DUPFD_CLOEXEC, 3 + Int32(passing.count))
+            output = raised >= 0 ? raised : nil
+        }
+        defer { if raised >= 0 { close(raised) } }
+        for (index, descriptor) in passing.enumerated() {
+            posix_spawn_file_actions_adddup2(&actions, descriptor, 3 + Int32(index))
+        }
         if let output {
             posix_spawn_file_actions_adddup2(&actions, output, 1)
             posix_spawn_file_actions_adddup2(&actions, output, 2)
+        }
+        if let standardInput {
+            posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
         }
         var merged: [String: String] = [:]
         var index = 0

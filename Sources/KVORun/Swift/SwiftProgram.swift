@@ -103,8 +103,10 @@ public enum SwiftProgram {
         do {
             let swiftc = try toolchain(settings.swiftc, display: display)
             let runtime = try runtimeDirectory(swiftc: swiftc)
-            binary = try compile(
-                rewritten.source, display: display, swiftc: swiftc, runtime: runtime, report: report)
+            binary = try compile(rewritten.source, files: [display], swiftc: swiftc, runtime: runtime) {
+                diagnostic, _ in
+                report(diagnostic)
+            }
         } catch let failure as Failure {
             if !failure.message.isEmpty { report(Diagnostic(.error, failure.message, at: importLine)) }
             return failure.status
@@ -113,29 +115,14 @@ public enum SwiftProgram {
             return ExitStatus.scriptErrors
         }
         if compileOnly { return ExitStatus.success }
-        var environment = [
-            "SWIFT_DETERMINISTIC_HASHING": "1",
-            "SWIFT_BACKTRACE": "enable=no",
-            "KVO_FORMAT": settings.format == .json ? "json" : "text",
-            "KVO_MAX_DEPTH": String(settings.maxDepth),
-            "KVO_SOURCE_NAME": display,
-        ]
-        if let path { environment["KVO_SOURCE_PATH"] = absolute(path) }
-        if settings.quiet { environment["KVO_QUIET"] = "1" }
-        if settings.legacyDealloc { environment["KVO_LEGACY_DEALLOC"] = "1" }
         // The statement a trap or a crash stopped at, written by the runtime.
         let trapFile = temporaryPath("kvo-run-trap")
         defer { unlink(trapFile) }
-        environment["KVO_TRAP_FILE"] = trapFile
+        let environment = programEnvironment(
+            settings, display: display, sourcePath: path.map(absolute), trapFile: trapFile)
         Runner.flushStandardStreams()
         let ending = ChildProcess.run(binary, [], environment: environment, output: output, timeout: settings.timeout)
-        var stoppedAt = importLine
-        if let mark = try? Files.read(trapFile) {
-            let numbers = mark.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
-            if numbers.count == 2, numbers[0] > 0 {
-                stoppedAt = KVOScript.SourceLocation(line: numbers[0], column: max(1, numbers[1]))
-            }
-        }
+        let stoppedAt = trapLocation(trapFile) ?? importLine
         switch ending {
         case .exited(let status):
             return status
@@ -153,6 +140,33 @@ public enum SwiftProgram {
             report(Diagnostic(.error, "cannot start the compiled program: \(why)", at: importLine))
             return ExitStatus.failure
         }
+    }
+
+    /// What a compiled program is told in its environment: the options,
+    /// how to name its source, and where to note a trap.
+    static func programEnvironment(
+        _ settings: Settings, display: String, sourcePath: String?, trapFile: String
+    ) -> [String: String] {
+        var environment = [
+            "SWIFT_DETERMINISTIC_HASHING": "1",
+            "SWIFT_BACKTRACE": "enable=no",
+            "KVO_FORMAT": settings.format == .json ? "json" : "text",
+            "KVO_MAX_DEPTH": String(settings.maxDepth),
+            "KVO_SOURCE_NAME": display,
+            "KVO_TRAP_FILE": trapFile,
+        ]
+        if let sourcePath { environment["KVO_SOURCE_PATH"] = sourcePath }
+        if settings.quiet { environment["KVO_QUIET"] = "1" }
+        if settings.legacyDealloc { environment["KVO_LEGACY_DEALLOC"] = "1" }
+        return environment
+    }
+
+    /// The statement a trap or a crash stopped at, as the runtime noted it.
+    static func trapLocation(_ trapFile: String) -> KVOScript.SourceLocation? {
+        guard let mark = try? Files.read(trapFile) else { return nil }
+        let numbers = mark.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+        guard numbers.count == 2, numbers[0] > 0 else { return nil }
+        return KVOScript.SourceLocation(line: numbers[0], column: max(1, numbers[1]))
     }
 
     /// Runs a Swift golden scenario, capturing all it prints.
@@ -270,8 +284,9 @@ public enum SwiftProgram {
         return home + "/.cache/kvo-run"
     }
 
-    /// The compiled runtime for `swiftc`, built on first use.
-    static func runtimeDirectory(swiftc: String) throws -> String {
+    /// The compiled runtime for `swiftc`, built on first use (`building`
+    /// is told first: it takes a minute).
+    static func runtimeDirectory(swiftc: String, building announce: (() -> Void)? = nil) throws -> String {
         guard let sources = runtimeSources() else {
             throw Failure(
                 message:
@@ -288,6 +303,7 @@ public enum SwiftProgram {
         }
         let directory = cacheRoot() + "/runtime-" + hash.hex
         if Files.exists(directory + "/libKVOFoundation.so") { return directory }
+        announce?()
         try makeDirectories(cacheRoot())
         // Built beside, then moved into place: two runs at once never see half a runtime.
         let building = directory + ".building-\(getpid())"
@@ -357,9 +373,12 @@ public enum SwiftProgram {
 
     // MARK: Compiling a program
 
-    /// The compiled program, from the cache when its text and runtime are known.
+    /// The compiled program, from the cache when its text and runtime are
+    /// known. Its compile errors are reported with the file they are in,
+    /// one of `files` (the names in its `#sourceLocation`s).
     static func compile(
-        _ program: String, display: String, swiftc: String, runtime: String, report: (Diagnostic) -> Void
+        _ program: String, files: [String], swiftc: String, runtime: String,
+        report: (Diagnostic, _ file: String) -> Void
     ) throws -> String {
         var hash = FNV1a()
         hash.add(runtime)
@@ -383,25 +402,29 @@ public enum SwiftProgram {
         ]
         let ending = ChildProcess.run(swiftc, arguments, output: descriptor >= 0 ? descriptor : nil)
         if descriptor >= 0 { close(descriptor) }
+        if ending == .signaled(SIGINT) {
+            throw Failure(message: "compiling was interrupted (Ctrl-C); nothing ran", status: ExitStatus.failure)
+        }
         guard ending == .exited(0) else {
             let text = (try? Files.read(log)) ?? ""
             // A note at the very place of the error before it is one of swiftc's
             // fix-it suggestions ("did you mean to use 'try'?"): left out.
-            var diagnostics: [Diagnostic] = []
-            for diagnostic in compilerDiagnostics(text, display: display) {
-                if diagnostic.severity == .note, let last = diagnostics.last(where: { $0.severity != .note }),
-                    last.location == diagnostic.location
+            var diagnostics: [(file: String, diagnostic: Diagnostic)] = []
+            for found in compilerDiagnostics(text, files: files) {
+                if found.diagnostic.severity == .note,
+                    let last = diagnostics.last(where: { $0.diagnostic.severity != .note }),
+                    last.file == found.file, last.diagnostic.location == found.diagnostic.location
                 {
                     continue
                 }
-                diagnostics.append(diagnostic)
+                diagnostics.append(found)
             }
-            for diagnostic in diagnostics { report(diagnostic) }
+            for found in diagnostics { report(found.diagnostic, found.file) }
             if diagnostics.isEmpty {
                 report(
                     Diagnostic(
                         .error, "swiftc could not compile the program:\n\(text)",
-                        at: KVOScript.SourceLocation(line: 1, column: 1)))
+                        at: KVOScript.SourceLocation(line: 1, column: 1)), files.last ?? "")
             }
             // Already reported, each at its line.
             throw Failure(message: "", status: ExitStatus.scriptErrors)
@@ -412,12 +435,14 @@ public enum SwiftProgram {
         return binary
     }
 
-    /// swiftc's diagnostics about the user's file (`FILE:LINE:COL: error: …`);
+    /// swiftc's diagnostics about the user's files (`FILE:LINE:COL: error: …`);
     /// the excerpts it prints are of the rewritten text and are left out.
-    static func compilerDiagnostics(_ text: String, display: String) -> [Diagnostic] {
-        var result: [Diagnostic] = []
+    static func compilerDiagnostics(_ text: String, files: [String]) -> [(file: String, diagnostic: Diagnostic)] {
+        var result: [(file: String, diagnostic: Diagnostic)] = []
+        // The longest name first: one may begin with another.
+        let names = files.sorted { $0.count > $1.count }
         for line in text.split(separator: "\n") {
-            guard line.hasPrefix(display + ":") else { continue }
+            guard let display = names.first(where: { line.hasPrefix($0 + ":") }) else { continue }
             let rest = line.dropFirst(display.count + 1)
             let parts = rest.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
             guard parts.count == 4, let lineNumber = Int(parts[0]), let column = Int(parts[1]) else { continue }
@@ -430,9 +455,12 @@ public enum SwiftProgram {
             default: continue
             }
             result.append(
-                Diagnostic(
-                    severity, String(parts[3].trimmingSpaces),
-                    at: KVOScript.SourceLocation(line: lineNumber, column: column)))
+                (
+                    display,
+                    Diagnostic(
+                        severity, String(parts[3].trimmingSpaces),
+                        at: KVOScript.SourceLocation(line: lineNumber, column: column))
+                ))
         }
         return result
     }
