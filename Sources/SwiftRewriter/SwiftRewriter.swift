@@ -553,7 +553,9 @@ final class EditCollector: SyntaxVisitor {
                 text += "; _kvoPendingToken(\"\(binding.name)\")"
             } else {
                 insert(
-                    "; _ = _kvoNamed(\(binding.name), \"\(binding.name)\")", at: node.endPositionBeforeTrailingTrivia)
+                    "; _ = _kvoNamed(\(binding.name), \"\(binding.name)\")",
+                    // Before a `;` that ends the statement: another would be an empty statement.
+                    at: node.item.endPositionBeforeTrailingTrivia)
             }
         }
         insert(text + "\n", at: node.positionAfterSkippingLeadingTrivia)
