@@ -147,6 +147,43 @@ import _KVOTestSupport
         enter(terminal, "let x = 1")
         let again = enter(terminal, "let x = 2")
         #expect(again.contains("<repl>:1:5: error: invalid redeclaration of 'x'"), "\(again)")
+        #expect(again.contains("<repl entry 4>:1:5: note: 'x' previously declared here"), "\(again)")
+    }
+
+    @Test func runsThatEndEarlyAndLimits() throws {
+        let terminal = try start()
+        // `exit` ends the program before the entry's end: not kept.
+        #expect(
+            enter(terminal, "print(\"bye\"); exit(0)")
+                == "bye\nentry not kept: it ended the program (exit) before its end; the session goes on as it was before it\nkvo> "
+        )
+        // An earlier entry that does not do again what it did: the REPL says so, and keeps nothing.
+        let file = folder.appendingPathComponent("note.txt")
+        try "hello".write(to: file, atomically: true, encoding: .utf8)
+        #expect(
+            enter(terminal, "let note = try! String(contentsOfFile: \"\(file.path)\", encoding: .utf8); note")
+                == "hello\nkvo> ")
+        try FileManager.default.removeItem(at: file)
+        let replayed = enter(terminal, "print(note)")
+        #expect(
+            replayed.hasPrefix(
+                "<repl>:1:1: error: the earlier entries, run again, stopped before this entry: they did not do what they did the first time; nothing changed (':save FILE' keeps them, ':reset' starts over); what they printed this time ends with:\n"
+            ), "\(replayed)")
+        #expect(replayed.contains("Fatal error: 'try!' expression unexpectedly raised an error"), "\(replayed)")
+        #expect(enter(terminal, ":reset") == "session reset: no classes, objects or observations\nkvo> ")
+        // :set max-depth reaches the program.
+        #expect(enter(terminal, "import Foundation") == "kvo> ")
+        #expect(enter(terminal, "class Pair: NSObject { @objc dynamic var a = 0; @objc dynamic var b = 0 }") == "kvo> ")
+        #expect(enter(terminal, "let p = Pair()") == "kvo> ")
+        #expect(enter(terminal, "let ta = p.observe(\\.a) { o, _ in o.b = 1 }") == "kvo> ")
+        #expect(enter(terminal, "let tb = p.observe(\\.b) { _, _ in }") == "kvo> ")
+        #expect(enter(terminal, ":set max-depth 1") == "max-depth is now 1\nkvo> ")
+        let deep = enter(terminal, "p.a = 1")
+        #expect(deep.hasPrefix("p.a → ta {kind = 1}\n  p.b → tb {kind = 1}\n"), "\(deep)")
+        #expect(deep.contains("error: notifications nested deeper than the maximum depth (1)"), "\(deep)")
+        #expect(
+            deep.hasSuffix(
+                "entry not kept: its run stopped before its end; the session goes on as it was before it\nkvo> "))
     }
 
     @Test func jsonAndLoadOfASwiftFile() throws {
