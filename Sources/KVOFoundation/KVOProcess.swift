@@ -227,7 +227,7 @@ public final class _KVOProcess {
 
     func terminate(_ exception: CocoaException) -> Never {
         var located = exception
-        located.line = line
+        located.line = shown(line).line
         located.column = callColumn
         output.uncaught(located)
         note("the uncaught exception '\(exception.name)' was raised here", column: callColumn)
@@ -241,7 +241,8 @@ public final class _KVOProcess {
 
     /// A runtime error, compiler-style, at the statement running now; status 1.
     func fail(_ message: String, column: Int) -> Never {
-        output.error(message, line: line, column: column, source: sourceLine(line), file: sourceName)
+        let at = shown(line)
+        output.error(message, line: at.line, column: column, source: sourceLine(line), file: at.file)
         if keepGoing {
             note("--keep-going cannot go on in a Swift program: a runtime error ends it", column: column)
         }
@@ -249,11 +250,13 @@ public final class _KVOProcess {
     }
 
     func warn(_ message: String) {
-        output.warning(message, line: line, column: statementColumn, source: sourceLine(line), file: sourceName)
+        let at = shown(line)
+        output.warning(message, line: at.line, column: statementColumn, source: sourceLine(line), file: at.file)
     }
 
     private func note(_ message: String, column: Int) {
-        output.note(message, line: line, column: column, source: sourceLine(line), file: sourceName)
+        let at = shown(line)
+        output.note(message, line: at.line, column: column, source: sourceLine(line), file: at.file)
     }
 
     private var sourceLines: [Substring]?

@@ -40,35 +40,56 @@ public struct SwiftRewriter {
 
     public static func rewrite(_ source: String, fileName: String) -> Result {
         let tree = Parser.parse(source: source)
-        let converter = SourceLocationConverter(fileName: fileName, tree: tree)
+        return rewrite(tree, source: source, lines: LineMap(file: fileName))
+    }
+
+    /// The rewrite of a parsed `source`; `lines` says which file and line
+    /// each line of it is, `echoes` whether top-level expressions echo their
+    /// value (the REPL). `edits` come first where they share a place with
+    /// the rewriter's own, and `last` after everything.
+    static func rewrite(
+        _ tree: SourceFileSyntax, source: String, lines: LineMap, echoes: Bool = false, edits: [Edit] = [],
+        last: String = ""
+    ) -> Result {
+        let converter = SourceLocationConverter(fileName: lines.names[0], tree: tree)
         let classes = ClassCollector(viewMode: .sourceAccurate)
         classes.walk(tree)
         let collector = EditCollector(source: source, converter: converter, classes: classes.nsObjectClasses())
+        collector.echoes = echoes
+        collector.edits = edits
         collector.walk(tree)
         collector.finish(tree)
         // A `#!` line is allowed first only: a comment of the same width keeps the lines.
         if source.hasPrefix("#!") { collector.edits.append(Edit(start: 0, end: 2, text: "//")) }
-        let text = apply(collector.edits, to: source, fileName: fileName, converter: converter)
+        if !last.isEmpty {
+            let end = source.utf8.count
+            collector.edits.append(Edit(start: end, end: end, text: last))
+        }
+        let text = apply(collector.edits, to: source, lines: lines, converter: converter)
         return Result(source: text, warnings: collector.warnings.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
     }
 
     /// Applies the edits (sorted, non-overlapping). An edit whose text has a
-    /// newline is followed by a `#sourceLocation` back to the original line
-    /// and spaces up to the original column.
+    /// newline is followed by a `#sourceLocation` back to the original file
+    /// and line, and spaces up to the original column.
     static func apply(
-        _ edits: [Edit], to source: String, fileName: String, converter: SourceLocationConverter
+        _ edits: [Edit], to source: String, lines: LineMap, converter: SourceLocationConverter
     )
         -> String
     {
         let bytes = Array(source.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count * 2)
-        var quotedName = ""
-        for character in fileName {
-            if character == "\\" || character == "\"" { quotedName.append("\\") }
-            quotedName.append(character)
+        func directive(_ line: Int) -> [UInt8] {
+            let (name, shown) = lines.locate(line)
+            var quotedName = ""
+            for character in name {
+                if character == "\\" || character == "\"" { quotedName.append("\\") }
+                quotedName.append(character)
+            }
+            return Array("#sourceLocation(file: \"\(quotedName)\", line: \(shown))\n".utf8)
         }
-        output += Array("#sourceLocation(file: \"\(quotedName)\", line: 1)\n".utf8)
+        output += directive(1)
         var cursor = 0
         let sorted = edits.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
         for (_, edit) in sorted {
@@ -79,7 +100,7 @@ public struct SwiftRewriter {
             if edit.text.contains("\n") {
                 let location = converter.location(for: AbsolutePosition(utf8Offset: edit.end))
                 if !edit.text.hasSuffix("\n") { output.append(UInt8(ascii: "\n")) }
-                output += Array("#sourceLocation(file: \"\(quotedName)\", line: \(location.line))\n".utf8)
+                output += directive(location.line)
                 output += Array(repeating: UInt8(ascii: " "), count: max(0, location.column - 1))
             }
         }
@@ -92,6 +113,35 @@ struct Edit {
     let start: Int
     let end: Int
     let text: String
+}
+
+/// Which file and line each line of the rewritten source is: a file's own
+/// lines, or the REPL's entries one after another, each with its name and
+/// its lines counted from 1.
+struct LineMap {
+    /// The line where each part starts, ascending; the first is 1.
+    let firstLines: [Int]
+    let names: [String]
+
+    init(file: String) {
+        firstLines = [1]
+        names = [file]
+    }
+
+    init(firstLines: [Int], names: [String]) {
+        self.firstLines = firstLines.isEmpty ? [1] : firstLines
+        self.names = names.isEmpty ? ["<repl>"] : names
+    }
+
+    func locate(_ line: Int) -> (name: String, line: Int) {
+        var low = 0
+        var high = min(firstLines.count, names.count) - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if firstLines[middle] <= line { low = middle } else { high = middle - 1 }
+        }
+        return (names[low], max(1, line - firstLines[low] + 1))
+    }
 }
 
 /// Which classes of the program are NSObject subclasses, directly or not.
@@ -144,6 +194,8 @@ final class EditCollector: SyntaxVisitor {
     /// Properties by name: whether any declaration of that name is `@objc dynamic`
     /// (for the warning on `observe(\.key)`).
     var dynamicProperties: [String: Bool] = [:]
+    /// Whether a top-level expression echoes its value (the REPL).
+    var echoes = false
     private let bytes: [UInt8]
     private var hasMain = false
 
@@ -462,6 +514,10 @@ final class EditCollector: SyntaxVisitor {
 
     override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
         mark(node)
+        if echoes, case .expr(let expression) = node.item, node.parent?.parent?.is(SourceFileSyntax.self) == true {
+            // After the expression, so that its columns stay the user's.
+            insert(" ⇢ _kvoEcho", at: expression.endPositionBeforeTrailingTrivia)
+        }
         return .visitChildren
     }
 
@@ -499,7 +555,9 @@ final class EditCollector: SyntaxVisitor {
                 text += "; _kvoPendingToken(\"\(binding.name)\")"
             } else {
                 insert(
-                    "; _ = _kvoNamed(\(binding.name), \"\(binding.name)\")", at: node.endPositionBeforeTrailingTrivia)
+                    "; _ = _kvoNamed(\(binding.name), \"\(binding.name)\")",
+                    // Before a `;` that ends the statement: another would be an empty statement.
+                    at: node.item.endPositionBeforeTrailingTrivia)
             }
         }
         insert(text + "\n", at: node.positionAfterSkippingLeadingTrivia)

@@ -366,4 +366,12 @@ import SwiftRewriter
         #expect(result.source.contains("_kvoTopLevel(6, 1, 1)\n"), "\(result.source)")
         #expect(!result.source.contains("_kvoTopLevel(3,"))
     }
+
+    /// `let a = A(); a.x = 1` on one line: the name was inserted after the
+    /// `;`, making an empty statement swiftc rejects.
+    @Test func aNamedBindingFollowedByASemicolon() {
+        let result = SwiftRewriter.rewrite(
+            "import Foundation\nclass A: NSObject { }\nlet a = A(); print(a)\n", fileName: "f.swift")
+        #expect(result.source.contains("let a = A(); _ = _kvoNamed(a, \"a\"); print(a)"), "\(result.source)")
+    }
 }

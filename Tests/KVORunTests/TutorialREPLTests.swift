@@ -70,7 +70,9 @@ import Testing
             let pasted = step.source.split(separator: "\n", omittingEmptySubsequences: false)
                 .joined(separator: "\r")
             terminal.send(pasted + "print(\"\(marker)\")\r")
-            guard terminal.expect("\r\n\(marker)\r\n") else { return }
+            // A Swift step compiles each entry (and may first build the runtime, once).
+            let swift = step.source.contains("import Foundation")
+            guard terminal.expect("\r\n\(marker)\r\n", timeout: swift ? 900 : 20) else { return }
             let transcript = terminal.transcript
             #expect(!transcript.contains("error:"), "\(step.location) in the REPL:\n\(transcript)")
             // What the tutorial shows, line by line and in order (the typed

@@ -59,7 +59,8 @@ enum Runner {
             }
             status = session.run(source, file: file == "-" ? "<stdin>" : file)
         } else if isatty(0) != 0 {
-            var repl = REPL(session: session, input: ReadlineInput(session: session))
+            var repl = REPL(
+                session: session, input: ReadlineInput(session: session), swiftSettings: options.swiftSettings)
             status = repl.run()
         } else {
             // Not a terminal: a script, never through readline (it would echo).

@@ -1,5 +1,6 @@
 import KVOCore
 import KVOScript
+import SwiftRewriter
 
 /// The interactive loop: reads whole entries (continuing as a file would),
 /// runs each in one session so state persists, echoes the values of
@@ -17,11 +18,20 @@ struct REPL<Input: LineInput> {
     /// A line read to see whether it continued the entry before it, and
     /// which did not: it starts the next entry.
     private var pendingLine: String?
+    /// How Swift programs are compiled and run (the command line's options).
+    let swiftSettings: SwiftProgram.Settings
+    /// The session after `import Foundation`: a Swift program compiled and
+    /// run entry by entry (SPEC §11.0); nil while the session is a scenario.
+    private(set) var swift: SwiftREPLSession?
 
-    init(session: Session, input: Input, write: @escaping (String) -> Void = Runner.stdout) {
+    init(
+        session: Session, input: Input, swiftSettings: SwiftProgram.Settings = SwiftProgram.Settings(),
+        write: @escaping (String) -> Void = Runner.stdout
+    ) {
         self.session = session
         self.input = input
         self.write = write
+        self.swiftSettings = swiftSettings
         session.limitAdvice = { $0.replAdvice }
     }
 
@@ -43,11 +53,53 @@ struct REPL<Input: LineInput> {
             write(hint + "\n")
             return true
         }
+        if let swift {
+            swift.run(entry)
+            return true
+        }
+        if SwiftProgram.isSwift(entry, file: "<repl>") {
+            startSwift(entry, file: "<repl>")
+            return true
+        }
         StopFlag.process.clear()
         let write = self.write
         let result = session.runEntry(entry, file: "<repl>") { write($0 + "\n") }
         record(result)
         return true
+    }
+
+    /// `import Foundation` (typed, or first in a loaded file) makes the
+    /// session a Swift program, when nothing came before it: the scenario
+    /// entries before it are not Swift.
+    private mutating func startSwift(_ source: String, file: String) {
+        guard transcript.isEmpty else {
+            let line = SwiftProgram.importLine(of: source)
+            let column =
+                (source.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(line - 1).first?
+                    .prefix { $0 == " " || $0 == "\t" }.count ?? 0) + 1
+            session.output.report(
+                Diagnostic(
+                    .error,
+                    "'import Foundation' must be the first statement: it decides how the classes after it behave; "
+                        + "type :reset first to start the session over in Swift",
+                    at: SourceLocation(line: line, column: column), length: 6),
+                file: file, source: SourceText(source))
+            session.output.flush()
+            return
+        }
+        let swift = SwiftREPLSession(settings: swiftSettings, output: session.output, write: write)
+        swift.settings.maxDepth = session.options.maxDepth
+        // Only a Swift program that compiled and ran makes the session Swift.
+        if swift.run(source, loadedFrom: file == "<repl>" ? nil : file) == .kept { self.swift = swift }
+    }
+
+    /// Whether `text` is a whole entry: in a Swift session, by Swift's
+    /// grammar (a multi-line string, a closure, an operator at the end of a
+    /// line go on), else by the scenario language's.
+    private func shape(of text: String) -> EntryShape {
+        guard swift != nil else { return EntryShape.of(text) }
+        if SwiftREPLProgram.isIncomplete(text) { return .open }
+        return EntryShape.of(text) == .mayContinue ? .mayContinue : .complete
     }
 
     /// What to say when someone types `exit`, `quit` or `help` as in other REPLs.
@@ -81,7 +133,7 @@ struct REPL<Input: LineInput> {
             if TerminalState.abandonEntry.load(ordering: .relaxed) { lines = [] }
             lines.append(line)
             if lines.count == 1 && line.trimmingSpaces().hasPrefix(":") { return line }
-            var shape = EntryShape.of(lines.joined(separator: "\n"))
+            var shape = self.shape(of: lines.joined(separator: "\n"))
             while shape == .mayContinue {
                 // `}` of an if or a do: an `else` or `catch` may follow.
                 guard let next = input.readLine(prompt: "...> ") else { return lines.joined(separator: "\n") }
@@ -94,7 +146,7 @@ struct REPL<Input: LineInput> {
                     return lines.joined(separator: "\n")
                 }
                 lines.append(next)
-                shape = EntryShape.of(lines.joined(separator: "\n"))
+                shape = self.shape(of: lines.joined(separator: "\n"))
             }
             if shape == .complete && !lines.isEmpty { return lines.joined(separator: "\n") }
         }
@@ -123,6 +175,10 @@ struct REPL<Input: LineInput> {
             write(":\(command) takes no argument; type :help for the list\n")
             return true
         }
+        if swift != nil, let why = Self.notInSwift[command] {
+            write(":\(command) is not available in a Swift session yet: \(why)\n")
+            return true
+        }
         switch command {
         case "help":
             write(Self.help)
@@ -139,6 +195,7 @@ struct REPL<Input: LineInput> {
             session.reset()
             session.kvo.explains = explaining
             transcript = []
+            swift = nil
             write("session reset: no classes, objects or observations\n")
         case "objects":
             let lines = session.objectSummary
@@ -148,6 +205,15 @@ struct REPL<Input: LineInput> {
             write(lines.isEmpty ? "no classes declared\n" : lines.joined(separator: "\n") + "\n")
         case "info":
             guard needsArgument("an object's name", example: "acct") else { return true }
+            if let swift {
+                // Only a name is ever compiled, so `:info a); f(` runs nothing.
+                guard Self.isSwiftName(argument) else {
+                    write(":info takes the name of a variable holding an object, as in ':info acct'\n")
+                    return true
+                }
+                if let problem = swift.showObservationInfo(of: argument) { write(problem + "\n") }
+                return true
+            }
             // A name, looked up: never compiled, so `:info a); f(` runs nothing.
             if let problem = session.showObservationInfo(of: argument) { write(problem + "\n") }
         case "set":
@@ -161,6 +227,22 @@ struct REPL<Input: LineInput> {
             break
         }
         return true
+    }
+
+    /// The meta-commands that need the interpreter, and what to do instead.
+    static var notInSwift: [String: String] {
+        [
+            "objects": "print the objects you want to see",
+            "classes": "the classes are the ones your entries declare",
+            "explain": "'kvo-run --explain' works on scenarios without 'import Foundation'",
+            "graph": "'kvo-run graph' works on scenarios without 'import Foundation'",
+        ]
+    }
+
+    /// A Swift identifier as `:info` takes it: letters, digits and `_`, not a digit first.
+    static func isSwiftName(_ text: String) -> Bool {
+        guard let first = text.first, !first.isASCIIDigit else { return false }
+        return text.allSatisfy { $0.isIdentifierCharacter }
     }
 
     static var help: String {
@@ -183,6 +265,10 @@ struct REPL<Input: LineInput> {
         Tab completes keywords, names, members after 'name.', options after '.',
         keys in forKeyPath: "…" and file names after :load and :save.
         Ctrl-C clears the input or interrupts a running statement.
+        After 'import Foundation' the session is a Swift program: each entry is compiled after
+        the ones before it and the whole runs again, showing only what the new entry prints.
+        An entry that does not compile, or whose run stops (an uncaught exception, a trap,
+        Ctrl-C), is not kept. :objects, :classes, :explain and :graph need a scenario.
 
         """
     }
@@ -197,6 +283,14 @@ struct REPL<Input: LineInput> {
             write("\(error)\n")
             return
         }
+        if let swift {
+            swift.run(source, loadedFrom: path)
+            return
+        }
+        if SwiftProgram.isSwift(source, file: path) {
+            startSwift(source, file: path)
+            return
+        }
         StopFlag.process.clear()
         let write = self.write
         let result = session.runEntry(source, file: path) { write($0 + "\n") }
@@ -209,16 +303,18 @@ struct REPL<Input: LineInput> {
     }
 
     private func save(_ path: String) {
+        let text = swift?.program ?? transcript.joined(separator: "\n")
+        let count = swift?.entries.count ?? transcript.count
         do {
-            try Files.write(transcript.joined(separator: "\n") + "\n", to: path)
-            write("saved \(transcript.count) entr\(transcript.count == 1 ? "y" : "ies") to \(path)\n")
+            try Files.write(text + "\n", to: path)
+            write("saved \(count) entr\(count == 1 ? "y" : "ies") to \(path)\n")
         } catch {
             write("\(error)\n")
         }
     }
 
     /// `:set max-depth N` / `:set max-steps N`.
-    private func set(_ argument: String) {
+    private mutating func set(_ argument: String) {
         let words = argument.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let usage = ":set takes max-depth or max-steps and a positive number, as in ':set max-depth 2000'"
         guard words.count == 2, let value = Int(words[1]), value > 0 else {
@@ -228,7 +324,10 @@ struct REPL<Input: LineInput> {
         switch words[0] {
         case "max-depth":
             session.setLimits(maxDepth: value)
+            swift?.settings.maxDepth = value
             write("max-depth is now \(value)\n")
+        case "max-steps" where swift != nil:
+            write("max-steps counts the statements of scenarios; a Swift entry that runs away stops with Ctrl-C\n")
         case "max-steps":
             session.setLimits(maxSteps: value)
             write("max-steps is now \(value) for each entry\n")

@@ -19,18 +19,36 @@ enum ChildProcess {
     /// `timeout` (seconds) kills it. `standardOutputToError`: without
     /// `output`, what the child writes to standard output goes to kvo-run's
     /// standard error (kvo-run's own standard output carries a picture).
+    /// `passing` gives the child kvo-run's descriptors as 3, 4, … (read
+    /// before `output` replaces 1 and 2), and `standardInput` names a file
+    /// to read instead of kvo-run's.
     static func run(
         _ program: String, _ arguments: [String], environment: [(name: String, value: String)] = [],
-        output: Int32? = nil, timeout: Double? = nil, standardOutputToError: Bool = false
+        output: Int32? = nil, timeout: Double? = nil, standardOutputToError: Bool = false,
+        passing: [Int32] = [], standardInput: String? = nil
     ) -> Ending {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // `output` out of the way of the passed descriptors' new numbers.
+        var output = output
+        var raised: Int32 = -1
+        if let given = output, given < 3 + Int32(passing.count) {
+            raised = fcntl(given, F_DUPFD_CLOEXEC, 3 + Int32(passing.count))
+            output = raised >= 0 ? raised : nil
+        }
+        defer { if raised >= 0 { close(raised) } }
+        for (index, descriptor) in passing.enumerated() {
+            posix_spawn_file_actions_adddup2(&actions, descriptor, 3 + Int32(index))
+        }
         if let output {
             posix_spawn_file_actions_adddup2(&actions, output, 1)
             posix_spawn_file_actions_adddup2(&actions, output, 2)
         } else if standardOutputToError {
             posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        }
+        if let standardInput {
+            posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
         }
         // kvo-run's environment as it is, less the names given, then those:
         // compared as C strings (a dictionary of the whole environment was a

@@ -162,20 +162,11 @@ public enum SwiftProgram {
             return (ExitStatus.scriptErrors, nil)
         }
         if compileOnly { return (ExitStatus.success, nil) }
-        var environment: [(name: String, value: String)] = [
-            ("SWIFT_DETERMINISTIC_HASHING", "1"),
-            ("SWIFT_BACKTRACE", "enable=no"),
-            ("KVO_FORMAT", settings.format == .json ? "json" : "text"),
-            ("KVO_MAX_DEPTH", String(settings.maxDepth)),
-            ("KVO_SOURCE_NAME", display),
-        ]
-        if let path { environment.append(("KVO_SOURCE_PATH", absolute(path))) }
-        if settings.quiet { environment.append(("KVO_QUIET", "1")) }
-        if settings.legacyDealloc { environment.append(("KVO_LEGACY_DEALLOC", "1")) }
-        if settings.explain { environment.append(("KVO_EXPLAIN", "1")) }
-        if settings.keepGoing { environment.append(("KVO_KEEP_GOING", "1")) }
-        if settings.color && output == nil { environment.append(("KVO_COLOR", "1")) }
-        if settings.diagnosticColor && output == nil { environment.append(("KVO_DIAGNOSTIC_COLOR", "1")) }
+        // The statement a trap or a crash stopped at, written by the runtime.
+        let trapFile = temporaryPath("kvo-run-trap")
+        defer { unlink(trapFile) }
+        var environment = programEnvironment(
+            settings, display: display, sourcePath: path.map(absolute), trapFile: trapFile, colour: output == nil)
         // What the runtime writes back as the program ends (KVORunReport.swift).
         let summaryFile = temporaryPath("kvo-run-summary")
         defer { unlink(summaryFile) }
@@ -192,24 +183,12 @@ public enum SwiftProgram {
         case nil:
             break
         }
-        // The statement a trap or a crash stopped at, written by the runtime.
-        let trapFile = temporaryPath("kvo-run-trap")
-        defer { unlink(trapFile) }
-        environment.append(("KVO_TRAP_FILE", trapFile))
         Runner.flushStandardStreams()
         let ending = ChildProcess.run(
             binary, [], environment: environment, output: output, timeout: settings.timeout,
             standardOutputToError: settings.picture != nil)
         let summary = readSummary(summaryFile, picture: settings.picture == nil ? nil : pictureFile)
-        var stoppedAt: KVOScript.SourceLocation {
-            if let mark = try? Files.read(trapFile) {
-                let numbers = mark.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
-                if numbers.count == 2, numbers[0] > 0 {
-                    return KVOScript.SourceLocation(line: numbers[0], column: max(1, numbers[1]))
-                }
-            }
-            return importLine()
-        }
+        let stoppedAt = trapLocation(trapFile) ?? importLine()
         switch ending {
         case .exited(let status):
             return (status, summary)
@@ -250,6 +229,38 @@ public enum SwiftProgram {
             summary.picture = drawn
         }
         return summary
+    }
+
+    /// What a compiled program is told in its environment: the options,
+    /// how to name its source, and where to note a trap. `colour`: whether
+    /// the program writes to kvo-run's own terminal (not to a capture).
+    static func programEnvironment(
+        _ settings: Settings, display: String, sourcePath: String?, trapFile: String, colour: Bool
+    ) -> [(name: String, value: String)] {
+        var environment: [(name: String, value: String)] = [
+            ("SWIFT_DETERMINISTIC_HASHING", "1"),
+            ("SWIFT_BACKTRACE", "enable=no"),
+            ("KVO_FORMAT", settings.format == .json ? "json" : "text"),
+            ("KVO_MAX_DEPTH", String(settings.maxDepth)),
+            ("KVO_SOURCE_NAME", display),
+            ("KVO_TRAP_FILE", trapFile),
+        ]
+        if let sourcePath { environment.append(("KVO_SOURCE_PATH", sourcePath)) }
+        if settings.quiet { environment.append(("KVO_QUIET", "1")) }
+        if settings.legacyDealloc { environment.append(("KVO_LEGACY_DEALLOC", "1")) }
+        if settings.explain { environment.append(("KVO_EXPLAIN", "1")) }
+        if settings.keepGoing { environment.append(("KVO_KEEP_GOING", "1")) }
+        if settings.color && colour { environment.append(("KVO_COLOR", "1")) }
+        if settings.diagnosticColor && colour { environment.append(("KVO_DIAGNOSTIC_COLOR", "1")) }
+        return environment
+    }
+
+    /// The statement a trap or a crash stopped at, as the runtime noted it.
+    static func trapLocation(_ trapFile: String) -> KVOScript.SourceLocation? {
+        guard let mark = try? Files.read(trapFile) else { return nil }
+        let numbers = mark.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+        guard numbers.count == 2, numbers[0] > 0 else { return nil }
+        return KVOScript.SourceLocation(line: numbers[0], column: max(1, numbers[1]))
     }
 
     /// Runs a Swift golden scenario, capturing all it prints, with the run
@@ -389,8 +400,9 @@ public enum SwiftProgram {
         "-O", "-wmo", "-parse-as-library", "-swift-version", "5", "-enforce-exclusivity=unchecked",
     ]
 
-    /// The compiled runtime for `swiftc`, built on first use.
-    static func runtimeDirectory(swiftc: String) throws -> String {
+    /// The compiled runtime for `swiftc`, built on first use (`building`
+    /// is told first: it takes a minute).
+    static func runtimeDirectory(swiftc: String, building announce: (() -> Void)? = nil) throws -> String {
         guard let sources = runtimeSources() else {
             throw Failure(
                 message:
@@ -402,6 +414,7 @@ public enum SwiftProgram {
         let directory = cacheRoot() + "/runtime-" + key
         let last = "/lib" + (runtimeModules.last ?? "") + ".so"
         if Files.exists(directory + last) { return directory }
+        announce?()
         try makeDirectories(cacheRoot())
         // Built beside, then moved into place: two runs at once never see half a runtime.
         let building = directory + ".building-\(getpid())"
@@ -605,6 +618,33 @@ public enum SwiftProgram {
 
     // MARK: Compiling a program
 
+    /// The compiled program for an already rewritten `program` (the REPL's
+    /// entries), from the cache when its text was compiled by this kvo-run
+    /// build against this runtime. Its compile errors are reported with the
+    /// file they are in, one of `files` (the names in its `#sourceLocation`s).
+    static func compile(
+        _ program: String, files: [String], swiftc: String, runtime: String,
+        report: (Diagnostic, _ file: String) -> Void
+    ) throws -> String {
+        var hash = FNV1a()
+        hash.add(runtime)
+        hash.add(executableIdentity)
+        for flag in programFlags { hash.add(flag) }
+        hash.add(program)
+        let directory = cacheRoot() + "/programs/" + hash.hex
+        let binary = directory + "/program"
+        if Files.exists(binary) { return binary }
+        try makeDirectories(directory)
+        let building = directory + "/building-\(getpid())"
+        try makeDirectories(building)
+        defer { Files.removeFolder(building) }
+        try compile(program, in: building, files: files, swiftc: swiftc, runtime: runtime, report: report)
+        if rename(building + "/program", binary) != 0 && !Files.exists(binary) {
+            throw Failure(message: "cannot store the compiled program in \(directory)", status: 1)
+        }
+        return binary
+    }
+
     /// The compiled program for `source`, from the cache when the same
     /// source under the same file name was compiled by this kvo-run build
     /// against this runtime: a cached program is neither rewritten nor
@@ -628,7 +668,9 @@ public enum SwiftProgram {
         let building = directory + "/building-\(getpid())"
         try makeDirectories(building)
         defer { Files.removeFolder(building) }
-        try compile(rewritten.source, in: building, display: display, swiftc: swiftc, runtime: runtime, report: report)
+        try compile(rewritten.source, in: building, files: [display], swiftc: swiftc, runtime: runtime) {
+            diagnostic, _ in report(diagnostic)
+        }
         // The warnings before the program: a cached program has its warnings.
         if !warnings.isEmpty { try? writeFile(warningsText(warnings), to: directory + "/warnings") }
         if rename(building + "/program", binary) != 0 && !Files.exists(binary) {
@@ -694,44 +736,54 @@ public enum SwiftProgram {
     /// Compiles `program` into `folder`/program, reporting swiftc's
     /// diagnostics at the user's lines.
     static func compile(
-        _ program: String, in folder: String, display: String, swiftc: String, runtime: String,
-        report: (Diagnostic) -> Void
+        _ program: String, in folder: String, files: [String], swiftc: String, runtime: String,
+        report: (Diagnostic, _ file: String) -> Void
     ) throws {
         // The file is named after the user's own, so that a trap's message names it.
         let sourcePath = folder + "/main.swift"
         try writeFile(program, to: sourcePath)
         let log = folder + "/compile.log"
         let output = folder + "/program"
+        // Ctrl-C reaches the compiler too (one process group): said as such,
+        // not as a compile error.
+        var interrupted = false
+        func step(_ command: [String]) -> Bool {
+            let ending = runStep(command, log: log)
+            if ending == .signaled(SIGINT) { interrupted = true }
+            return ending == .exited(0)
+        }
         let compiled: Bool
         if let jobs = compileJobs(swiftc: swiftc, runtime: runtime) {
             compiled = runJobs(
                 jobs, importsOnlyRuntime: importsOnlyRuntime(program), source: sourcePath, folder: folder,
-                output: output, runtime: runtime, log: log)
+                output: output, runtime: runtime, log: log, step: step)
         } else {
-            compiled = runLogged(
-                [swiftc] + compileArguments(swiftc: swiftc, runtime: runtime, source: sourcePath, output: output),
-                log: log
-            )
+            compiled = step(
+                [swiftc] + compileArguments(swiftc: swiftc, runtime: runtime, source: sourcePath, output: output))
+        }
+        if interrupted {
+            throw Failure(message: "compiling was interrupted (Ctrl-C); nothing ran", status: ExitStatus.failure)
         }
         guard compiled else {
             let text = (try? Files.read(log)) ?? ""
             // A note at the very place of the error before it is one of swiftc's
             // fix-it suggestions ("did you mean to use 'try'?"): left out.
-            var diagnostics: [Diagnostic] = []
-            for diagnostic in compilerDiagnostics(text, display: display) {
-                if diagnostic.severity == .note, let last = diagnostics.last(where: { $0.severity != .note }),
-                    last.location == diagnostic.location
+            var diagnostics: [(file: String, diagnostic: Diagnostic)] = []
+            for found in compilerDiagnostics(text, files: files) {
+                if found.diagnostic.severity == .note,
+                    let last = diagnostics.last(where: { $0.diagnostic.severity != .note }),
+                    last.file == found.file, last.diagnostic.location == found.diagnostic.location
                 {
                     continue
                 }
-                diagnostics.append(diagnostic)
+                diagnostics.append(found)
             }
-            for diagnostic in diagnostics { report(diagnostic) }
+            for found in diagnostics { report(found.diagnostic, found.file) }
             if diagnostics.isEmpty {
                 report(
                     Diagnostic(
                         .error, "swiftc could not compile the program:\n\(text)",
-                        at: KVOScript.SourceLocation(line: 1, column: 1)))
+                        at: KVOScript.SourceLocation(line: 1, column: 1)), files.last ?? "")
             }
             // Already reported, each at its line.
             throw Failure(message: "", status: ExitStatus.scriptErrors)
@@ -744,12 +796,12 @@ public enum SwiftProgram {
     /// else the autolink extractor and clang.
     static func runJobs(
         _ jobs: CompileJobs, importsOnlyRuntime: Bool, source: String, folder: String, output: String,
-        runtime: String, log: String
+        runtime: String, log: String, step: ([String]) -> Bool
     ) -> Bool {
-        guard runLogged(jobs.frontendJob(source: source, folder: folder), log: log) else { return false }
+        guard step(jobs.frontendJob(source: source, folder: folder)) else { return false }
         if importsOnlyRuntime, let link = jobs.runtimeLinkJob(folder: folder, output: output) {
             if let direct = jobs.directLinkJob(folder: folder, output: output) {
-                if runLogged(direct, log: log) { return true }
+                if step(direct) { return true }
             } else {
                 if let printed = captured(link + ["-###"]),
                     let direct = CompileJobs.linkerCommand(printed, folder: folder, outputPath: output)
@@ -758,14 +810,14 @@ public enum SwiftProgram {
                     learned.directLink = direct
                     try? Files.write(learned.serialized, to: runtime + "/" + CompileJobs.fileName)
                 }
-                if runLogged(link, log: log) { return true }
+                if step(link) { return true }
             }
             // Linked again against Swift's shared libraries below, whose
             // messages are the ones to show if that fails too.
             truncate(log, 0)
         }
-        guard runLogged(jobs.autolinkJob(folder: folder), log: log) else { return false }
-        return runLogged(jobs.linkJob(folder: folder, output: output), log: log)
+        guard step(jobs.autolinkJob(folder: folder)) else { return false }
+        return step(jobs.linkJob(folder: folder, output: output))
     }
 
     /// Whether the runtime is the program's only import (what `import
@@ -809,11 +861,15 @@ public enum SwiftProgram {
 
     /// Runs a compile step with its output appended to `log`; whether it succeeded.
     static func runLogged(_ command: [String], log: String) -> Bool {
-        guard let program = command.first else { return false }
+        runStep(command, log: log) == .exited(0)
+    }
+
+    /// Runs a compile step with its output appended to `log`; how it ended.
+    static func runStep(_ command: [String], log: String) -> ChildProcess.Ending {
+        guard let program = command.first else { return .notStarted("no command") }
         let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         defer { if descriptor >= 0 { close(descriptor) } }
         return ChildProcess.run(program, Array(command.dropFirst()), output: descriptor >= 0 ? descriptor : nil)
-            == .exited(0)
     }
 
     /// What `command` prints (standard output and error), when it succeeds.
@@ -886,12 +942,14 @@ public enum SwiftProgram {
         }
     }
 
-    /// swiftc's diagnostics about the user's file (`FILE:LINE:COL: error: …`);
+    /// swiftc's diagnostics about the user's files (`FILE:LINE:COL: error: …`);
     /// the excerpts it prints are of the rewritten text and are left out.
-    static func compilerDiagnostics(_ text: String, display: String) -> [Diagnostic] {
-        var result: [Diagnostic] = []
+    static func compilerDiagnostics(_ text: String, files: [String]) -> [(file: String, diagnostic: Diagnostic)] {
+        var result: [(file: String, diagnostic: Diagnostic)] = []
+        // The longest name first: one may begin with another.
+        let names = files.sorted { $0.count > $1.count }
         for line in text.split(separator: "\n") {
-            guard line.hasPrefix(display + ":") else { continue }
+            guard let display = names.first(where: { line.hasPrefix($0 + ":") }) else { continue }
             let rest = line.dropFirst(display.count + 1)
             let parts = rest.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
             guard parts.count == 4, let lineNumber = Int(parts[0]), let column = Int(parts[1]) else { continue }
@@ -904,9 +962,12 @@ public enum SwiftProgram {
             default: continue
             }
             result.append(
-                Diagnostic(
-                    severity, String(parts[3].trimmingSpaces),
-                    at: KVOScript.SourceLocation(line: lineNumber, column: column)))
+                (
+                    display,
+                    Diagnostic(
+                        severity, String(parts[3].trimmingSpaces),
+                        at: KVOScript.SourceLocation(line: lineNumber, column: column))
+                ))
         }
         return result
     }

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The REPL's Swift mode (SPEC §10.1, §11.0): each entry is compiled after
+/// the entries accepted before it, and the whole program runs again. What
+/// the earlier entries print was shown when they ran: kvo-run starts the
+/// program with standard output and standard error going elsewhere, and
+/// gives it the terminal's as descriptors 3 and 4; `_kvoEntryBegins()`, which
+/// the rewriter puts before the new entry, switches to them. So whatever
+/// writes the earlier entries' output (`print`, the trace, `FileHandle`, a C
+/// `puts`) is kept out, and everything from the new entry's first statement
+/// on is shown, as it happens.
+///
+/// The driver passes, in the environment: `KVO_REPL_MARKS`, a file where the
+/// program notes that it reached the new entry and the end (kvo-run keeps an
+/// entry only when its run reached the end), and `KVO_REPL_ENTRIES`, one line
+/// per entry, `FIRST-LINE NAME`, the line of the whole program where the
+/// entry starts and the name it goes by in diagnostics (`<repl>` for the new
+/// one), so that a run-time error names the entry's own line.
+enum _KVOREPL {
+    struct Entry {
+        let firstLine: Int
+        let name: String
+    }
+
+    static let entries: [Entry] = {
+        guard let text = getenv("KVO_REPL_ENTRIES").map({ String(cString: $0) }) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let space = line.firstIndex(of: " "), let first = Int(line[..<space]), first > 0 else { return nil }
+            return Entry(firstLine: first, name: String(line[line.index(after: space)...]))
+        }
+    }()
+
+    /// Writes `word` and a newline to the marks file.
+    static func mark(_ word: String) {
+        guard let path = getenv("KVO_REPL_MARKS") else { return }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
+        guard descriptor >= 0 else { return }
+        _ = (word + "\n").utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
+        close(descriptor)
+    }
+
+    /// Ends a line `print(…, terminator: "")` left open: each entry's
+    /// output ends with its own last line, as in the interpreter's REPL, and
+    /// a replayed entry runs exactly as it did.
+    static func endPendingLine() {
+        guard !_KVOPrinter.partial.isEmpty else { return }
+        _KVOPrinter.write("\n", depth: _KVOProcess.shared.kvo.depth)
+    }
+}
+
+/// Between two entries.
+public func _kvoEntryBoundary() {
+    _KVOREPL.endPendingLine()
+}
+
+/// Before the new entry: from here on, the program writes to the terminal.
+public func _kvoEntryBegins() {
+    _kvoStart()
+    _KVOREPL.endPendingLine()
+    fflush(stdout)
+    fflush(stderr)
+    if getenv("KVO_REPL_MARKS") != nil, fcntl(3, F_GETFD) >= 0, fcntl(4, F_GETFD) >= 0 {
+        dup2(3, 1)
+        dup2(4, 2)
+        close(3)
+        close(4)
+    }
+    _KVOREPL.mark("begins")
+}
+
+/// After the new entry: its run reached the end.
+public func _kvoEntryEnds() {
+    _kvoStart()
+    _KVOREPL.endPendingLine()
+    fflush(stdout)
+    _KVOREPL.mark("ends")
+}
+
+extension _KVOProcess {
+    /// The file and line a diagnostic names for line `line` of the program:
+    /// in the REPL, the entry that holds it and the line within the entry.
+    func shown(_ line: Int) -> (file: String, line: Int) {
+        guard let entry = _KVOREPL.entries.last(where: { $0.firstLine <= line }) else { return (sourceName, line) }
+        return (entry.name, line - entry.firstLine + 1)
+    }
+}
+
+// MARK: Echo
+
+/// The REPL echoes the value of an expression entered on its own (SPEC
+/// §10.1): the rewriter appends `⇢ _kvoEcho` to it. The operator binds more
+/// loosely than anything, assignment included, so it takes the whole
+/// expression (`try` and all) and leaves columns before it unchanged.
+precedencegroup _KVOEchoPrecedence {
+    lowerThan: AssignmentPrecedence
+}
+infix operator ⇢ : _KVOEchoPrecedence
+
+public struct _KVOEchoSink {}
+public let _kvoEcho = _KVOEchoSink()
+
+/// A value: the line `print` would write (Swift's own description, with
+/// the Foundation descriptions of §11.0), as the REPL writes an echo: on
+/// standard output, plain, in text and in JSON alike.
+public func ⇢ <T>(value: T, _: _KVOEchoSink) {
+    _KVOREPL.endPendingLine()
+    fputs(_KVOPrinter.describe(value) + "\n", stdout)
+}
+
+/// A statement (an assignment, a call that returns nothing): no echo.
+public func ⇢ (value: Void, _: _KVOEchoSink) {}
+
+/// An optional chain that returns nothing (`a?.reset()`): no echo.
+public func ⇢ (value: Void?, _: _KVOEchoSink) {}

@@ -1,0 +1,244 @@
+import KVOCore
+import KVOScript
+import SwiftRewriter
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The REPL after `import Foundation` (SPEC §10.1, §11.0): a Swift program
+/// that grows by one entry at a time. Each entry is compiled after the
+/// entries accepted before it and the whole program runs; the earlier
+/// entries' output, shown when they ran, is kept out (see KVOFoundation's
+/// KVOREPLEntries.swift), so what appears is what the new entry does.
+///
+/// An entry is kept only when its program compiled and ran to its end: one
+/// with a compile error changes nothing, and so does one whose run stopped
+/// (an uncaught exception, a runtime error, a trap, Ctrl-C, `exit`), so
+/// that replaying the entries never stops before the next one. A type or
+/// function declared again replaces the earlier declaration in the whole
+/// program (the earlier entries run again with the new one).
+final class SwiftREPLSession {
+    /// How running an entry went.
+    enum Outcome: Equatable {
+        /// Compiled and ran to its end: now part of the program.
+        case kept
+        /// Did not compile (or could not be compiled): nothing changed.
+        case rejected
+        /// Compiled, but its run stopped before its end: nothing changed.
+        case notKept
+    }
+
+    /// The accepted entries, as typed (or loaded).
+    private(set) var entries: [String] = []
+    var settings: SwiftProgram.Settings
+    /// Where diagnostics go: the session's output, as the interpreter's do.
+    private let output: ScriptOutput
+    /// The REPL's own messages.
+    private let write: (String) -> Void
+
+    init(settings: SwiftProgram.Settings, output: ScriptOutput, write: @escaping (String) -> Void) {
+        self.settings = settings
+        self.output = output
+        self.write = write
+    }
+
+    /// What `:save` writes: the accepted entries, a Swift program.
+    var program: String { entries.joined(separator: "\n") }
+
+    /// The earlier entries as the program names them: `<repl entry N>`, so
+    /// that an error in code an earlier entry declared says where it is. The
+    /// new entry is `<repl>` (or the file it was loaded from), as in the
+    /// interpreter's REPL.
+    static func named(_ texts: [String]) -> [SwiftREPLProgram.Entry] {
+        texts.enumerated().map { SwiftREPLProgram.Entry(text: $0.element, name: "<repl entry \($0.offset + 1)>") }
+    }
+
+    /// Compiles and runs the program with `text` as its last entry, showing
+    /// what the entry prints; keeps it when it ran to its end.
+    @discardableResult
+    func run(_ text: String, loadedFrom: String? = nil) -> Outcome {
+        defer { output.flush() }
+        let replacing = SwiftREPLProgram.replacingDeclarations(in: Self.named(entries), by: text)
+        let earlier = replacing.entries.map(\.text)
+        let named = Self.named(earlier) + [SwiftREPLProgram.Entry(text: text, name: loadedFrom ?? "<repl>")]
+        let ran = compileAndRun(named, replaced: replacing.replaced)
+        if ran == .kept { entries = earlier + [text] }
+        return ran
+    }
+
+    /// Forgets every entry (`:reset`).
+    func reset() { entries = [] }
+
+    /// `:info NAME`: the observation info of the object a top-level
+    /// variable holds, printed by the program itself after the entries (and
+    /// not kept). Returns what is wrong when NAME is no such variable.
+    func showObservationInfo(of name: String) -> String? {
+        defer { output.flush() }
+        var named = Self.named(entries)
+        named.append(SwiftREPLProgram.Entry(text: "print(\(name).observationInfo)", name: "<repl>"))
+        var firstError: String?
+        let ran = compileAndRun(named, replaced: []) { diagnostic, file in
+            if firstError == nil, diagnostic.severity == .error, file == "<repl>" { firstError = diagnostic.message }
+            return firstError != nil
+        }
+        if ran == .rejected, let firstError {
+            return ":info takes a top-level variable that holds an NSObject, and '\(name)' is not one (\(firstError))"
+        }
+        return nil
+    }
+
+    // MARK: Compiling and running
+
+    /// `hide` may take a compile diagnostic (and its file) out of the
+    /// report: true when it did.
+    private func compileAndRun(
+        _ entries: [SwiftREPLProgram.Entry], replaced: [String],
+        hide: ((Diagnostic, String) -> Bool)? = nil
+    ) -> Outcome {
+        guard let new = entries.last else { return .rejected }
+        let texts = Dictionary(entries.map { ($0.name, SourceText($0.text)) }, uniquingKeysWith: { _, last in last })
+        func report(_ diagnostic: Diagnostic, _ file: String) {
+            output.report(diagnostic, file: file, source: texts[file] ?? SourceText(""))
+        }
+        let program = SwiftREPLProgram.rewrite(entries)
+        if let problem = program.problem {
+            report(
+                Diagnostic(
+                    .error, problem.message, at: SourceLocation(line: problem.line, column: problem.column),
+                    length: problem.length), new.name)
+            return .rejected
+        }
+        for warning in program.warnings {
+            report(
+                Diagnostic(
+                    .warning, warning.message, at: SourceLocation(line: warning.line, column: warning.column),
+                    length: warning.length), new.name)
+        }
+        let binary: String
+        var errorsInEarlierEntries = false
+        do {
+            let swiftc = try SwiftProgram.toolchain(settings.swiftc, display: new.name)
+            let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc) {
+                self.write("building kvo-run's Swift runtime for this toolchain (once, about a minute)…\n")
+            }
+            binary = try SwiftProgram.compile(
+                program.source, files: entries.map(\.name), swiftc: swiftc, runtime: runtime
+            ) { diagnostic, file in
+                if hide?(diagnostic, file) == true { return }
+                if file != new.name && diagnostic.severity == .error { errorsInEarlierEntries = true }
+                report(diagnostic, file)
+            }
+        } catch let failure as SwiftProgram.Failure {
+            if !failure.message.isEmpty {
+                report(Diagnostic(.error, failure.message, at: .init(line: 1, column: 1)), new.name)
+            }
+            if errorsInEarlierEntries, !replaced.isEmpty {
+                explainReplacement(replaced, new.name, SourceText(new.text))
+            }
+            return .rejected
+        } catch {
+            report(Diagnostic(.error, "\(error)", at: .init(line: 1, column: 1)), new.name)
+            return .rejected
+        }
+        return execute(binary, program, entries, report: report)
+    }
+
+    /// After a compile error: the earlier entries run again with the
+    /// declarations the new one replaced, and must compile with them.
+    private func explainReplacement(_ replaced: [String], _ file: String, _ source: SourceText) {
+        let names = replaced.map { "'\($0)'" }.joined(separator: ", ")
+        output.report(
+            Diagnostic(
+                .note,
+                "this entry replaces the earlier declaration of \(names): every earlier entry runs again with the new one, and must compile with it",
+                at: .init(line: 1, column: 1)), file: file, source: source)
+    }
+
+    private func execute(
+        _ binary: String, _ program: SwiftREPLProgram.Rewritten, _ entries: [SwiftREPLProgram.Entry],
+        report: (Diagnostic, String) -> Void
+    ) -> Outcome {
+        let new = entries.last?.name ?? "<repl>"
+        let trapFile = SwiftProgram.temporaryPath("kvo-run-trap")
+        let marks = SwiftProgram.temporaryPath("kvo-run-repl-marks")
+        let sourcePath = SwiftProgram.temporaryPath("kvo-run-repl-source")
+        let replayPath = SwiftProgram.temporaryPath("kvo-run-repl-replay")
+        defer { for path in [trapFile, marks, sourcePath, replayPath] { unlink(path) } }
+        // The runtime reads the program's lines back for its own diagnostics.
+        try? Files.write(program.joined, to: sourcePath)
+        var environment = SwiftProgram.programEnvironment(
+            settings, display: new, sourcePath: sourcePath, trapFile: trapFile, colour: false)
+        environment.append(("KVO_REPL_MARKS", marks))
+        environment.append(
+            ("KVO_REPL_ENTRIES", zip(program.firstLines, entries).map { "\($0.0) \($0.1.name)" }.joined(separator: "\n")))
+        let replay = open(replayPath, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        defer { if replay >= 0 { close(replay) } }
+        guard replay >= 0 else {
+            report(Diagnostic(.error, "cannot create a temporary file in /tmp", at: .init(line: 1, column: 1)), new)
+            return .rejected
+        }
+        output.flush()
+        Runner.flushStandardStreams()
+        // Standard input is not the program's: the REPL reads the terminal,
+        // and an earlier entry's `readLine()` must not wait on it again.
+        let ending = ChildProcess.run(
+            binary, [], environment: environment, output: replay, timeout: settings.timeout, passing: [1, 2],
+            standardInput: "/dev/null")
+        let reached = Set(((try? Files.read(marks)) ?? "").split(separator: "\n").map(String.init))
+        func stopped(_ message: String) {
+            let at = SwiftProgram.trapLocation(trapFile).map { program.locate($0, names: entries.map(\.name)) }
+            report(
+                Diagnostic(.error, message, at: at?.location ?? .init(line: 1, column: 1)), at?.file ?? new)
+        }
+        if case .notStarted(let why) = ending {
+            report(Diagnostic(.error, "cannot start the compiled program: \(why)", at: .init(line: 1, column: 1)), new)
+            return .rejected
+        }
+        guard reached.contains("begins") else {
+            // Earlier entries that do not do again what they did (the clock,
+            // random numbers, files): what they printed this time says why.
+            let printed = ((try? Files.read(replayPath, limit: 1 << 20)) ?? "")
+                .split(separator: "\n", omittingEmptySubsequences: false).suffix(12).joined(separator: "\n")
+            report(
+                Diagnostic(
+                    .error,
+                    "the earlier entries, run again, stopped before this entry: they did not do what they did the first time; nothing changed (':save FILE' keeps them, ':reset' starts over)"
+                        + (printed.isEmpty ? "" : "; what they printed this time ends with:\n" + printed),
+                    at: .init(line: 1, column: 1)), new)
+            return .notKept
+        }
+        let notKept = "entry not kept: its run stopped before its end; the session goes on as it was before it\n"
+        switch ending {
+        case .exited(0) where reached.contains("ends"):
+            return .kept
+        case .exited(0):
+            write(
+                "entry not kept: it ended the program (exit) before its end; the session goes on as it was before it\n")
+        case .exited:
+            // The uncaught exception or the runtime error is reported above, by the program.
+            write(notKept)
+        case .signaled(let signal):
+            stopped("the program stopped: \(ChildProcess.describe(signal: signal))")
+            write(notKept)
+        case .timedOut:
+            stopped(
+                "the program ran longer than \(SwiftProgram.formatSeconds(settings.timeout ?? 0)) s and was stopped (--timeout)"
+            )
+            write(notKept)
+        case .notStarted:
+            break
+        }
+        return .notKept
+    }
+}
+
+extension SwiftREPLProgram.Rewritten {
+    /// The entry (its name) and the line within it of a line of the program.
+    func locate(_ location: SourceLocation, names: [String]) -> (file: String, location: SourceLocation) {
+        guard let index = firstLines.lastIndex(where: { $0 <= location.line }), index < names.count else {
+            return (names.last ?? "<repl>", location)
+        }
+        return (names[index], SourceLocation(line: location.line - firstLines[index] + 1, column: location.column))
+    }
+}

@@ -1,0 +1,91 @@
+import SwiftRewriter
+import Testing
+
+/// The REPL's Swift program (SPEC §10.1, §11.0) as text: how the entries are
+/// put together, where the new one starts, echoes, declarations that replace
+/// earlier ones, and when an entry is whole. The REPL running it is in
+/// SwiftREPLTests.
+@Suite struct SwiftREPLProgramTests {
+    static func entries(_ texts: String...) -> [SwiftREPLProgram.Entry] {
+        texts.enumerated().map { index, text in
+            SwiftREPLProgram.Entry(text: text, name: index == texts.count - 1 ? "<repl>" : "<repl entry \(index + 1)>")
+        }
+    }
+
+    @Test func eachEntryKeepsItsNameAndLinesAndTheNewOneIsMarked() {
+        let program = SwiftREPLProgram.rewrite(
+            Self.entries(
+                "import Foundation", "class A: NSObject {\n    @objc dynamic var x = 0\n}", "let a = A()",
+                "a.x = 1\na.x"))
+        #expect(program.firstLines == [1, 2, 5, 6])
+        #expect(
+            program.joined
+                == "import Foundation\nclass A: NSObject {\n    @objc dynamic var x = 0\n}\nlet a = A()\na.x = 1\na.x")
+        let source = program.source
+        // Between earlier entries a boundary, before the new one the switch to the terminal.
+        #expect(
+            source.contains("_kvoEntryBoundary()\n#sourceLocation(file: \"<repl entry 2>\", line: 1)\n"), "\(source)")
+        #expect(source.contains("_kvoEntryBegins()\n#sourceLocation(file: \"<repl>\", line: 1)\n"), "\(source)")
+        #expect(source.contains("\n_kvoEntryEnds()\n#sourceLocation(file: \"<repl>\", line: 2)\n"), "\(source)")
+        // Runtime marks name the program's own lines; the runtime maps them to the entry's.
+        #expect(
+            source.contains("_kvoAt(7, 1, 1)\n#sourceLocation(file: \"<repl>\", line: 2)\na.x ⇢ _kvoEcho"), "\(source)")
+        // An assignment is an expression too: the operator takes it whole, and echoes nothing.
+        #expect(source.contains("a.x = 1 ⇢ _kvoEcho"), "\(source)")
+        #expect(program.problem == nil)
+    }
+
+    @Test func onlyTheNewEntrysWarningsAtItsOwnLines() {
+        let declare = "class Quiz: NSObject { var score = 0 }\nlet quiz = Quiz()"
+        let observe = "let t = quiz.observe(\\.score) { _, _ in }"
+        let program = SwiftREPLProgram.rewrite(Self.entries("import Foundation", declare, observe, "\n" + observe))
+        #expect(program.warnings.count == 1)
+        #expect(program.warnings.first?.line == 2)
+        #expect(program.warnings.first?.column == 22)
+    }
+
+    @Test func anEntryThatContinuesTheOneBeforeItIsAProblem() {
+        let program = SwiftREPLProgram.rewrite(Self.entries("import Foundation", "let x = 1", "  + 2"))
+        #expect(
+            program.problem?.message
+                == "Swift reads this entry as the rest of the statement at <repl entry 2>:1:1 (an entry must stand on its own; put the two together in one entry, or start this one differently)"
+        )
+        #expect(program.problem?.line == 1)
+        #expect(program.problem?.column == 3)
+        let member = SwiftREPLProgram.rewrite(Self.entries("import Foundation", "let s = \"ab\"", ".count"))
+        #expect(member.problem != nil)
+        #expect(SwiftREPLProgram.rewrite(Self.entries("import Foundation", "let x = 1", "-x")).problem == nil)
+    }
+
+    @Test func aDeclarationAgainReplacesTheEarlierOne() {
+        let earlier = Self.entries(
+            "import Foundation", "class A: NSObject { }\nlet a = A()", "func f(_ x: Int) -> Int { x }",
+            "func f(_ x: String) -> String { x }", "struct S { }", "")
+        let replacing = SwiftREPLProgram.replacingDeclarations(
+            in: Array(earlier.dropLast()), by: "class A: NSObject { var n = 1 }\nfunc f(_ y: Int) -> Int { 2 * y }")
+        #expect(replacing.replaced == ["A", "f(_:)"])
+        // The class goes, the binding stays; the Int overload goes (its entry with it), the String one stays.
+        #expect(
+            replacing.entries.map(\.text) == [
+                "import Foundation", "\nlet a = A()", "func f(_ x: String) -> String { x }", "struct S { }",
+            ])
+        let none = SwiftREPLProgram.replacingDeclarations(in: earlier, by: "let b = A()")
+        #expect(none.replaced.isEmpty)
+        #expect(none.entries == earlier)
+    }
+
+    @Test func anEntryGoesOnAsSwiftReadsIt() {
+        for open in [
+            "class A: NSObject {", "let s = \"\"\"\nline", "let x = 1 +", "f(1,", "let t = a.observe(\\.x) { _, c in",
+            "/* a comment", "let d: [String: Int] = [",
+        ] {
+            #expect(SwiftREPLProgram.isIncomplete(open), "\(open)")
+        }
+        for whole in [
+            "print(1)", "let s = \"\"\"\nline\n\"\"\"", "\"abc", "class A { }", "a.x = 1 // c", "/* done */ 1",
+            "if x { }", "let x = #\"raw\"#",
+        ] {
+            #expect(!SwiftREPLProgram.isIncomplete(whole), "\(whole)")
+        }
+    }
+}
