@@ -36,6 +36,14 @@ public final class _KVOProcess {
     var contextsByName: [String: (Context, UnsafeMutableRawPointer)] = [:]
     var contextsByPointer: [UnsafeMutableRawPointer: Context] = [:]
     var keyPathNames: [AnyKeyPath: String] = [:]
+    /// The Swift overlay's key-path bridge: while `observe` registers, the
+    /// string it registers maps back to its key path, and only then does
+    /// `NSKeyValueObservingCustomization` answer for that key.
+    var bridgedKeyPaths: [String: AnyKeyPath] = [:]
+    /// NSObjects created so far: each one's `hash`.
+    var objectCount = 0
+    /// `objc_setAssociatedObject`'s values, by object.
+    var associationTables: [ObjectIdentifier: _KVOAssociations] = [:]
     /// Classes and keys whose silent (non-dynamic) assignment was reported.
     var warnedAssignments: Set<String> = []
     /// The name the next `observe` token takes: the top-level binding it is
@@ -155,6 +163,17 @@ public final class _KVOProcess {
             if (try? object.cls.automaticallyNotifies(forKey: key)) == true {
                 return (name.contains(".") ? ".." : "") + "NSKVONotifying_" + name
             }
+        }
+        return name
+    }
+
+    /// The string of a key path, as the overlay's `_kvcKeyPathString`: a
+    /// Swift trap where it has none (a property Objective-C cannot see).
+    func keyPathString(_ keyPath: AnyKeyPath, root: Any.Type) -> String {
+        guard let name = keyPathNames[keyPath] else {
+            fail(
+                "Fatal error: Could not extract a String from KeyPath \\\(root).<unknown>",
+                column: statementColumn)
         }
         return name
     }
