@@ -54,7 +54,10 @@ public enum SwiftProgram {
                 break
             }
             if inComment > 0 || line.isEmpty || line.hasPrefix("//") { continue }
-            return line.hasPrefix("import Foundation") || line.hasPrefix("import Cocoa")
+            // Playgrounds start with `import UIKit` or `import AppKit`, which bring Foundation in.
+            return ["import Foundation", "import Cocoa", "import UIKit", "import AppKit"].contains {
+                line.hasPrefix($0)
+            }
         }
         return false
     }
@@ -99,6 +102,14 @@ public enum SwiftProgram {
                     .warning, warning.message,
                     at: KVOScript.SourceLocation(line: warning.line, column: warning.column), length: warning.length))
         }
+        // What no rewrite can make run (a module Linux lacks): said at its line, nothing compiled.
+        for error in rewritten.errors {
+            report(
+                Diagnostic(
+                    .error, error.message,
+                    at: KVOScript.SourceLocation(line: error.line, column: error.column), length: error.length))
+        }
+        if !rewritten.errors.isEmpty { return ExitStatus.scriptErrors }
         let binary: String
         do {
             let swiftc = try toolchain(settings.swiftc, display: display)
