@@ -460,7 +460,7 @@ final class EditCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind {
-        guard let name = node.expression.as(DeclReferenceExprSyntax.self)?.baseName.text else { return .visitChildren }
+        guard let name = contextName(node.expression) else { return .visitChildren }
         var contextual = false
         if let labeled = node.parent?.as(LabeledExprSyntax.self), labeled.label?.text == "context" {
             contextual = true
@@ -489,6 +489,25 @@ final class EditCollector: SyntaxVisitor {
             replace(base, with: "_KVOs")
         }
         return .visitChildren
+    }
+
+    /// The name of a context's variable: `&myContext` is `myContext`,
+    /// `&self.myContext` too; a static one is named with its type
+    /// (`&Observer.context`, and `&Self.context` inside `Observer`).
+    private func contextName(_ expression: ExprSyntax) -> String? {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        guard let member = expression.as(MemberAccessExprSyntax.self),
+            let base = member.base?.as(DeclReferenceExprSyntax.self)
+        else { return nil }
+        let name = member.declName.baseName.text
+        switch base.baseName.tokenKind {
+        case .keyword(.self): return name
+        case .keyword(.Self):
+            var parent = member.parent
+            while let node = parent, !node.is(ClassDeclSyntax.self) { parent = node.parent }
+            return parent?.as(ClassDeclSyntax.self).map { $0.name.text + "." + name }
+        default: return base.baseName.text + "." + name
+        }
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {

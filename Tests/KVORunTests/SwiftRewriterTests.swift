@@ -114,6 +114,25 @@ import SwiftRewriter
         #expect(!result.source.contains("oneArgument(\"remove\")"))
     }
 
+    /// A static context is named with its type; `self.` adds nothing.
+    @Test func contextsThroughAMemberAreNamed() {
+        let result = Self.rewrite(
+            """
+            import Foundation
+            class Observer: NSObject {
+                private static var context = 0
+                private var own = 0
+                func start(_ o: NSObject) {
+                    o.addObserver(self, forKeyPath: "x", options: [], context: &Observer.context)
+                    o.addObserver(self, forKeyPath: "y", options: [], context: &Self.context)
+                    o.addObserver(self, forKeyPath: "z", options: [], context: &self.own)
+                }
+            }
+            """)
+        #expect(result.source.components(separatedBy: "context: _kvoContext(\"Observer.context\")").count == 3)
+        #expect(result.source.contains("context: _kvoContext(\"own\")"))
+    }
+
     /// Two statements on a line: each binding is named, after it and
     /// before the `;` (a name after the `;` made `;;`, which Swift rejects).
     @Test func bindingsSharingALineAreEachNamed() {

@@ -171,6 +171,43 @@ import Testing
         #expect(result.text == "[\"a\", \"b\"]\n7\n")
     }
 
+    /// Contexts as Swift code makes them: a static variable's address, and an
+    /// allocated pointer the program keeps. `observeValue` gets back the very
+    /// pointer it registered with; the trace names an allocated one by its
+    /// order of first use (a Mac prints its address).
+    @Test func contextsReachObserveValueAsRegistered() {
+        let result = Self.run(
+            """
+            import Foundation
+            class Model: NSObject { @objc dynamic var x = 0 }
+            class Watcher: NSObject {
+                private static var context = 0
+                private let other = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+                let model = Model()
+                override init() {
+                    super.init()
+                    model.addObserver(self, forKeyPath: "x", options: [], context: &Watcher.context)
+                    model.addObserver(self, forKeyPath: "x", options: [], context: other)
+                }
+                override func observeValue(forKeyPath keyPath: String?, of object: Any?,
+                                           change: [NSKeyValueChangeKey: Any]?, context: UnsafeMutableRawPointer?) {
+                    if context == &Watcher.context { print("static") } else if context == other { print("allocated") }
+                }
+            }
+            let watcher = Watcher()
+            watcher.model.x = 1
+            """)
+        #expect(result.status == 0)
+        #expect(
+            result.text == """
+                Model#1.x → watcher {kind = 1} context: context#1
+                  allocated
+                Model#1.x → watcher {kind = 1} context: Watcher.context
+                  static
+
+                """)
+    }
+
     /// Swift's hashing and `==` of an NSObject are its `hash` and `isEqual`.
     @Test func nsObjectHashingIsItsHashAndIsEqual() {
         let result = Self.run(
