@@ -49,8 +49,12 @@ public enum _KVOBridge {
         case let set as Set<AnyHashable>: return .set(ValueSet(set.map { value($0.base) }))
         case let indexes as IndexSet: return .array(indexes.map { .int($0) })
         default:
-            // A struct or enum Objective-C would box: its description.
-            return .string(String(describing: any))
+            // An `@objc enum` (or an option set) is its raw value inside KVO, an NSNumber.
+            if let raw = (any as? any RawRepresentable)?.rawValue as? any BinaryInteger, let number = Int(exactly: raw)
+            {
+                return .int(number)
+            }
+            return foreign(any)
         }
     }
 
@@ -64,6 +68,29 @@ public enum _KVOBridge {
         if V.self == Bool.self { return { .bool(unsafeBitCast($0, to: Bool.self)) } }
         if V.self == String.self { return { .string(unsafeBitCast($0, to: String.self)) } }
         return { value($0) }
+    }
+
+    /// A value the engine has no case for (a Date, an NSDate, a URL, a
+    /// struct Objective-C would box) is held as its description, which is
+    /// what KVO's own printing shows; the value itself is kept here so that a
+    /// typed read (`change.newValue` of a `Date` property, KVC storing into
+    /// it) gets it back. The last 4,096 to 8,191 of them are kept: enough for
+    /// the values of the changes in flight.
+    nonisolated(unsafe) static var foreignValues: [String: Any] = [:]
+    nonisolated(unsafe) static var olderForeignValues: [String: Any] = [:]
+
+    static func foreign(_ any: Any) -> Value {
+        let text = _KVOPrinter.describe(any)
+        if foreignValues.count >= 4096 {
+            olderForeignValues = foreignValues
+            foreignValues = [:]
+        }
+        foreignValues[text] = any
+        return .string(text)
+    }
+
+    static func foreignValue(_ text: String) -> Any? {
+        foreignValues[text] ?? olderForeignValues[text]
     }
 
     /// An engine value as Objective-C hands it to Swift (`Any?`): numbers as
@@ -105,6 +132,7 @@ public enum _KVOBridge {
             if let result = (flag ? 1.0 : 0.0) as? V { return result }
         case .string(let text):
             if let result = text as? V { return result }
+            if let result = foreignValue(text) as? V { return result }
         case .object(let object):
             if let result = _KVOProcess.shared.host(of: object) as? V { return result }
         case .array(let elements):

@@ -23,6 +23,9 @@ public final class _KVOClassTable {
         [:]
     nonisolated(unsafe) static var affectingMethods: [ObjectIdentifier: [String: () -> Set<String>]] = [:]
     nonisolated(unsafe) static var automaticMethods: [ObjectIdentifier: [String: () -> Bool]] = [:]
+    /// Per class, its level of an instance's mirror: the class's own stored
+    /// properties, over its superclass's level.
+    nonisolated(unsafe) static var mirrors: [ObjectIdentifier: (NSObject, @escaping () -> Mirror) -> Mirror] = [:]
 
     /// A property. `objc`: KVC can see it; `dynamic`: a Swift assignment
     /// goes through KVO (the rewriter makes that assignment notify).
@@ -64,6 +67,21 @@ public final class _KVOClassTable {
         }
     }
 
+    /// A method of one argument KVC finds by name: `objectIn<Key>AtIndex(_:)`
+    /// (with `countOf<Key>()`, an indexed getter) and `set<Key>(_:)`.
+    public func oneArgument<C: NSObject, A, R>(_ name: String, _ body: @escaping (C, A) -> R) {
+        info.ownHooks.oneArgumentMethods[name] = { object, value in
+            guard let host = _KVOProcess.shared.host(of: object) as? C else { return .null }
+            guard let argument: A = _KVOBridge.cast(value, to: A.self) else {
+                throw ScriptError.runtime(
+                    "Could not cast value of type '\(_KVOBridge.swiftTypeName(value))' to '\(A.self)' for \(name) of \(object.cls.runtimeName)"
+                )
+            }
+            let result = body(host, argument)
+            return R.self == Void.self ? .null : _KVOBridge.value(result)
+        }
+    }
+
     /// `validate<Key>(_:)`, as Apple documents it for Swift.
     public func validator<C: NSObject>(
         _ key: String, _ body: @escaping (C, AutoreleasingUnsafeMutablePointer<AnyObject?>) throws -> Void
@@ -77,6 +95,31 @@ public final class _KVOClassTable {
                 throw error
             }
         }
+    }
+
+    /// The class's own stored properties, in order, for `dump` and `Mirror`
+    /// (Swift's reflection would show kvo-run's NSObject's internals).
+    public func storedProperties<C: NSObject>(_ children: @escaping (C) -> [(String, Any)]) {
+        Self.mirrors[ObjectIdentifier(info)] = { object, ancestor in
+            guard let host = object as? C else { return ancestor() }
+            return Mirror(
+                host, children: children(host).map { (label: Optional($0.0), value: $0.1) }, displayStyle: .class,
+                ancestorRepresentation: .customized(ancestor))
+        }
+    }
+
+    /// The mirror of `object` from its class `cls` up: each described class
+    /// is a level; kvo-run's NSObject is the top, with no children.
+    static func mirror(of object: NSObject, from cls: ClassInfo?) -> Mirror {
+        var current = cls
+        while let level = current {
+            if let make = mirrors[ObjectIdentifier(level)] {
+                let superclass = level.superclass
+                return make(object) { mirror(of: object, from: superclass) }
+            }
+            current = level.superclass
+        }
+        return Mirror(object, children: [Mirror.Child](), displayStyle: .class)
     }
 
     /// `class func keyPathsForValuesAffecting<Key>() -> Set<String>` (or a class var).
@@ -204,14 +247,17 @@ public func _kvoDid(_ object: NSObject, _ key: String) {
 /// The start of the setter of a property that is not `@objc dynamic`: Swift
 /// calls it directly, past KVO. Said once per class and key while the key is
 /// observed.
-public func _kvoPlainWill(_ object: NSObject, _ key: String) {
+public func _kvoPlainWill(_ object: NSObject, _ key: String, missing: String = "dynamic") {
     let process = _KVOProcess.shared
     guard let engineObject = object._kvoObject, !process.isStoringForKVC(engineObject, key) else { return }
     process.kvo.explainNotDynamic(engineObject, key: key)
     if (engineObject.observationInfo?.observances ?? []).contains(where: { $0.isKeyPath(key) }),
         process.warnedAssignments.insert(engineObject.cls.name + "." + key).inserted
     {
-        process.warn("'\(key)' is not dynamic: this assignment bypasses KVO; declare it '@objc dynamic var \(key)'")
+        // `missing`: "@objc" for a `dynamic var` without it (Swift's own
+        // dynamic, not Objective-C's).
+        process.warn(
+            "'\(key)' is not \(missing): this assignment bypasses KVO; declare it '@objc dynamic var \(key)'")
     }
 }
 

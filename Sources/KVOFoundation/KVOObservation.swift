@@ -102,24 +102,58 @@ extension _KeyValueCodingAndObserving {
                 if let observed = observed as? Self { changeHandler(observed, change) }
             }
         }
+        // The overlay registers inside its key-path bridge: the class hooks
+        // asked meanwhile for this very string reach
+        // NSKeyValueObservingCustomization (the dependent keys while the
+        // observance is made, and whether the key notifies automatically,
+        // which KVO asks when it prepares the key's setter).
+        let outer = process.bridgedKeyPaths[path]
+        process.bridgedKeyPaths[path] = keyPath
+        defer { process.bridgedKeyPaths[path] = outer }
         let token = NSKeyValueObservation(object: object, keyPath: path, callback: _KVODelivery.callback(handler))
         process.run {
             try process.kvo.addObserver(
                 token._kvoObject, to: .object(object._kvoObject), keyPath: path,
                 options: options._engineOptions, context: nil)
+            if !path.contains(".") { _ = try object._kvoObject.cls.automaticallyNotifies(forKey: path) }
         }
         return token
     }
 
     public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
-        guard let object = self as? NSObject, let name = _KVOProcess.shared.keyPathNames[keyPath] else { return }
-        object.willChangeValue(forKey: name)
+        guard let object = self as? NSObject else { return }
+        object.willChangeValue(forKey: _KVOProcess.shared.keyPathString(keyPath, root: Self.self))
     }
 
     public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
-        guard let object = self as? NSObject, let name = _KVOProcess.shared.keyPathNames[keyPath] else { return }
-        object.didChangeValue(forKey: name)
+        guard let object = self as? NSObject else { return }
+        object.didChangeValue(forKey: _KVOProcess.shared.keyPathString(keyPath, root: Self.self))
     }
+
+    public func willChange<Value>(
+        _ changeKind: NSKeyValueChange, valuesAt indexes: IndexSet, for keyPath: KeyPath<Self, Value>
+    ) {
+        guard let object = self as? NSObject else { return }
+        object.willChange(
+            changeKind, valuesAt: indexes, forKey: _KVOProcess.shared.keyPathString(keyPath, root: Self.self))
+    }
+
+    public func didChange<Value>(
+        _ changeKind: NSKeyValueChange, valuesAt indexes: IndexSet, for keyPath: KeyPath<Self, Value>
+    ) {
+        guard let object = self as? NSObject else { return }
+        object.didChange(
+            changeKind, valuesAt: indexes, forKey: _KVOProcess.shared.keyPathString(keyPath, root: Self.self))
+    }
+}
+
+/// The Swift overlay's key-path spelling of the two class hooks. As on a
+/// Mac, it answers only for the key path `observe(_:options:changeHandler:)`
+/// is registering, while it registers (the overlay's key-path bridge):
+/// other keys, and keys registered with `addObserver`, get NSObject's answers.
+public protocol NSKeyValueObservingCustomization: NSObjectProtocol {
+    static func keyPathsAffectingValue(for key: AnyKeyPath) -> Set<AnyKeyPath>
+    static func automaticallyNotifiesObservers(for key: AnyKeyPath) -> Bool
 }
 
 /// How an `observe` handler receives the engine's change. The callback is

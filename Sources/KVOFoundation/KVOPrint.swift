@@ -6,28 +6,36 @@ import KVOCore
 /// as `%0.16g` (`Optional(200)`, `0.07000000000000001`), a change dictionary
 /// with its keys in Apple's order, an observation info as its dump.
 public func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
-    let process = _KVOProcess.shared
-    if items.count == 1, let info = items[0] as? _KVOObservationInfo? {
-        if let info {
-            process.output.emit(
-                .observationInfo(
-                    object: info.object, observances: info.object.observanceSnapshots, depth: process.kvo.depth))
-        } else {
-            _KVOPrinter.write("nil" + terminator, depth: process.kvo.depth)
-        }
-        return
-    }
-    let text = items.map { _KVOPrinter.describe($0) }.joined(separator: separator)
-    _KVOPrinter.write(text + terminator, depth: process.kvo.depth)
+    _KVOPrinter.print(items, separator: separator, terminator: terminator)
 }
 
 /// `debugPrint`, through the same events.
 public func debugPrint(_ items: Any..., separator: String = " ", terminator: String = "\n") {
-    let text = items.map { _KVOPrinter.debugDescribe($0) }.joined(separator: separator)
-    _KVOPrinter.write(text + terminator, depth: _KVOProcess.shared.kvo.depth)
+    _KVOPrinter.debugPrint(items, separator: separator, terminator: terminator)
 }
 
 enum _KVOPrinter {
+    static func print(_ items: [Any], separator: String, terminator: String) {
+        let process = _KVOProcess.shared
+        if items.count == 1, let info = items[0] as? _KVOObservationInfo? {
+            if let info {
+                process.output.emit(
+                    .observationInfo(
+                        object: info.object, observances: info.object.observanceSnapshots, depth: process.kvo.depth))
+            } else {
+                write("nil" + terminator, depth: process.kvo.depth)
+            }
+            return
+        }
+        let text = items.map { describe($0) }.joined(separator: separator)
+        write(text + terminator, depth: process.kvo.depth)
+    }
+
+    static func debugPrint(_ items: [Any], separator: String, terminator: String) {
+        let text = items.map { debugDescribe($0) }.joined(separator: separator)
+        write(text + terminator, depth: _KVOProcess.shared.kvo.depth)
+    }
+
     /// Text printed without a newline yet: an event is one whole line.
     nonisolated(unsafe) static var partial = ""
 
@@ -43,8 +51,12 @@ enum _KVOPrinter {
 
     /// How `print` shows one item.
     static func describe(_ item: Any) -> String {
-        foundationDescription(item, topLevel: true) ?? String(describing: item)
+        foundationDescription(item, topLevel: true) ?? swiftDescription(item)
     }
+
+    /// Swift's own `String(describing:)`: generic, so that this module's
+    /// overload for `Any` (which calls `describe`) is not chosen.
+    static func swiftDescription<T>(_ value: T) -> String { String(describing: value) }
 
     /// How an item shows inside a collection or an optional (`debugPrint`).
     static func debugDescribe(_ item: Any) -> String {
@@ -76,7 +88,9 @@ enum _KVOPrinter {
 
     /// NSNumber's description on a Mac.
     static func numberDescription(_ number: NSNumber) -> String {
-        _KVOBridge.value(number).printDescription
+        // A boolean NSNumber is `1` / `0` (`__NSCFBoolean`'s description).
+        let value = _KVOBridge.value(number)
+        return value.numberDescription ?? value.printDescription
     }
 
     /// `[__C.NSKeyValueChangeKey(_rawValue: kind): 1, …]`, in Apple's key order.
@@ -94,5 +108,77 @@ enum _KVOPrinter {
             return "\(key.debugDescription): \(shown)"
         }
         return "[" + entries.joined(separator: ", ") + "]"
+    }
+}
+
+/// String interpolation of what Objective-C hands Swift as `Any` (a KVC
+/// value, a change dictionary's entry): an NSNumber in it is described as
+/// Foundation describes it on a Mac (`%0.16g`: `0.07000000000000001`, a
+/// Bool's `1`), as `print` does, where swift-corelibs-foundation's own
+/// description differs. A value of any other static type interpolates as
+/// Swift's own (these overloads need a conversion to `Any`, which Swift
+/// ranks below its generic ones).
+extension DefaultStringInterpolation {
+    public mutating func appendInterpolation(_ value: Any) {
+        appendLiteral(_KVOPrinter.describe(value))
+    }
+
+    public mutating func appendInterpolation(_ value: Any?) {
+        appendLiteral(_KVOPrinter.describe(value as Any))
+    }
+
+    public mutating func appendInterpolation(_ value: NSNumber) {
+        appendLiteral(_KVOPrinter.describe(value))
+    }
+}
+
+/// `String(describing:)` of the same values, for the same reason.
+extension String {
+    public init(describing value: Any) {
+        self = _KVOPrinter.describe(value)
+    }
+
+    public init(describing value: Any?) {
+        self = _KVOPrinter.describe(value as Any)
+    }
+
+    public init(describing value: NSNumber) {
+        self = _KVOPrinter.describe(value)
+    }
+}
+
+/// `dump`, through the same events as `print` (indented with the handler
+/// depth, a `print` event in JSON). The superclass line of a program's
+/// NSObject subclass says `super: NSObject`, as Objective-C's class prints
+/// on a Mac (the mirror of kvo-run's NSObject has no children either).
+@discardableResult
+public func dump<T>(_ value: T, name: String? = nil, indent: Int = 0, maxDepth: Int = .max, maxItems: Int = .max) -> T {
+    var text = ""
+    Swift.dump(value, to: &text, name: name, indent: indent, maxDepth: maxDepth, maxItems: maxItems)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+        line.hasSuffix("- super: KVOFoundation.NSObject")
+            ? line.dropLast("KVOFoundation.NSObject".count) + "NSObject" : line
+    }
+    _KVOPrinter.write(lines.joined(separator: "\n"), depth: _KVOProcess.shared.kvo.depth)
+    return value
+}
+
+/// `Swift.print`, `Swift.debugPrint` and `Swift.dump` as the rewriter
+/// spells them (five letters, like `Swift`, so that columns stay): a class
+/// with a method named `print` calls the function this way.
+public enum _KVOs {
+    public static func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+        _KVOPrinter.print(items, separator: separator, terminator: terminator)
+    }
+
+    public static func debugPrint(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+        _KVOPrinter.debugPrint(items, separator: separator, terminator: terminator)
+    }
+
+    @discardableResult
+    public static func dump<T>(
+        _ value: T, name: String? = nil, indent: Int = 0, maxDepth: Int = .max, maxItems: Int = .max
+    ) -> T {
+        KVOFoundation.dump(value, name: name, indent: indent, maxDepth: maxDepth, maxItems: maxItems)
     }
 }

@@ -43,7 +43,17 @@ public final class _KVOProcess {
     var hosts = _HostTable()
     var contextsByName: [String: (Context, UnsafeMutableRawPointer)] = [:]
     var contextsByPointer: [UnsafeMutableRawPointer: Context] = [:]
+    var pointersByContext: [ObjectIdentifier: UnsafeMutableRawPointer] = [:]
+    var unnamedContexts = 0
     var keyPathNames: [AnyKeyPath: String] = [:]
+    /// The Swift overlay's key-path bridge: while `observe` registers, the
+    /// string it registers maps back to its key path, and only then does
+    /// `NSKeyValueObservingCustomization` answer for that key.
+    var bridgedKeyPaths: [String: AnyKeyPath] = [:]
+    /// NSObjects created so far: each one's `hash`.
+    var objectCount = 0
+    /// `objc_setAssociatedObject`'s values, by object.
+    var associationTables: [ObjectIdentifier: _KVOAssociations] = [:]
     /// Classes and keys whose silent (non-dynamic) assignment was reported.
     var warnedAssignments: Set<String> = []
     /// The name the next `observe` token takes: the top-level binding it is
@@ -139,7 +149,7 @@ public final class _KVOProcess {
     private func installHooks(_ info: ClassInfo, for type: NSObject.Type) {
         info.ownHooks.observeValue = { [unowned self] observer, keyPath, object, change, context in
             guard let host = self.host(of: observer) else { return }
-            let pointer = context.flatMap { self.contextsByName[$0.name]?.1 }
+            let pointer = self.pointer(context)
             if let token = host as? NSKeyValueObservation {
                 token._deliver(object: self.host(of: object), change: change)
                 return
@@ -182,6 +192,17 @@ public final class _KVOProcess {
         return name
     }
 
+    /// The string of a key path, as the overlay's `_kvcKeyPathString`: a
+    /// Swift trap where it has none (a property Objective-C cannot see).
+    func keyPathString(_ keyPath: AnyKeyPath, root: Any.Type) -> String {
+        guard let name = keyPathNames[keyPath] else {
+            fail(
+                "Fatal error: Could not extract a String from KeyPath \\\(root).<unknown>",
+                column: statementColumn)
+        }
+        return name
+    }
+
     // MARK: Contexts
 
     /// `&myContext`: one pointer per name, printed as the name.
@@ -191,16 +212,26 @@ public final class _KVOProcess {
         let context = Context(name: name)
         contextsByName[name] = (context, pointer)
         contextsByPointer[pointer] = context
+        pointersByContext[ObjectIdentifier(context)] = pointer
         return pointer
     }
 
     func context(_ pointer: UnsafeMutableRawPointer?) -> Context? {
         guard let pointer else { return nil }
         if let known = contextsByPointer[pointer] { return known }
-        // A pointer the rewriter did not name (made some other way): named by address.
-        let context = Context(name: String(describing: pointer))
+        // A pointer the rewriter did not name (allocated, or the address of
+        // something it does not know): numbered in order of first use, as an
+        // object without a binding is, where a Mac prints the address.
+        unnamedContexts += 1
+        let context = Context(name: "context#\(unnamedContexts)")
         contextsByPointer[pointer] = context
+        pointersByContext[ObjectIdentifier(context)] = pointer
         return context
+    }
+
+    /// The pointer `observeValue` receives for a context: the one it was registered with.
+    func pointer(_ context: Context?) -> UnsafeMutableRawPointer? {
+        context.flatMap { pointersByContext[ObjectIdentifier($0)] }
     }
 
     // MARK: Running engine calls

@@ -8,11 +8,20 @@ import KVOCore
 /// Each object owns an engine object; its Swift class is declared to the
 /// engine on first use from the table the rewriter writes into the class
 /// (`_kvoDescribe`).
-open class NSObject: Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The engine's object for this one.
     public private(set) var _kvoObject: KVOObject!
     /// Set by `release(x)`: kvo-run's explicit deallocation.
     var _kvoReleased = false
+    /// NSObject's `hash` is its address on a Mac; here the object's number
+    /// in creation order, so that a program's output repeats (SPEC §3.1's
+    /// names stand in for addresses the same way).
+    let _kvoSerial: Int = {
+        _KVOProcess.shared.objectCount &+= 1
+        return _KVOProcess.shared.objectCount
+    }()
 
     public init() {
         let process = _KVOProcess.shared
@@ -33,6 +42,10 @@ open class NSObject: Hashable, CustomStringConvertible, CustomDebugStringConvert
             process.run { try process.kvo.release(object) }
         }
         process.hosts[ObjectIdentifier(object)] = nil
+        // Associated objects go with their object (released once the table
+        // is out of the dictionary: their own deinit may use it).
+        let associations = process.associationTables.removeValue(forKey: ObjectIdentifier(self))
+        withExtendedLifetime(associations) {}
     }
 
     // MARK: Identity and description
@@ -40,13 +53,23 @@ open class NSObject: Hashable, CustomStringConvertible, CustomDebugStringConvert
     open var description: String { _kvoObject.description }
     open var debugDescription: String { description }
     open var className: String { _kvoObject.cls.runtimeName }
-    open var hash: Int { ObjectIdentifier(self).hashValue }
+    open var hash: Int { _kvoSerial }
     open func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSObject else { return false }
         return other === self
     }
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// Swift's hashing of an NSObject is its `hash`, as on a Mac: a class
+    /// that overrides `isEqual` and `hash` works as a dictionary key.
+    public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     public static func == (lhs: NSObject, rhs: NSObject) -> Bool { lhs.isEqual(rhs) }
+    /// NSObjectProtocol's: the receiver, and it is not a proxy.
+    public func `self`() -> Self { self }
+    open func isProxy() -> Bool { false }
+
+    /// What `dump` and `Mirror(reflecting:)` show: the stored properties the
+    /// program declared, class by class, over NSObject (which shows none, as
+    /// Objective-C's has no Swift fields).
+    open var customMirror: Mirror { _KVOClassTable.mirror(of: self, from: _kvoObject?.cls) }
 
     /// What the rewriter writes into each class: its properties and the
     /// methods KVC finds by name. NSObject itself declares none.
@@ -216,13 +239,28 @@ open class NSObject: Hashable, CustomStringConvertible, CustomDebugStringConvert
     }
 
     open class func automaticallyNotifiesObservers(forKey key: String) -> Bool {
-        let info = _KVOProcess.shared.classInfo(for: self)
+        let process = _KVOProcess.shared
+        // The overlay's swizzled NSObject method: the key-path spelling answers
+        // for the key `observe` is registering, and only then.
+        if let customizing = self as? NSKeyValueObservingCustomization.Type,
+            let keyPath = process.bridgedKeyPaths[key]
+        {
+            return customizing.automaticallyNotifiesObservers(for: keyPath)
+        }
+        let info = process.classInfo(for: self)
         if let custom = _KVOClassTable.automatic(for: info, key: key) { return custom() }
         return info.defaultAutomaticallyNotifies(forKey: key)
     }
 
     open class func keyPathsForValuesAffectingValue(forKey key: String) -> Set<String> {
-        let info = _KVOProcess.shared.classInfo(for: self)
+        let process = _KVOProcess.shared
+        if let customizing = self as? NSKeyValueObservingCustomization.Type,
+            let keyPath = process.bridgedKeyPaths[key]
+        {
+            return Set(
+                customizing.keyPathsAffectingValue(for: keyPath).map { process.keyPathString($0, root: self) })
+        }
+        let info = process.classInfo(for: self)
         if let custom = _KVOClassTable.affecting(for: info, key: key) { return custom() }
         return Set(info.defaultKeyPathsAffecting(key))
     }

@@ -33,6 +33,9 @@ public struct SwiftRewriter {
     public struct Result: Sendable {
         public let source: String
         public let warnings: [Warning]
+        /// What cannot run here whatever the rewrite (a module Linux does
+        /// not have): reported instead of compiling.
+        public let errors: [Warning]
     }
 
     /// Classes whose instances are NSObjects without being declared in the program.
@@ -66,7 +69,9 @@ public struct SwiftRewriter {
             collector.edits.append(Edit(start: end, end: end, text: last))
         }
         let text = apply(collector.edits, to: source, lines: lines, converter: converter)
-        return Result(source: text, warnings: collector.warnings.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        return Result(
+            source: text, warnings: collector.warnings.sorted { ($0.line, $0.column) < ($1.line, $1.column) },
+            errors: collector.errors)
     }
 
     /// Applies the edits (sorted, non-overlapping). An edit whose text has a
@@ -191,6 +196,7 @@ final class EditCollector: SyntaxVisitor {
     let classes: [String: Bool]
     var edits: [Edit] = []
     var warnings: [SwiftRewriter.Warning] = []
+    var errors: [SwiftRewriter.Warning] = []
     /// Properties by name: whether any declaration of that name is `@objc dynamic`
     /// (for the warning on `observe(\.key)`).
     var dynamicProperties: [String: Bool] = [:]
@@ -246,6 +252,15 @@ final class EditCollector: SyntaxVisitor {
         if ["Foundation", "Cocoa", "AppKit", "UIKit", "ObjectiveC"].contains(module) {
             replace(node.path, with: "KVOFoundation")
         }
+        if module == "Combine" {
+            // swiftc would say only "no such module": say what to write instead.
+            let start = location(node.path.positionAfterSkippingLeadingTrivia)
+            errors.append(
+                .init(
+                    message:
+                        "no such module 'Combine': Combine is Apple's and Linux has none; observe with 'observe(\\.key, options: [.initial, .new]) { object, change in … }', the KVO that 'publisher(for:)' wraps on a Mac",
+                    line: start.line, column: start.column, length: module.utf8.count))
+        }
         return .skipChildren
     }
 
@@ -294,16 +309,46 @@ final class EditCollector: SyntaxVisitor {
                 "<" + clause.parameters.map { $0.name.text }.joined(separator: ", ") + ">"
             } ?? "")
         var lines: [String] = []
+        var stored: [String] = []
         for member in node.memberBlock.members {
             if let variable = member.decl.as(VariableDeclSyntax.self) {
                 lines += property(variable, className: className, objcMembers: objcMembers)
+                stored += storedNames(variable)
             } else if let function = member.decl.as(FunctionDeclSyntax.self) {
                 lines += method(function, className: className, objcMembers: objcMembers)
             }
         }
+        // What `dump` and `Mirror` show of an instance: its stored properties,
+        // as Swift's reflection does (kvo-run's NSObject hides its own).
+        lines.append(
+            "table.storedProperties { (o: \(className)) -> [(String, Any)] in ["
+                + stored.map { "(\"\($0)\", o.\($0))" }.joined(separator: ", ") + "] }")
         let body = lines.map { "        " + $0 }.joined(separator: "\n")
-        let text = "\n    override class func _kvoDescribe(_ table: _KVOClassTable) {\n\(body)\n    }\n"
+        // An override is as visible as its class must let it be.
+        let access =
+            node.modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) }
+            ? "public " : ""
+        let text = "\n    \(access)override class func _kvoDescribe(_ table: _KVOClassTable) {\n\(body)\n    }\n"
         insert(text, at: node.memberBlock.rightBrace.positionAfterSkippingLeadingTrivia)
+    }
+
+    /// The stored instance properties a declaration makes (not computed,
+    /// static or lazy ones), in order.
+    private func storedNames(_ node: VariableDeclSyntax) -> [String] {
+        if has(node.modifiers, .static) || has(node.modifiers, .class) || has(node.modifiers, .lazy) { return [] }
+        var names: [String] = []
+        for binding in node.bindings {
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+            if let block = binding.accessorBlock {
+                guard case .accessors(let list) = block.accessors,
+                    list.allSatisfy({
+                        [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
+                    })
+                else { continue }
+            }
+            names.append(name)
+        }
+        return names
     }
 
     /// One property: its table entry, and the observers that tell KVO.
@@ -361,12 +406,18 @@ final class EditCollector: SyntaxVisitor {
         let writable = !isLet && !getterOnly
         if setter != nil { dynamicProperties[name] = (dynamicProperties[name] ?? false) || objc }
         let entry =
-            "table.property(\"\(name)\", objc: \(objc), dynamic: \(dynamic), get: { (o: \(className)) in o.\(name) }, set: "
+            "table.property(\"\(name)\", objc: \(objc), dynamic: \(objc && dynamic), get: { (o: \(className)) in o.\(name) }, set: "
             + (writable ? "{ (o: \(className), v) in o.\(name) = v }" : "nil") + ", keyPath: \\\(className).\(name))"
         guard writable, !lazy, !otherAttributes, !override else { return [entry] }
 
-        let will = dynamic ? "_kvoWill(self, \"\(name)\")" : "_kvoPlainWill(self, \"\(name)\")"
-        let did = dynamic ? "_kvoDid(self, \"\(name)\")" : nil
+        // `dynamic` alone is Swift's own (dynamic replacement), not Objective-C's:
+        // only `@objc dynamic` goes through KVO's setter.
+        let notifies = objc && dynamic
+        let will =
+            notifies
+            ? "_kvoWill(self, \"\(name)\")"
+            : "_kvoPlainWill(self, \"\(name)\"" + (dynamic ? ", missing: \"@objc\")" : ")")
+        let did = notifies ? "_kvoDid(self, \"\(name)\")" : nil
         if let setter {
             // A custom setter: the change wraps its body.
             guard let body = setter.body else { return [entry] }
@@ -422,6 +473,15 @@ final class EditCollector: SyntaxVisitor {
                 "table.valueValidator(\"\(key)\") { (o: \(className), v) in try o.\(name)(v) }"
             ]
         }
+        // `objectIn<Key>AtIndex(_:)` (with `countOf<Key>()`, KVC's indexed
+        // getter) and `set<Key>(_:)`: one unlabelled argument, as their
+        // Objective-C selectors `objectInKeyAtIndex:` and `setKey:` need.
+        if parameters.count == 1, !throwing, isObjC(node.attributes, classMembers: objcMembers),
+            parameters.first?.firstName.tokenKind == .wildcard,
+            (name.hasPrefix("objectIn") && name.hasSuffix("AtIndex")) || key(after: "set", in: name) != nil
+        {
+            return ["table.oneArgument(\"\(name)\") { (o: \(className), v) in o.\(name)(v) }"]
+        }
         guard parameters.isEmpty, returns, isObjC(node.attributes, classMembers: objcMembers) else { return [] }
         var key = name
         if let rest = self.key(after: "get", in: name) { key = rest }
@@ -452,7 +512,7 @@ final class EditCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind {
-        guard let name = node.expression.as(DeclReferenceExprSyntax.self)?.baseName.text else { return .visitChildren }
+        guard let name = contextName(node.expression) else { return .visitChildren }
         var contextual = false
         if let labeled = node.parent?.as(LabeledExprSyntax.self), labeled.label?.text == "context" {
             contextual = true
@@ -471,11 +531,48 @@ final class EditCollector: SyntaxVisitor {
         return .skipChildren
     }
 
-    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        guard let member = node.calledExpression.as(MemberAccessExprSyntax.self) else { return .visitChildren }
+    override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+        // `Swift.print` (written where a method named `print` hides the
+        // function) prints through the runtime as `print` does: `_KVOs` is
+        // the runtime's five-letter stand-in for `Swift`, so columns stay.
+        if let base = node.base?.as(DeclReferenceExprSyntax.self), base.baseName.text == "Swift",
+            ["print", "debugPrint", "dump"].contains(node.declName.baseName.text)
+        {
+            replace(base, with: "_KVOs")
+        }
+        return .visitChildren
+    }
+
+    /// The name of a context's variable: `&myContext` is `myContext`,
+    /// `&self.myContext` too; a static one is named with its type
+    /// (`&Observer.context`, and `&Self.context` inside `Observer`).
+    private func contextName(_ expression: ExprSyntax) -> String? {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        guard let member = expression.as(MemberAccessExprSyntax.self),
+            let base = member.base?.as(DeclReferenceExprSyntax.self)
+        else { return nil }
         let name = member.declName.baseName.text
-        let keyPathCalls = ["observe", "willChangeValue", "didChangeValue", "publisher"]
-        if keyPathCalls.contains(name), let first = node.arguments.first?.expression.as(KeyPathExprSyntax.self) {
+        switch base.baseName.tokenKind {
+        case .keyword(.self): return name
+        case .keyword(.Self):
+            var parent = member.parent
+            while let node = parent, !node.is(ClassDeclSyntax.self) { parent = node.parent }
+            return parent?.as(ClassDeclSyntax.self).map { $0.name.text + "." + name }
+        default: return base.baseName.text + "." + name
+        }
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        // `o.observe(…)`, or `observe(…)` on `self` inside the class.
+        guard let name = calledName(node) else { return .visitChildren }
+        let keyPathCalls = ["observe", "willChangeValue", "didChangeValue", "willChange", "didChange", "publisher"]
+        // The key path is the first argument, or `for:` (`willChange(_:valuesAt:for:)`).
+        if keyPathCalls.contains(name),
+            let first = node.arguments.first(where: { argument in
+                argument.expression.is(KeyPathExprSyntax.self)
+                    && (argument.label == nil || argument.label?.text == "for")
+            })?.expression.as(KeyPathExprSyntax.self)
+        {
             let path = keyPathName(first)
             if let path {
                 replace(first, with: "_kvoKeyPath(\(first.trimmedDescription), \"\(path)\")")
@@ -494,6 +591,12 @@ final class EditCollector: SyntaxVisitor {
             return .visitChildren
         }
         return .visitChildren
+    }
+
+    /// The name of the method a call calls: `o.observe(…)` or `observe(…)`.
+    func calledName(_ call: FunctionCallExprSyntax) -> String? {
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+        return call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
     }
 
     /// The name of a key-path literal (`\.account?.balance` is
@@ -530,13 +633,31 @@ final class EditCollector: SyntaxVisitor {
         case .stmt, .expr:
             break
         }
-        guard startsLine(node) else { return }
         let topLevel = node.parent?.parent?.is(SourceFileSyntax.self) == true
         // The only expression of a body is its value (an implicit return):
-        // a mark before it would make it a statement.
+        // neither unused nor to be marked (a mark would make it a statement).
         if !topLevel, let list = node.parent?.as(CodeBlockItemListSyntax.self), list.count == 1 {
             if case .expr = node.item { return }
             if case .stmt(let statement) = node.item, statement.is(ExpressionStmtSyntax.self) { return }
+        }
+        unusedObserve(node)
+        // Top-level bindings name their objects wherever they stand (`let a =
+        // A(); let b = B()` too): after the binding, before any `;`.
+        var pendingToken: String?
+        if topLevel, let binding = topLevelBinding(node) {
+            if binding.isToken {
+                pendingToken = binding.name
+            } else {
+                insert(
+                    "; _ = _kvoNamed(\(binding.name), \"\(binding.name)\")",
+                    at: node.item.endPositionBeforeTrailingTrivia)
+            }
+        }
+        guard startsLine(node) else {
+            if let pendingToken {
+                insert("_kvoPendingToken(\"\(pendingToken)\"); ", at: node.positionAfterSkippingLeadingTrivia)
+            }
+            return
         }
         let start = location(node.positionAfterSkippingLeadingTrivia)
         var call = start.column
@@ -550,18 +671,8 @@ final class EditCollector: SyntaxVisitor {
         // A top-level statement is where a picture's statement starts
         // (`kvo-run graph --at`, the trace's arrows from the program).
         var text = "\(topLevel ? "_kvoTopLevel" : "_kvoAt")(\(start.line), \(start.column), \(call))"
-        if topLevel, let binding = topLevelBinding(node) {
-            if binding.isToken {
-                text += "; _kvoPendingToken(\"\(binding.name)\")"
-            } else {
-                insert(
-                    "; _ = _kvoNamed(\(binding.name), \"\(binding.name)\")",
-                    // Before a `;` that ends the statement: another would be an empty statement.
-                    at: node.item.endPositionBeforeTrailingTrivia)
-            }
-        }
+        if let pendingToken { text += "; _kvoPendingToken(\"\(pendingToken)\")" }
         insert(text + "\n", at: node.positionAfterSkippingLeadingTrivia)
-        unusedObserve(node)
     }
 
     private func firstKVOCall(in node: Syntax) -> FunctionCallExprSyntax? {
@@ -618,15 +729,25 @@ final class EditCollector: SyntaxVisitor {
     /// `o.observe(…)` whose token nobody keeps: swiftc's warning, and why it matters.
     private func unusedObserve(_ node: CodeBlockItemSyntax) {
         guard case .expr(let expression) = node.item, let call = expression.as(FunctionCallExprSyntax.self),
-            let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-            member.declName.baseName.text == "observe"
+            calledName(call) == "observe", isKVOObserve(call)
         else { return }
-        let start = location(member.period.positionAfterSkippingLeadingTrivia)
+        // At the `.` of `o.observe`, as swiftc says it; at `observe` when it has no receiver.
+        let member = call.calledExpression.as(MemberAccessExprSyntax.self)
+        let start = location(
+            member?.period.positionAfterSkippingLeadingTrivia
+                ?? call.calledExpression.positionAfterSkippingLeadingTrivia)
         warnings.append(
             .init(
                 message:
                     "result of call to 'observe(_:options:changeHandler:)' is unused; the observation ends at once",
-                line: start.line, column: start.column, length: 1 + member.declName.baseName.text.utf8.count))
+                line: start.line, column: start.column, length: (member == nil ? 0 : 1) + "observe".utf8.count))
+    }
+
+    /// KVO's `observe(_:options:changeHandler:)`: an unlabelled first
+    /// argument and a handler (not a program's own `observe(person:)`).
+    private func isKVOObserve(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let first = call.arguments.first, first.label == nil else { return false }
+        return call.trailingClosure != nil || call.arguments.contains { $0.label?.text == "changeHandler" }
     }
 
     /// The runtime starts before the first statement.

@@ -95,7 +95,10 @@ public enum SwiftProgram {
                 break
             }
             if inComment > 0 || line.isEmpty || line.hasPrefix("//") { continue }
-            return line.hasPrefix("import Foundation") || line.hasPrefix("import Cocoa")
+            // Playgrounds start with `import UIKit` or `import AppKit`, which bring Foundation in.
+            return ["import Foundation", "import Cocoa", "import UIKit", "import AppKit"].contains {
+                line.hasPrefix($0)
+            }
         }
         return false
     }
@@ -664,6 +667,15 @@ public enum SwiftProgram {
                 .warning, $0.message, at: KVOScript.SourceLocation(line: $0.line, column: $0.column), length: $0.length)
         }
         for warning in warnings { report(warning) }
+        // What no rewrite can make run (a module Linux lacks): said at its
+        // line, nothing compiled (and so nothing cached).
+        for error in rewritten.errors {
+            report(
+                Diagnostic(
+                    .error, error.message,
+                    at: KVOScript.SourceLocation(line: error.line, column: error.column), length: error.length))
+        }
+        if !rewritten.errors.isEmpty { throw Failure(message: "", status: ExitStatus.scriptErrors) }
         try makeDirectories(directory)
         let building = directory + "/building-\(getpid())"
         try makeDirectories(building)
