@@ -171,7 +171,10 @@ final class SwiftREPLSession {
             settings, display: new, sourcePath: sourcePath, trapFile: trapFile, colour: false)
         environment.append(("KVO_REPL_MARKS", marks))
         environment.append(
-            ("KVO_REPL_ENTRIES", zip(program.firstLines, entries).map { "\($0.0) \($0.1.name)" }.joined(separator: "\n")))
+            (
+                "KVO_REPL_ENTRIES",
+                zip(program.firstLines, entries).map { "\($0.0) \($0.1.name)" }.joined(separator: "\n")
+            ))
         let replay = open(replayPath, O_WRONLY | O_TRUNC | O_CLOEXEC)
         defer { if replay >= 0 { close(replay) } }
         guard replay >= 0 else {
