@@ -87,6 +87,24 @@ import SwiftRewriter
         )
     }
 
+    /// `--max-steps` counts a scenario's statements; a compiled program has
+    /// no interpreter to count them, and the user is told so rather than the
+    /// option being ignored (the program then stops at `--timeout`).
+    @Test func maxStepsOnACompiledProgramIsSaidNotToApply() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-steps-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "import Foundation\nwhile true {}\n".write(
+            to: folder.appendingPathComponent("loop.swift"), atomically: true, encoding: .utf8)
+        let result = try CLI.run(["--max-steps", "10", "--timeout", "1", "loop.swift"], in: folder)
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.err.hasPrefix(
+                "kvo-run: warning: --max-steps counts a scenario's statements and does not apply to a compiled Swift program; it stops at --timeout SECONDS, --max-depth or Ctrl-C\n"
+            ), "\(result)")
+        #expect(result.err.contains("loop.swift:2:1: error: the program ran longer than 1 s and was stopped (--timeout)"))
+    }
+
     @Test func theCacheNoticesAChangedRuntime() throws {
         // A copy of the runtime's sources: changing it must rebuild the runtime.
         let sources = packageRoot().appendingPathComponent("Sources")

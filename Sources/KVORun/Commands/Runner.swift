@@ -43,6 +43,13 @@ enum Runner {
             if SwiftProgram.isSwift(source, file: file) {
                 // Compiled by the toolchain and run as a child (SPEC §11.0).
                 renderer.flush()
+                if options.maxSteps != nil {
+                    // A compiled program has no interpreter to count its
+                    // statements: said, not silently ignored.
+                    stderr(
+                        "kvo-run: warning: --max-steps counts a scenario's statements and does not apply to a compiled Swift program; it stops at --timeout SECONDS, --max-depth or Ctrl-C\n"
+                    )
+                }
                 var settings = options.swiftSettings
                 settings.wantsSummary = options.stats || options.runOptions.quiet
                 let (status, summary) = SwiftProgram.runReporting(
