@@ -111,7 +111,9 @@ import SwiftRewriter
         // The shared output module is part of the key too (not rebuilt here:
         // the key alone says whether it would be).
         func key() -> String {
-            SwiftProgram.runtimeKey(copy.path, files: SwiftProgram.runtimeFiles(copy.path), swiftc: swiftc)
+            SwiftProgram.runtimeKey(
+                sources: copy.path, files: Array(SwiftProgram.runtimeFiles(copy.path).joined()),
+                toolchain: SwiftProgram.toolchainVersion(swiftc))
         }
         let before = key()
         #expect(second.hasSuffix("runtime-" + before))

@@ -412,7 +412,7 @@ public enum SwiftProgram {
                     "the sources of the Swift runtime (\(runtimeModules.joined(separator: ", "))) are not installed; reinstall kvo-run with 'make install' or set KVO_RUNTIME_SOURCES to the Sources folder of its checkout",
                 status: ExitStatus.scriptErrors)
         }
-        let files = runtimeModules.map { sourceFiles(under: sources + "/" + $0).sorted() }
+        let files = runtimeFiles(sources)
         let key = runtimeKey(sources: sources, files: Array(files.joined()), toolchain: toolchainVersion(swiftc))
         let directory = cacheRoot() + "/runtime-" + key
         let last = "/lib" + (runtimeModules.last ?? "") + ".so"
@@ -456,6 +456,12 @@ public enum SwiftProgram {
                 status: ExitStatus.failure)
         }
         return directory
+    }
+
+    /// The Swift files of each runtime module under `sources`, module by
+    /// module, each sorted.
+    static func runtimeFiles(_ sources: String) -> [[String]] {
+        runtimeModules.map { sourceFiles(under: sources + "/" + $0).sorted() }
     }
 
     /// Swift's static libraries that `import Foundation` brings in (and the
