@@ -156,8 +156,8 @@ import SwiftRewriter
             SwiftProgram.compileArguments(
                 swiftc: "/nonexistent/swiftc", runtime: "/rt", source: "/p/main.swift", output: "/p/program")
                 == SwiftProgram.programFlags + [
-                    "-I", "/rt", "-L", "/rt", "-lKVOFoundation", "-lKVOCore", "-Xlinker", "-rpath", "-Xlinker", "/rt",
-                    "/p/main.swift", "-o", "/p/program",
+                    "-I", "/rt", "-L", "/rt", "-lKVOFoundation", "-lKVOOutput", "-lKVOCore", "-Xlinker", "-rpath",
+                    "-Xlinker", "/rt", "/p/main.swift", "-o", "/p/program",
                 ])
         #expect(SwiftProgram.staticLibraries.first == "swiftCore")
     }
