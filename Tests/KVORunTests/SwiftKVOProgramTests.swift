@@ -86,12 +86,12 @@ import _KVOTestSupport
             "*** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: "
                 + "'[<main.Account acct> valueForUndefinedKey:]: this class is not key value coding-compliant "
                 + "for the key plain.'\n"
-                + """
-                program.swift:8:17: note: the uncaught exception 'NSUnknownKeyException' was raised here
-                print(acct.value(forKey: "plain"))
-                                ^
+                    + """
+                    program.swift:8:17: note: the uncaught exception 'NSUnknownKeyException' was raised here
+                    print(acct.value(forKey: "plain"))
+                                    ^
 
-                """)
+                    """)
     }
 
     @Test func observingAPlainVarTrapsAsSwiftDoes() {

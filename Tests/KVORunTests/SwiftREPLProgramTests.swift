@@ -29,7 +29,8 @@ import Testing
         #expect(source.contains("\n_kvoEntryEnds()\n#sourceLocation(file: \"<repl>\", line: 2)\n"), "\(source)")
         // Runtime marks name the program's own lines; the runtime maps them to the entry's.
         #expect(
-            source.contains("_kvoTopLevel(7, 1, 1)\n#sourceLocation(file: \"<repl>\", line: 2)\na.x ⇢ _kvoEcho"), "\(source)")
+            source.contains("_kvoTopLevel(7, 1, 1)\n#sourceLocation(file: \"<repl>\", line: 2)\na.x ⇢ _kvoEcho"),
+            "\(source)")
         // An assignment is an expression too: the operator takes it whole, and echoes nothing.
         #expect(source.contains("a.x = 1 ⇢ _kvoEcho"), "\(source)")
         #expect(program.problem == nil)
