@@ -55,7 +55,6 @@ public final class _KVOClassTable {
             }
         }
         property.kvcHidden = !objc
-        property.bypassesKVO = !dynamic
         info.addProperty(property)
     }
 

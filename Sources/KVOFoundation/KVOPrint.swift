@@ -76,6 +76,8 @@ enum _KVOPrinter {
             return numberDescription(number)
         }
         if let change = item as? [NSKeyValueChangeKey: Any] { return changeDescription(change) }
+        // corelibs prints `Code=42 "(null)"UserInfo=…`; a Mac the description.
+        if let error = item as? NSError, type(of: item) is NSError.Type { return _KVOErrors.describe(error) }
         if let array = item as? [Any], array.contains(where: needsFoundationDescription) {
             return "[" + array.map(debugDescribe).joined(separator: ", ") + "]"
         }

@@ -422,8 +422,12 @@ public func release(_ object: NSObject) {
     if let token = object as? NSKeyValueObservation { token.invalidate() }
     process.run { try process.kvo.release(engineObject) }
     object._kvoReleased = true
+    // Its deinit would release them, and each token's deinit invalidates
+    // it: held directly, or in an array or a set held there.
     for child in Mirror(reflecting: object).children {
         if let token = child.value as? NSKeyValueObservation { token.invalidate() }
         if let token = child.value as? NSKeyValueObservation? { token?.invalidate() }
+        if let tokens = child.value as? [NSKeyValueObservation] { tokens.forEach { $0.invalidate() } }
+        if let tokens = child.value as? Set<NSKeyValueObservation> { tokens.forEach { $0.invalidate() } }
     }
 }

@@ -29,10 +29,24 @@ struct DocExample: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { location }
 
-    /// Runs the scenario in-process and renders what it printed as a golden does.
+    /// Runs the scenario in-process and renders what it printed as a golden
+    /// does; a Swift program (`import Foundation` first) is compiled and run
+    /// as `kvo-run` runs it (SPEC §11.0), from a file named `file`.
     func actualOutput() -> String {
-        let (status, text) = runInterleaved(source, options: options, format: format, file: file)
+        let (status, text) =
+            SwiftProgram.isSwift(source, file: file)
+            ? compiledOutput() : runInterleaved(source, options: options, format: format, file: file)
         return status == 0 ? text : text + "# exit status: \(status)\n"
+    }
+
+    private func compiledOutput() -> (status: Int32, text: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-doc-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent(file).path
+        try? source.write(toFile: path, atomically: true, encoding: .utf8)
+        let (text, status) = SwiftProgram.runCaptured(source, path: path, timeout: 60, options: options)
+        return (status, text)
     }
 
     /// One fenced block of a Markdown file.

@@ -297,9 +297,17 @@ import Testing
 
     /// docs/explain.md: the Swift silent cases — an assignment to a property
     /// that is not `@objc dynamic`, and a change after the `observe` token
-    /// was released or invalidated.
+    /// was released or invalidated — in a compiled Swift program (SPEC §11.0).
+    /// The `--explain` lines of a compiled Swift program.
+    static func explainedSwift(_ source: String) -> [String] {
+        var settings = SwiftProgram.Settings()
+        settings.explain = true
+        let result = SwiftProgramTests.run(source, settings: settings)
+        return result.text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("#") }
+    }
+
     @Test func swiftsSilentCasesSayWhy() {
-        let lines = explainLines(
+        let lines = Self.explainedSwift(
             """
             import Foundation
             class Account: NSObject {
@@ -326,7 +334,7 @@ import Testing
                 == "# acct.note set: nobody is told, note is not @objc dynamic: the assignment runs its setter "
                 + "directly, KVO's subclass never sees it")
         // A new registration of the key forgets the ended token.
-        let again = explainLines(
+        let again = Self.explainedSwift(
             """
             import Foundation
             class Account: NSObject { @objc dynamic var balance: Double = 0 }
@@ -339,14 +347,17 @@ import Testing
             acct.balance = 1
             """)
         #expect(again.last == "# acct.balance set: nobody is told, nobody observes acct", "\(again)")
-        let json = run(
+        var settings = SwiftProgram.Settings()
+        settings.explain = true
+        settings.format = .json
+        let json = SwiftProgramTests.run(
             "import Foundation\nclass A: NSObject { @objc dynamic var n = 0 }\nlet a = A()\n"
-                + "_ = a.observe(\\.n) { o, c in }\na.n = 1\n", options: explaining, format: .json)
-        #expect(json.out.contains(#"{"event":"explain","step":"tokenReleased","object":"a","keyPath":"n","depth":0}"#))
+                + "_ = a.observe(\\.n) { o, c in }\na.n = 1\n", settings: settings)
+        #expect(json.text.contains(#"{"event":"explain","step":"tokenReleased","object":"a","keyPath":"n","depth":0}"#))
         #expect(
-            json.out.contains(
+            json.text.contains(
                 #"{"event":"explain","step":"silent","object":"a","key":"n","reason":"tokenReleased","depth":0}"#),
-            "\(json.out)")
+            "\(json.text)")
     }
 
     /// A fuzzer's find: a 3,000-component affecting path on an object whose

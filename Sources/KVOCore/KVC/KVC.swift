@@ -63,14 +63,6 @@ extension KVORuntime {
         try storeIvar(object, property, value)
     }
 
-    /// A Swift assignment to a property that is not `@objc dynamic`: its
-    /// setter (or its storage) directly, which KVO's subclass never sees.
-    public func setBypassingKVO(_ object: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
-        if explains { explain(.silent(object: object.name, key: property.name, reason: .notDynamic)) }
-        if property.setter != nil { return try store(object, property, value) }
-        try storeIvar(object, property, value)
-    }
-
     /// Stores into the instance variable: no setter runs, nobody is told.
     func storeIvar(_ object: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
         try checkAlive(object)

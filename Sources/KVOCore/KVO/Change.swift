@@ -9,9 +9,6 @@ public struct Change: Equatable {
     public var new: Value?
     public var old: Value?
     public var isPrior: Bool
-    /// Set for the change an `observe` handler receives: the observed
-    /// property's type as Swift prints it (`NSKeyValueObservedChange<Double>`).
-    public var observedValueType: String?
 
     public init(kind: Kind, indexes: [Int]? = nil, new: Value? = nil, old: Value? = nil, isPrior: Bool = false) {
         self.kind = kind

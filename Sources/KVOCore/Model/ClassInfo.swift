@@ -522,9 +522,6 @@ public final class PropertyInfo {
     public var hasSetter = false
     /// A Swift property that is not `@objc`: KVC cannot see it.
     public var kvcHidden = false
-    /// A Swift property that is not `dynamic`: an assignment from Swift code
-    /// calls the setter directly, past KVO's generated subclass.
-    public var bypassesKVO = false
     /// The class `automatic` was last worked out for.
     var automaticClass: ObjectIdentifier?
     var automatic = true

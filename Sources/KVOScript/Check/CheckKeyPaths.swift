@@ -64,7 +64,7 @@ extension Checker {
     func checkKeys(_ keys: [String], from cls: ScriptClass, use: KeyUse, at location: SourceLocation, length: Int) {
         var current = cls
         for key in keys {
-            if key.hasPrefix("@") || key == "self" || !current.isNSObject { return }
+            if key.hasPrefix("@") || key == "self" { return }
             // A class that answers undefined keys itself has every key.
             if current.method("valueForUndefinedKey") != nil || current.method("setValueForUndefinedKey") != nil {
                 return

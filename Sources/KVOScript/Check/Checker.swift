@@ -204,7 +204,7 @@ extension Checker {
         }
         let info = ClassInfo(name: decl.name, superclass: superclass?.info)
         let cls = ScriptClass(info: info, superclass: superclass, location: decl.location)
-        declareSwiftClass(decl, cls)
+        declareInitializer(decl, cls)
         environment.classes[decl.name] = cls
         environment.globalNames[decl.name] = .classRef(cls)
 
@@ -254,7 +254,7 @@ extension Checker {
             affectedBy: decl.affectedBy.map(\.0))
         property.hasSetter = decl.setter != nil
         cls.info.addProperty(property)
-        declareSwiftProperty(decl, property, in: cls)
+        declarePropertyObservers(decl, in: cls)
         if let initial = decl.initial {
             if let constant = Compiler.constantValue(initial) {
                 if let accepted = type.accept(constant) {
@@ -967,14 +967,8 @@ extension Checker {
         }
         let cls = checkExpr(receiver)
         checkArguments(arguments)
-        if let cls, cls.isNSObject, cls.method(name) == nil, Builtins.table[signature] != nil {
+        if let cls, cls.method(name) == nil, Builtins.table[signature] != nil {
             checkKeyArgument(of: name, arguments, on: cls)
-        }
-        if let cls, !cls.isNSObject, cls.method(name) == nil, Builtins.names.contains(name) {
-            error(
-                "'\(name)' is NSObject's: declare 'class \(cls.info.name): NSObject' to use KVC and KVO on it",
-                at: location, length: name.count + 1)
-            return
         }
         func labelsError() {
             let expected = Builtins.signatures(named: name).joined(separator: "', '")

@@ -18,8 +18,6 @@ struct Environment {
     var classes: [String: ScriptClass] = [:]
     /// Global variable slots handed out so far.
     var globalCount = 0
-    /// `import Foundation` was the first statement: Swift's own KVO rules apply.
-    var isSwift = false
 }
 
 /// Where the checker put each name, for the code generator: the binding a

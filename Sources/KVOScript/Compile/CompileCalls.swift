@@ -26,8 +26,6 @@ extension Compiler {
         _ name: String, _ arguments: [Argument], _ location: SourceLocation, _ length: Int, nameHint: String?
     ) -> Typed {
         switch name {
-        case "print" where isSwift && !isObservationInfoPrint(arguments):
-            return compileSwiftPrint(arguments)
         case "print" where arguments.contains { $0.label != nil }:
             return compileLabelledPrint(arguments)
         case "print":
@@ -195,9 +193,8 @@ extension Compiler {
         let receiverEval = typed.eval
         let argumentEvals = evals(arguments)
         // `o.setColor(v)`: KVO overrides `-setColor:` while `color` is
-        // observed, so calling it notifies. Swift's methods are not
-        // `dynamic`: a call from Swift goes past KVO's subclass.
-        let notifying = arguments.count == 1 && !isSwift ? KeyPaths.keySet(byMethod: name) : nil
+        // observed, so calling it notifies.
+        let notifying = arguments.count == 1 ? KeyPaths.keySet(byMethod: name) : nil
         if let cls = typed.cls, cls.method(name) == nil, Builtins.table[signature] == nil {
             return Typed(Self.unreachable("method '\(name)'"))
         }
@@ -236,14 +233,6 @@ extension Compiler {
             return try machine.invokeMethod(
                 box, on: object, arguments: try argumentEvals.map { try $0(machine) }, notifying: notifying)
         })
-    }
-
-    /// `print(o.observationInfo)` dumps the observation info in any source.
-    private func isObservationInfoPrint(_ arguments: [Argument]) -> Bool {
-        guard arguments.count == 1 else { return false }
-        if case .member(_, "observationInfo", _) = arguments[0].value { return true }
-        if case .identifier("observationInfo", _, _) = arguments[0].value { return true }
-        return false
     }
 
     private func isAssignable(_ expr: Expr) -> Bool {

@@ -20,7 +20,6 @@ extension Compiler {
                 switch part {
                 case .text(let text): return { _ in text }
                 case .expr(let inner):
-                    if isSwift { return compileSwiftInterpolated(inner) }
                     let eval = compileExpr(inner).eval
                     return { machine in try eval(machine).printDescription(meter: machine.kvo.work) }
                 }
@@ -93,7 +92,8 @@ extension Compiler {
             return compileCast(inner, type, forced: forced, conditional: conditional, location)
 
         case .forceUnwrap(let inner, _):
-            return compileForceUnwrap(inner)
+            // A scenario's values are never optional: `x!` is `x`.
+            return compileExpr(inner)
 
         case .binary("??", let lhs, let rhs, _):
             return compileNilCoalescing(lhs, rhs)
@@ -353,7 +353,7 @@ extension Compiler {
         case .object(let object):
             if let property = cache.lookup(object, name) { return try machine.kvo.get(object, property) }
             if name == "observationInfo" { return try value.observationInfoValue() }
-            if name == "className" { return .string(object.cls.runtimeName) }
+            if name == "className" { return .string(object.cls.name) }
             if name.hasPrefix("_"), let property = object.cls.property(named: String(name.dropFirst())) {
                 return try ivar(object, property)
             }

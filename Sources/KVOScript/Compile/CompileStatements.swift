@@ -121,7 +121,6 @@ extension Compiler {
             let typed = value.map { compileExpr($0, nameHint: nameHint) }
             let declared = typeSyntax?.type
             guard let binding = binding(at: location) else { return exec(Self.unreachable("an unresolved 'let'")) }
-            noteOptionalBinding(binding, value)
             let store = storer(binding)
             let eval: Eval = typed?.eval ?? { _ in declared?.zeroValue ?? .null }
             if let declared, declared != .any {
@@ -296,13 +295,6 @@ extension Compiler {
 
     func storer(_ binding: Binding) -> (Machine, Value) -> Void {
         switch binding {
-        case .global(let slot, _, _) where isSwift:
-            return { machine, value in
-                var old = value
-                swap(&old, &machine.globals[slot])
-                try? machine.tokenStored(value, replacing: old)
-                Value.dispose(&old)
-            }
         case .global(let slot, _, _):
             return { machine, value in
                 var old = value
@@ -399,20 +391,14 @@ extension Compiler {
             let property = try cache.property(of: object, key)
             return isIvar ? try Self.ivar(object, property) : try machine.kvo.get(object, property)
         }
-        let swift = isSwift
         let set: (Machine, Value) throws -> Void = { machine, value in
             let object = try Self.object(try receiverEval(machine), for: name)
             let property = try cache.property(of: object, key)
-            // Swift source: a token stored in a property lives until it is replaced.
-            let old = swift && !isIvar ? (property.slot.map { object.slots[$0] } ?? .null) : .null
             if isIvar {
                 try machine.kvo.setIvar(object, property, value)
-            } else if property.bypassesKVO {
-                try machine.assignBypassingKVO(object, property, value, at: location)
             } else {
                 try machine.kvo.set(object, property, value)
             }
-            if swift { try machine.tokenStored(value, replacing: old) }
         }
         return LValue(get: get, set: set)
     }

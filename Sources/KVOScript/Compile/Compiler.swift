@@ -50,8 +50,6 @@ final class Compiler {
     /// Computed properties' getter bodies, by property, filled in as they are
     /// compiled: `self`'s own computed properties are read through them.
     var getterBodies: [ObjectIdentifier: GetterBody] = [:]
-    /// Top-level variables holding what Swift types as optional, for `print`.
-    var swiftOptionals: [Int: SwiftDescription.Optionality] = [:]
 
     struct FunctionState {
         let cls: ScriptClass?
@@ -92,16 +90,16 @@ final class Compiler {
             case .expression(let expr) where echoesExpressions:
                 compiled.append(
                     CompiledStatement(
-                        exec: topLevelErrors(compileEchoed(expr, at: statement.location)),
+                        exec: compileEchoed(expr, at: statement.location),
                         location: statement.location, echoes: true, echoesNil: !expr.isCall))
             case .binding(_, let name, _, _, let location):
                 var statement = CompiledStatement(
-                    exec: topLevelErrors(compileStatement(statement, topLevel: true)),
+                    exec: compileStatement(statement, topLevel: true),
                     location: location)
                 if let binding = binding(at: location) { statement.declares = (name, binding) }
                 compiled.append(statement)
             default:
-                let exec = topLevelErrors(compileStatement(statement, topLevel: true))
+                let exec = compileStatement(statement, topLevel: true)
                 compiled.append(CompiledStatement(exec: exec, location: statement.location))
             }
         }
@@ -137,10 +135,7 @@ final class Compiler {
             }
             pendingBodies.append { [unowned self] in self.compileBody(method, box: box, cls: cls) }
         }
-        pendingBodies.append { [unowned self] in
-            self.wireHooks(cls)
-            self.wireSwiftDefaults(cls)
-        }
+        pendingBodies.append { [unowned self] in self.wireHooks(cls) }
     }
 
     private func defineProperty(_ decl: PropertyDecl, _ property: PropertyInfo, in cls: ScriptClass) {
@@ -314,7 +309,7 @@ final class Compiler {
         ) {
             self.compileBlock(decl.body)
         }
-        box.body = isSwift ? endingTokensInScope(exec, frameSize: frameSize) : exec
+        box.body = exec
         box.frameSize = frameSize
     }
 

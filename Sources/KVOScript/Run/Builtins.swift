@@ -21,7 +21,9 @@ enum Builtins {
         return try implementation(machine, receiver, arguments)
     }
 
-    nonisolated(unsafe) static let table: [String: Implementation] = swiftTable.merging(foundationTable) { $1 }
+    nonisolated(unsafe) static let table: [String: Implementation] = tokenAndValidationTable.merging(foundationTable) {
+        $1
+    }
 
     nonisolated(unsafe) static let foundationTable: [String: Implementation] = [
         // KVC

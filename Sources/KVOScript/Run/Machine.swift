@@ -103,8 +103,8 @@ public final class Machine {
     var pendingPrint: String?
     /// Scenario classes by their engine class, for dynamic method dispatch.
     var classes: [ObjectIdentifier: ScriptClass] = [:]
-    /// Tokens, warnings and the class of tokens: Swift source only.
-    let swift = SwiftState()
+    /// The live `observe` tokens and their class.
+    let tokens = ObserveTokens()
     public private(set) var steps = 0
     /// `--max-steps`; Int.max when unlimited.
     public var maxSteps = Int.max {
@@ -270,28 +270,14 @@ final class ScriptClass {
     var staticMethods: [String: FunctionBox] = [:]
     /// Stored properties whose initial value is not a constant, evaluated per instance.
     var instanceInitializers: [(PropertyInfo, Eval)] = []
-    /// Swift source: whether it inherits from NSObject (always, without `import Foundation`),
-    /// is `@objcMembers`, its `init`, and its properties' types as written.
-    var isNSObject = true
-    var isObjCMembers = false
+    /// Its `init`, when it declares one.
     var initializer: FunctionBox?
-    var swiftTypes: [String: TypeSyntax] = [:]
 
     /// The nearest `init`, from this class up.
     var anyInitializer: FunctionBox? {
         var current: ScriptClass? = self
         while let cls = current {
             if let box = cls.initializer { return box }
-            current = cls.superclass
-        }
-        return nil
-    }
-
-    /// A property's type as written, looked up through the superclasses.
-    func swiftType(of name: String) -> TypeSyntax? {
-        var current: ScriptClass? = self
-        while let cls = current {
-            if let type = cls.swiftTypes[name] { return type }
             current = cls.superclass
         }
         return nil

@@ -296,9 +296,6 @@ public final class Session {
             return Execution(status: ExitStatus.scriptErrors, program: nil)
         }
         let text = shownText ?? SourceText(source)
-        machine.swift.warn = { [output] message, location in
-            output.report(Diagnostic(.warning, message, at: location), file: file, source: text)
-        }
         var execution = Execution(status: ExitStatus.success, program: program)
         execution.outcomes = Array(repeating: .notRun, count: program.compiled.count)
         for (index, statement) in program.compiled.enumerated() {

@@ -31,7 +31,7 @@ indirect enum Expr {
     case closure(ClosureLiteral, SourceLocation)
     /// `x as? T`, `x as! T`, `x as T`.
     case cast(Expr, TypeSyntax, forced: Bool, conditional: Bool, SourceLocation)
-    /// `x!`: a trap on nil in Swift source; nothing otherwise.
+    /// `x!`: a scenario's values are never optional, so it is `x`.
     case forceUnwrap(Expr, SourceLocation)
 
     var location: SourceLocation {
@@ -105,7 +105,7 @@ indirect enum Stmt {
     case function(FunctionDecl)
     case classDecl(ClassDecl)
     case context(String, SourceLocation)
-    /// `import Foundation`: the scenario is Swift source.
+    /// `import M`: refused by the checker (a Swift program is compiled, not interpreted).
     case importModule(String, SourceLocation)
     /// `guard let NAME = value else { … }` (`name` nil: `guard condition else`).
     case guardLet(name: String?, value: Expr, otherwise: [Stmt], SourceLocation)
@@ -128,9 +128,7 @@ indirect enum Stmt {
 /// A type as written: `Double`, `Account?`, `[Transaction]`, `Set<String>`.
 struct TypeSyntax {
     var type: ValueType
-    /// Written with `?` or `!`: Swift prints its values as `Optional(…)`.
-    var isOptional = false
-    /// As written, for Swift's type printing (`Array<Employee>`).
+    /// As written, for the messages that name it (`Array<Employee>`).
     var swiftName = ""
     var location: SourceLocation
     var length: Int
@@ -157,9 +155,6 @@ struct PropertyDecl {
     var isManual: Bool
     var affectedBy: [(String, SourceLocation)]
     var location: SourceLocation
-    /// Marked `@objc` (or in an `@objcMembers` class) / `dynamic`.
-    var isObjC = false
-    var isDynamic = false
     /// Swift property observers, run inside the change.
     var willSet: [Stmt]?
     var didSet: [Stmt]?
@@ -171,7 +166,6 @@ struct ClassDecl {
     var properties: [PropertyDecl]
     var methods: [FunctionDecl]
     var location: SourceLocation
-    var isObjCMembers = false
     /// `init(…) { … }`.
     var initializer: FunctionDecl?
 }

@@ -287,13 +287,9 @@ struct Parser {
             try expectPunct(")", "to close 'release('")
             return .release(target, start.location)
         case .attribute("objcMembers") where peekKind() == .keyword(.class) || startsDeclaration(after: 1):
+            // Accepted and ignored: every property of a scenario class is KVO-visible (SPEC §11.1).
             advance()
-            var statement = try parseStatement()
-            if case .classDecl(var decl) = statement {
-                decl.isObjCMembers = true
-                statement = .classDecl(decl)
-            }
-            return statement
+            return try parseStatement()
         case .attribute("objc") where peekKind() == .keyword(.class) || peekKind() == .keyword(.func):
             advance()
             return try parseStatement()
@@ -463,15 +459,12 @@ struct Parser {
                 type = .object(name)
             }
         }
-        var isOptional = false
         while isPunct("?") || isPunct("!") {
             advance()
-            isOptional = true
             swiftName = "Optional<\(swiftName)>"
         }
         let length = max(1, current.location.column - start.location.column)
         var syntax = TypeSyntax(type: type, location: start.location, length: length)
-        syntax.isOptional = isOptional
         syntax.swiftName = swiftName
         if isDictionary && !allowDictionaryType {
             throw fail(
@@ -527,8 +520,6 @@ struct Parser {
     }
 
     private mutating func parseMember(into decl: inout ClassDecl) throws {
-        var isObjC = decl.isObjCMembers
-        var isDynamic = false
         var isManual = false
         var affectedBy: [(String, SourceLocation)] = []
         while case .attribute(let name) = current.kind {
@@ -565,14 +556,15 @@ struct Parser {
                     }
                 }
                 advance()
+            // `@objc`, `dynamic` are accepted and ignored: every property of a
+            // scenario class behaves as `@objc dynamic` (SPEC §11.1).
             case "objc":
-                isObjC = true
                 if isPunct("(") {  // `@objc(validateName:error:)`: the selector name is not used
                     while !isPunct(")") && current.kind != .eof { advance() }
                     advance()
                 }
             case "dynamic", "objcMembers":
-                if name == "dynamic" { isDynamic = true }
+                break
             default:
                 throw fail(
                     "unknown attribute '@\(name)'\(Suggestion.didYouMean(name, in: ["manual", "affectedBy"]))",
@@ -581,7 +573,6 @@ struct Parser {
             skipNewlines()
         }
         while case .identifier(let word) = current.kind, word == "dynamic" || Self.modifiers.contains(word) {
-            if word == "dynamic" { isDynamic = true }
             advance()
             skipNewlines()
         }
@@ -617,8 +608,6 @@ struct Parser {
             var property = PropertyDecl(
                 name: name, type: nil, initial: nil, computed: nil, setter: nil,
                 isManual: isManual, affectedBy: affectedBy, location: start.location)
-            property.isObjC = isObjC
-            property.isDynamic = isDynamic
             if isPunct(":") {
                 advance()
                 property.type = try parseType(allowDictionary: false)

@@ -1,10 +1,10 @@
 import KVOCore
 
-/// Methods Swift source calls that the scenario language adds for it: a
-/// token's `invalidate()`, key-value validation, and the string methods a
-/// `validate<Key>` method needs.
+/// Methods spelled as in Swift that the scenario language has: an `observe`
+/// token's `invalidate()` (SPEC §11.2), key-value validation and the string
+/// methods a `validate<Key>` method needs (§11.5).
 extension Builtins {
-    nonisolated(unsafe) static let swiftTable: [String: Implementation] = [
+    nonisolated(unsafe) static let tokenAndValidationTable: [String: Implementation] = [
         "invalidate()": { m, r, _ in
             m.invalidate(r, released: false)
             return .null

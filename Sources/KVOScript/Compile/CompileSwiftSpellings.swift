@@ -1,111 +1,17 @@
 import KVOCore
 
-/// Code generation for Swift source: `observe` and its tokens, casts and
-/// optionals, Swift's `print`, `init`, property observers, `type(of:)` and
-/// `object_getClass`, `throw NSError(…)`.
+/// Code generation for the Swift spellings the scenario language accepts
+/// (SPEC §11.2, §11.3, §11.5): `observe` and its tokens, casts and
+/// optionals, `init`, property observers, `type(of:)` and `object_getClass`,
+/// `throw NSError(…)`. Swift programs themselves are compiled by swiftc.
 extension Compiler {
-    var isSwift: Bool { environment.isSwift }
-
-    /// Literals Swift source writes after a dot, beyond the scenario's own.
+    /// Literals Swift's spellings write after a dot (`change?[.newKey]`,
+    /// `.whitespacesAndNewlines`), beyond the scenario's own.
     nonisolated(unsafe) static let swiftDotLiterals: [String: Value] = [
         "newKey": .string("new"), "oldKey": .string("old"), "kindKey": .string("kind"),
         "indexesKey": .string("indexes"), "notificationIsPriorKey": .string("notificationIsPrior"),
         "whitespacesAndNewlines": .string("whitespacesAndNewlines"), "whitespaces": .string("whitespaces"),
     ]
-
-    // MARK: Optionals and printing
-
-    /// How Swift would print `expr`'s value: as an optional (and of which
-    /// kind), or plainly. Decided from the expression's form.
-    func optionality(_ expr: Expr) -> SwiftDescription.Optionality? {
-        switch expr {
-        case .call(.member(_, let name, _), let arguments, _)
-        where (name == "value" && arguments.count == 1) || name == "validateValue":
-            return .bridged
-        case .subscripted(_, .dotName(let key, _), _) where Self.swiftDotLiterals[key] != nil:
-            return .bridged
-        case .member(_, "newValue", _), .member(_, "oldValue", _):
-            return .typed
-        case .member(let receiver, let name, _):
-            if let cls = staticClass(of: receiver), cls.swiftType(of: name)?.isOptional == true { return .typed }
-            return nil
-        case .cast(_, _, _, let conditional, _):
-            return conditional ? .typed : nil
-        case .identifier(_, let location, _):
-            if case .global(let slot, _, _)? = binding(at: location) { return swiftOptionals[slot] }
-            return nil
-        default:
-            return nil
-        }
-    }
-
-    private func staticClass(of expr: Expr) -> ScriptClass? {
-        switch expr {
-        case .identifier(_, let location, _):
-            switch binding(at: location) {
-            case .global(_, _, let type)?, .local(_, _, let type)?: return type
-            default: return nil
-            }
-        case .selfRef: return function?.isStatic == false ? function?.cls : nil
-        default: return nil
-        }
-    }
-
-    /// Remembers that a top-level variable holds an optional, for `print`.
-    func noteOptionalBinding(_ binding: Binding, _ value: Expr?) {
-        guard isSwift, case .global(let slot, _, _) = binding else { return }
-        swiftOptionals[slot] = value.flatMap(optionality)
-    }
-
-    func compileSwiftPrint(_ arguments: [Argument]) -> Typed {
-        let parts = arguments.map { swiftDescriber($0.value) }
-        return Typed({ machine in
-            var pieces: [String] = []
-            for describe in parts { pieces.append(try describe(machine)) }
-            machine.emit(.print(text: pieces.joined(separator: " "), depth: machine.kvo.depth))
-            return .null
-        })
-    }
-
-    /// `"\(x)"` in Swift source: as `print` shows `x`.
-    func compileSwiftInterpolated(_ expr: Expr) -> (Machine) throws -> String {
-        swiftDescriber(expr)
-    }
-
-    /// How Swift's `print` shows `expr`. `change.newValue` of an `observe`
-    /// handler is optional once more when the property is (`Optional(Optional("Ann"))`),
-    /// which only the change knows.
-    func swiftDescriber(_ expr: Expr) -> (Machine) throws -> String {
-        var field = expr
-        var unwrapped = false
-        if case .forceUnwrap(let inner, _) = expr {
-            field = inner
-            unwrapped = true
-        }
-        if case .member(let base, let name, _) = field, name == "newValue" || name == "oldValue" {
-            let baseEval = compileExpr(base).eval
-            let isNew = name == "newValue"
-            return { machine in
-                let container = try baseEval(machine)
-                guard case .change(let change) = container, let type = change.observedValueType else {
-                    let value = try Self.member(of: container, name, MemberCache(), machine)
-                    return SwiftDescription.describe(value, optional: unwrapped ? nil : .typed)
-                }
-                guard let value = isNew ? change.new : change.old else {
-                    if unwrapped { throw ScriptError.runtime(Self.unwrappedNil) }
-                    return "nil"
-                }
-                let inner =
-                    type.hasPrefix("Optional<")
-                    ? SwiftDescription.describe(value, optional: .typed)
-                    : SwiftDescription.describe(value, nested: !unwrapped)
-                return unwrapped ? inner : "Optional(\(inner))"
-            }
-        }
-        let eval = compileExpr(expr).eval
-        let optional = optionality(expr)
-        return { machine in SwiftDescription.describe(try eval(machine), optional: optional) }
-    }
 
     // MARK: Casts and unwrapping
 
@@ -150,20 +56,6 @@ extension Compiler {
         }
     }
 
-    static let unwrappedNil = "Fatal error: Unexpectedly found nil while unwrapping an Optional value"
-
-    func compileForceUnwrap(_ inner: Expr) -> Typed {
-        let typed = compileExpr(inner)
-        guard isSwift else { return typed }
-        let eval = typed.eval
-        return Typed(
-            { machine in
-                let value = try eval(machine)
-                if value.isNull { throw ScriptError.runtime(Self.unwrappedNil) }
-                return value
-            }, typed.cls)
-    }
-
     func compileNilCoalescing(_ lhs: Expr, _ rhs: Expr) -> Typed {
         let left = compileExpr(lhs).eval
         let right = compileExpr(rhs).eval
@@ -195,72 +87,25 @@ extension Compiler {
             location: closureLocation)
         handler.body = body
         handler.frameSize = frameSize
-        let root = literal.root.flatMap { environment.classes[$0] } ?? receiverTyped.cls
-        let valueType = observedValueType(literal, from: root)
-        let classes = environment.classes
         let receiverEval = receiverTyped.eval
         let keyPath = literal.path
         return Typed({ machine in
             let target = try receiverEval(machine)
             guard case .object(let object) = target else { return .null }
-            try Self.checkKeyPathIsObjC(literal, from: object.cls, classes)
             let options = try Builtins.options(try optionsEval(machine))
-            let token = machine.kvo.makeObject(machine.swift.tokenClass(machine), name: nameHint)
-            let observation = SwiftState.Observation(
+            let token = machine.kvo.makeObject(machine.tokens.tokenClass(machine), name: nameHint)
+            let observation = ObserveTokens.Observation(
                 token: token, observed: object, keyPath: keyPath, handler: handler,
-                capturedSelf: outer == nil ? nil : machine.selfObject,
-                valueType: valueType)
-            machine.swift.observations[ObjectIdentifier(token)] = observation
+                capturedSelf: outer == nil ? nil : machine.selfObject)
+            machine.tokens.observations[ObjectIdentifier(token)] = observation
             do {
                 try machine.kvo.addObserver(token, to: target, keyPath: keyPath, options: options, context: nil)
             } catch {
-                machine.swift.observations[ObjectIdentifier(token)] = nil
+                machine.tokens.observations[ObjectIdentifier(token)] = nil
                 throw error
             }
             return .object(token)
         })
-    }
-
-    /// Swift turns a key path into a string only when every component is
-    /// `@objc`; otherwise `observe` traps.
-    private static func checkKeyPathIsObjC(
-        _ literal: KeyPathLiteral, from start: ClassInfo,
-        _ classes: [String: ScriptClass]
-    ) throws {
-        var current: ClassInfo? = start
-        for key in literal.components {
-            guard let cls = current, let property = cls.property(named: key) else { return }
-            if property.kvcHidden {
-                let root = literal.root ?? start.name
-                throw ScriptError.runtime(
-                    "Fatal error: Could not extract a String from KeyPath \\\(root).\(literal.path)")
-            }
-            if case .object(let name) = property.type { current = classes[name]?.info } else { current = nil }
-        }
-    }
-
-    /// The observed property's type as Swift prints it: `Double`, `Optional<String>`, `Array<Employee>`.
-    private func observedValueType(_ literal: KeyPathLiteral, from root: ScriptClass?) -> String {
-        var current = root
-        var name = "Any"
-        var optionalOnTheWay = false
-        for (index, key) in literal.components.enumerated() {
-            guard let cls = current, let property = cls.info.property(named: key) else { return "Any" }
-            let written = cls.swiftType(of: key)
-            name = written?.swiftName.isEmpty == false ? written?.swiftName ?? "Any" : Self.swiftName(property.type)
-            if index < literal.components.count - 1, written?.isOptional == true { optionalOnTheWay = true }
-            if case .object(let next) = property.type { current = environment.classes[next] } else { current = nil }
-        }
-        if (optionalOnTheWay || literal.throughOptional) && !name.hasPrefix("Optional<") { name = "Optional<\(name)>" }
-        return name
-    }
-
-    static func swiftName(_ type: ValueType) -> String {
-        switch type {
-        case .array(let element): return "Array<\(swiftName(element))>"
-        case .set(let element): return "Set<\(swiftName(element))>"
-        default: return type.description
-        }
     }
 
     /// `_ = o.observe(…)` and a bare `o.observe(…)`: the token is released
@@ -290,14 +135,7 @@ extension Compiler {
                 return .string(try machine.runtimeClassName(object))
             })
         case "NSStringFromClass":
-            if case .call(.identifier("type", _, _), let inner, _) = arguments[0].value, inner.count == 1 {
-                // `type(of: o)` is the class itself, which Foundation names `main.Account`.
-                let objectEval = compileExpr(inner[0].value).eval
-                return Typed({ machine in
-                    guard case .object(let object) = try objectEval(machine) else { return .null }
-                    return .string(object.cls.runtimeName)
-                })
-            }
+            // `type(of: o)` and `object_getClass(o)` are already the class's name.
             return Typed({ machine in try evals[0](machine) })
         default:  // NSError(domain:code:description:), NSError(domain:code:userInfo:)
             // The description: the third argument, or the NSLocalizedDescriptionKey
@@ -361,18 +199,6 @@ extension Compiler {
             var raised = CocoaException(name: error.name, reason: error.reason, depth: machine.kvo.depth)
             raised.error = error.error
             throw ScriptError.exception(raised)
-        }
-    }
-
-    /// An NSError that reaches the top level ends the run as Swift's runtime does.
-    func topLevelErrors(_ exec: @escaping Exec) -> Exec {
-        guard isSwift else { return exec }
-        return { machine in
-            do {
-                return try exec(machine)
-            } catch ScriptError.exception(let error) where error.name == "NSError" {
-                throw ScriptError.runtime("Fatal error: Error raised at top level: \(error.reason)")
-            }
         }
     }
 
@@ -455,20 +281,6 @@ extension Compiler {
                         name: "didSet \(name)"
                     ) { try exec($0) ?? .null }
                 }
-            }
-        }
-    }
-
-    /// A Swift class that does not override `observeValue` gets NSObject's,
-    /// which raises for every notification.
-    func wireSwiftDefaults(_ cls: ScriptClass) {
-        guard isSwift, cls.superclass == nil, cls.isNSObject, cls.info.ownHooks.observeValue == nil else { return }
-        let machine = MachineRef(self.machine)
-        cls.info.ownHooks.observeValue = { observer, keyPath, object, change, context in
-            try machine { machine in
-                throw machine.kvo.unhandledNotification(
-                    observer: observer, keyPath: keyPath, object: object,
-                    change: change, context: context)
             }
         }
     }

@@ -1,37 +1,44 @@
 import KVOCore
 
-/// What the checker knows of Swift source (`import Foundation`): NSObject
-/// inheritance, `@objc` and `dynamic`, `init`, `observe` with its handler,
-/// and the Swift built-ins (`type(of:)`, `NSError`).
+/// What the checker knows of the Swift spellings the scenario language
+/// accepts (SPEC §11.2, §11.3, §11.5): `init`, `willSet` / `didSet`,
+/// `observe` with its handler, casts, `type(of:)` and `NSError`. A Swift
+/// program (`import Foundation` first) is not checked here: kvo-run compiles
+/// it with swiftc (SPEC §11.0, KVORun's SwiftProgram).
 extension Checker {
-    /// `import Foundation` must come first: it decides how every class behaves.
+    /// Modules that make a file a Swift program when imported first (the
+    /// ones KVORun's `SwiftProgram.isSwift` routes to the compiler).
+    static let swiftModules: Set<String> = ["Foundation", "Cocoa", "UIKit", "AppKit"]
+
+    /// Every `import` is refused: a scenario has none, and a Swift program is
+    /// compiled by kvo-run's Swift route, never interpreted. kvo-run's front
+    /// door sends a file that imports Foundation first there, so this is seen
+    /// by a library user, or for an import that is not the first statement.
     func checkImports(_ statements: [Stmt]) {
         for (index, statement) in statements.enumerated() {
             guard case .importModule(let module, let location) = statement else { continue }
-            guard module == "Foundation" else {
+            let first = index == 0 && environment.classes.isEmpty && environment.globalNames.isEmpty
+            if first && Self.swiftModules.contains(module) {
                 error(
-                    "only 'import Foundation' is available: it makes the scenario Swift source",
-                    at: location, length: 6)
-                continue
-            }
-            if environment.isSwift { continue }
-            if index != 0 || !environment.classes.isEmpty {
+                    "this is a Swift program ('import \(module)' first), which kvo-run compiles with swiftc "
+                        + "rather than interpreting: run it with 'kvo-run FILE' (or 'kvo-run check FILE'); "
+                        + "without the import it is a scenario", at: location, length: 6)
+            } else if Self.swiftModules.contains(module) {
                 let advice = replacesEarlierDeclarations ? "; type :reset first to start the session over in Swift" : ""
                 error(
-                    "'import Foundation' must be the first statement: it decides how the classes after it behave"
-                        + advice, at: location, length: 6)
-                continue
+                    "'import \(module)' must be the first statement: it makes the file a Swift program, "
+                        + "which kvo-run compiles with swiftc; a scenario has no import" + advice,
+                    at: location, length: 6)
+            } else {
+                error(
+                    "a scenario has no imports; 'import Foundation' as the first statement makes the file a Swift "
+                        + "program, which kvo-run compiles with swiftc", at: location, length: 6)
             }
-            environment.isSwift = true
         }
     }
 
-    func declareSwiftClass(_ decl: ClassDecl, _ cls: ScriptClass) {
-        if environment.isSwift {
-            cls.info.runtimeName = "main." + decl.name
-            cls.isNSObject = decl.superclass?.0 == "NSObject" || (cls.superclass?.isNSObject ?? false)
-            cls.isObjCMembers = decl.isObjCMembers || (cls.superclass?.isObjCMembers ?? false)
-        }
+    /// A class's `init`, checked once every class is declared.
+    func declareInitializer(_ decl: ClassDecl, _ cls: ScriptClass) {
         guard let initializer = decl.initializer else { return }
         let box = FunctionBox(
             name: "init", parameters: initializer.parameters, isStatic: false,
@@ -48,14 +55,8 @@ extension Checker {
         }
     }
 
-    /// `@objc`, `dynamic`, the type as written, and `willSet` / `didSet`.
-    func declareSwiftProperty(_ decl: PropertyDecl, _ property: PropertyInfo, in cls: ScriptClass) {
-        if environment.isSwift {
-            let isObjC = decl.isObjC || cls.isObjCMembers
-            property.kvcHidden = !isObjC
-            property.bypassesKVO = !isObjC || !decl.isDynamic
-        }
-        if let type = decl.type { cls.swiftTypes[decl.name] = type }
+    /// A property's `willSet` / `didSet`.
+    func declarePropertyObservers(_ decl: PropertyDecl, in cls: ScriptClass) {
         if decl.willSet != nil || decl.didSet != nil, decl.computed != nil || decl.setter != nil {
             error("'willSet' and 'didSet' observe a stored property; '\(decl.name)' is computed", at: decl.location)
         }
@@ -176,11 +177,6 @@ extension Checker {
             error("'observe' takes a key path, options and a handler: \(usage)", at: location, length: 8)
             return
         }
-        if let cls, !cls.isNSObject {
-            error(
-                "'observe' is NSObject's: declare 'class \(cls.info.name): NSObject' to observe it",
-                at: location, length: 8)
-        }
         guard case .keyPath(let literal, let pathLocation) = arguments[0].value else {
             error(
                 "the first argument of 'observe' is a key-path literal like '\\.balance'; \(usage)",
@@ -218,8 +214,7 @@ extension Checker {
         }
     }
 
-    /// Each component must be a property; one that is not `@objc dynamic`
-    /// gets Swift's warning.
+    /// Each component must be a property.
     private func checkObservedPath(_ literal: KeyPathLiteral, from root: ScriptClass?, at location: SourceLocation) {
         var current = root
         for key in literal.components {
@@ -230,12 +225,6 @@ extension Checker {
                     "value of type '\(cls.info.name)' has no property '\(key)'"
                         + Suggestion.didYouMean(key, in: names), at: location, length: literal.path.count + 2)
                 return
-            }
-            if environment.isSwift, property.bypassesKVO, !property.hasSetter, key == literal.components.last {
-                warning(
-                    "passing reference to non-'@objc dynamic' property '\(key)' to KVO method "
-                        + "'observe(_:options:changeHandler:)' may lead to unexpected behavior or runtime trap",
-                    at: location, length: literal.path.count + 2)
             }
             current = propertyClassOf(property)
         }
