@@ -481,7 +481,7 @@ class SwiftRoute:
     def __init__(self, tmpdir):
         self.tmpdir = Path(tmpdir)
         self.sources = self.tmpdir / "runtime-sources"
-        for module in ("KVOCore", "KVOFoundation"):
+        for module in ("KVOCore", "KVOOutput", "KVOFoundation"):
             shutil.copytree(ROOT / "Sources" / module, self.sources / module)
         self.cold_builds = 0
         self.cache = self.fresh_cache()

@@ -141,6 +141,26 @@ import SwiftRewriter
         #expect(key() != before)
     }
 
+    /// Sources named by KVO_RUNTIME_SOURCES without one of the runtime's
+    /// modules: said, not compiled in part ("no input files" from swiftc).
+    @Test func runtimeSourcesWithoutAModuleAreNamed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-src-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("KVOCore"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("KVOFoundation"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        setenv("KVO_RUNTIME_SOURCES", folder.path, 1)
+        defer { unsetenv("KVO_RUNTIME_SOURCES") }
+        let swiftc = try SwiftProgram.toolchain(nil, display: "x")
+        #expect {
+            _ = try SwiftProgram.runtimeDirectory(swiftc: swiftc)
+        } throws: { error in
+            (error as? SwiftProgram.Failure)?.message
+                == "the Swift runtime's sources in \(folder.path) have no KVOOutput folder; set KVO_RUNTIME_SOURCES to the Sources folder of a kvo-run checkout (it holds KVOCore, KVOOutput, KVOFoundation)"
+        }
+    }
+
     @Test func aFileChangedInPlaceChangesTheRuntimeKey() throws {
         // The key is remembered by each file's stat; an edit of the same size
         // changes the file's change time, so the sources are hashed again.

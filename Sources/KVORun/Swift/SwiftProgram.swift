@@ -412,6 +412,14 @@ public enum SwiftProgram {
                     "the sources of the Swift runtime (\(runtimeModules.joined(separator: ", "))) are not installed; reinstall kvo-run with 'make install' or set KVO_RUNTIME_SOURCES to the Sources folder of its checkout",
                 status: ExitStatus.scriptErrors)
         }
+        // KVO_RUNTIME_SOURCES names a folder as it is: one without a module
+        // would compile part of the runtime.
+        if let missing = runtimeModules.first(where: { !Files.isDirectory(sources + "/" + $0) }) {
+            throw Failure(
+                message:
+                    "the Swift runtime's sources in \(sources) have no \(missing) folder; set KVO_RUNTIME_SOURCES to the Sources folder of a kvo-run checkout (it holds \(runtimeModules.joined(separator: ", ")))",
+                status: ExitStatus.scriptErrors)
+        }
         let files = runtimeFiles(sources)
         let key = runtimeKey(sources: sources, files: Array(files.joined()), toolchain: toolchainVersion(swiftc))
         let directory = cacheRoot() + "/runtime-" + key
