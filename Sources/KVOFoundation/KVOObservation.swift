@@ -194,12 +194,16 @@ enum _KVODelivery {
 
 /// The token `observe` returns; the observation lasts as long as it does.
 public class NSKeyValueObservation: NSObject {
-    weak var object: NSObject?
+    /// The observed object's engine object, not the NSObject: a weak
+    /// reference would give the observed object a side table for life (its
+    /// every retain and release on the slow path, see `_Host`), and the
+    /// engine object says, once the NSObject is gone, that it was released.
+    var observed: KVOObject?
     let keyPath: String
     var callback: ((NSObject?, Change) -> Void)?
 
     init(object: NSObject, keyPath: String, callback: @escaping (NSObject?, Change) -> Void) {
-        self.object = object
+        self.observed = object._kvoObject
         self.keyPath = keyPath
         self.callback = callback
         super.init()
@@ -219,13 +223,11 @@ public class NSKeyValueObservation: NSObject {
     private func end(released: Bool) {
         guard callback != nil else { return }
         callback = nil
-        guard let object, let observed = object._kvoObject, !observed.isReleased, let token = _kvoObject else {
-            return
-        }
+        guard let observed, !observed.isReleased, let token = _kvoObject else { return }
         let process = _KVOProcess.shared
         process.kvo.explainObservationEnded(observed, keyPath: keyPath, released: released)
         try? process.kvo.removeObserver(token, from: .object(observed), keyPath: keyPath, context: .exactly(nil))
-        self.object = nil
+        self.observed = nil
     }
 
     deinit { end(released: true) }

@@ -116,7 +116,7 @@ extension _KVOProcess {
     func boundObjects() -> [KVOObject] {
         var objects: [KVOObject] = []
         for host in hosts.values {
-            guard let object = host.object?._kvoObject, !object.name.contains("#") else { continue }
+            guard let object = host.object._kvoObject, !object.name.contains("#") else { continue }
             objects.append(object)
         }
         return objects.sorted { $0.name < $1.name }

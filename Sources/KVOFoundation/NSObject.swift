@@ -27,7 +27,7 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         let process = _KVOProcess.shared
         let object = process.kvo.makeObject(process.classInfo(for: type(of: self)), name: nil)
         _kvoObject = object
-        process.hosts[ObjectIdentifier(object)] = _WeakHost(self)
+        process.hosts[ObjectIdentifier(object)] = _Host(object: self)
         if let name = process.pendingTokenName, self is NSKeyValueObservation {
             process.pendingTokenName = nil
             object.assignName(name)
@@ -37,11 +37,12 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     deinit {
         guard let object = _kvoObject else { return }
         let process = _KVOProcess.shared
+        // First: the host table holds this object unretained (_Host).
+        process.hosts[ObjectIdentifier(object)] = nil
         if !object.isReleased {
             // Observers are unregistered silently (macOS 10.13 and later).
             process.run { try process.kvo.release(object) }
         }
-        process.hosts[ObjectIdentifier(object)] = nil
         // Associated objects go with their object (released once the table
         // is out of the dictionary: their own deinit may use it).
         let associations = process.associationTables.removeValue(forKey: ObjectIdentifier(self))
