@@ -83,47 +83,7 @@ public final class Context: Sendable, CustomStringConvertible {
     public var description: String { name }
 }
 
-/// Observing options, printed in the order new, old, initial, prior.
-public struct ObservingOptions: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public static let new = ObservingOptions(rawValue: 1)
-    public static let old = ObservingOptions(rawValue: 2)
-    public static let initial = ObservingOptions(rawValue: 4)
-    public static let prior = ObservingOptions(rawValue: 8)
-
-    public static let all: [(ObservingOptions, String)] = [
-        (.new, "new"), (.old, "old"), (.initial, "initial"), (.prior, "prior"),
-    ]
-    public var names: [String] { Self.all.filter { contains($0.0) }.map(\.1) }
-}
-
 /// NSKeyValueSetMutationKind.
 public enum SetMutation: Sendable, Equatable {
     case union, minus, intersect, set
-}
-
-/// Where a collection was reached: an array or set read from a property is
-/// named after it in exception texts (`<__NSArrayM dept.employees>`), where
-/// Apple prints its address.
-public struct CollectionOwner {
-    public let object: KVOObject
-    public let key: String
-
-    public init(object: KVOObject, key: String) {
-        self.object = object
-        self.key = key
-    }
-
-    /// The owner of a `mutableArrayValue` / `mutableSetValue` proxy's collection.
-    init?(proxy: Value) {
-        switch proxy {
-        case .arrayProxy(let object, let keyPath), .setProxy(let object, let keyPath):
-            self.init(object: object, key: keyPath)
-        default:
-            return nil
-        }
-    }
-
-    public var name: String { "\(object.name).\(key)" }
 }

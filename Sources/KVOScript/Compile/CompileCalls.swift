@@ -380,20 +380,6 @@ extension Compiler {
     }
 }
 
-/// A per-site cache for dynamic method dispatch.
-final class MethodCache {
-    private var cls: ClassInfo?
-    private var box: FunctionBox?
-
-    func method(_ machine: Machine, _ object: KVOObject, _ name: String) -> FunctionBox? {
-        if object.cls === cls, let box { return box }
-        guard let found = machine.method(of: object, name) else { return nil }
-        cls = object.cls
-        box = found
-        return found
-    }
-}
-
 extension Machine {
     func method(of object: KVOObject, _ name: String) -> FunctionBox? {
         classes[ObjectIdentifier(object.cls)]?.method(name)
@@ -415,17 +401,5 @@ extension Machine {
             result = try invoke(box, selfObject: object, arguments: arguments)
         }
         return result
-    }
-}
-
-/// The object a call's receiver `base.key` was read from, when that receiver
-/// turns out to be a collection (read right after the receiver is evaluated).
-final class OwnerCapture {
-    var object: Value = .null
-    var key: String?
-
-    var owner: CollectionOwner? {
-        guard let key, case .object(let object) = object else { return nil }
-        return CollectionOwner(object: object, key: key)
     }
 }

@@ -455,33 +455,6 @@ extension Compiler {
     }
 }
 
-/// A per-site cache of the last class seen and its property, so a dynamic
-/// `o.name` costs one identity check once warm.
-final class MemberCache {
-    private var cls: ClassInfo?
-    private var cached: PropertyInfo?
-
-    func property(of object: KVOObject, _ key: String) throws -> PropertyInfo {
-        if object.cls === cls, let cached { return cached }
-        guard let property = object.cls.property(named: key) else {
-            throw ScriptError.runtime(
-                "value of type '\(object.cls.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: object.cls.properties.map(\.name)))"
-            )
-        }
-        cls = object.cls
-        cached = property
-        return property
-    }
-
-    func lookup(_ object: KVOObject, _ key: String) -> PropertyInfo? {
-        if object.cls === cls, let cached { return cached }
-        guard let property = object.cls.property(named: key) else { return nil }
-        cls = object.cls
-        cached = property
-        return property
-    }
-}
-
 extension Machine {
     func selfValue() throws -> Value {
         guard let object = selfObject else { throw ScriptError.runtime("'self' is not available here") }

@@ -1,31 +1,5 @@
 import KVOCore
 
-/// An expression compiled to a closure, with its class when known statically
-/// (used to check member names before running).
-struct Typed {
-    let eval: Eval
-    let cls: ScriptClass?
-    init(_ eval: @escaping Eval, _ cls: ScriptClass? = nil) {
-        self.eval = eval
-        self.cls = cls
-    }
-}
-
-/// A top-level statement ready to run.
-struct CompiledStatement {
-    let exec: Exec
-    let location: SourceLocation
-    /// The top-level name a `let` or `var` binds, for the REPL to take back
-    /// when its initializer fails.
-    var declares: (name: String, binding: Binding)?
-    /// An expression statement compiled to return its value (the REPL echoes it).
-    var echoes = false
-    /// Its value is echoed even when nil (`acct.observationInfo` echoes
-    /// `nil`); not for a call, whose nil is what a function that returns
-    /// nothing returns.
-    var echoesNil = false
-}
-
 /// The second half of compiling: turns a program the `Checker` accepted into
 /// closures, with every name already resolved (so nothing is looked up by
 /// name while running). It reports nothing: what could be wrong was found by
@@ -328,35 +302,6 @@ final class Compiler {
         blockDepth = savedDepth
         return (result, resolutions.frameSizes[key] ?? 0)
     }
-}
-
-/// The machine as compiled accessors and hooks hold it. The machine owns the
-/// classes whose properties and hooks hold these closures, so it outlives every
-/// call: a strong capture would be a cycle, and `unowned`, even
-/// `unowned(unsafe)`, costs an atomic retain per call (a tenth of a
-/// dependency-chain set). So it is kept unretained and borrowed per call.
-struct MachineRef {
-    private let reference: Unmanaged<Machine>
-
-    init(_ machine: Machine) { reference = .passUnretained(machine) }
-
-    @inline(__always)
-    func callAsFunction<T>(_ body: (Machine) throws -> T) rethrows -> T {
-        try reference._withUnsafeGuaranteedRef(body)
-    }
-}
-
-/// A computed property's getter body once compiled (nil before, or when it
-/// has locals). A getter that reads a computed property of its own `self`
-/// (`color` reading `redComponent`) runs this body directly: same `self`, so
-/// no call through KVC and no `self` to swap.
-final class GetterBody {
-    let name: String
-    var eval: Eval?
-    /// The unboxed form, for a body of Double arithmetic (CompileDouble.swift).
-    var unboxed: UnboxedGetter?
-
-    init(name: String) { self.name = name }
 }
 
 extension Machine {

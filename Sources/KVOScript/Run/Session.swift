@@ -1,32 +1,5 @@
 import KVOCore
 
-/// How a scenario runs: the limits, and what happens after a failure.
-/// (How its output looks is the output's business: KVORun's `EventRenderer`.)
-public struct RunOptions: Sendable {
-    public var keepGoing = false
-    public var maxDepth = 1000
-    public var maxSteps = Int.max
-    /// Notifications are counted, not reported (`--quiet`).
-    public var quiet = false
-    /// Each step of the KVO machinery is reported too (`--explain`).
-    public var explain = false
-    /// Releasing an observed object raises (`--legacy-dealloc`).
-    public var legacyDealloc = false
-    public init() {}
-}
-
-/// Exit statuses of docs/language.md#diagnostics.
-public enum ExitStatus {
-    public static let success: Int32 = 0
-    public static let failure: Int32 = 1
-    public static let scriptErrors: Int32 = 2
-    public static let usage: Int32 = 64
-    /// Standard output (or a golden's capture) could not be written: a full
-    /// disk, a closed pipe. 1, not sysexits' 74, so that every way a run can
-    /// fail stays within the statuses of docs/language.md#diagnostics.
-    public static let outputFailed: Int32 = 1
-}
-
 /// A running interpreter: engine, machine and checker, kept across REPL
 /// entries so objects, observations and bindings persist.
 public final class Session {

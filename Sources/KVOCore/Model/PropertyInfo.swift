@@ -1,0 +1,53 @@
+/// One declared property; shared by subclasses, which inherit its slot.
+public final class PropertyInfo {
+    public enum Storage {
+        case stored(slot: Int)
+        case computed
+    }
+
+    public let name: String
+    public let type: ValueType
+    public var storage: Storage
+    public var isManual: Bool
+    /// `@affectedBy(…)` key paths.
+    public var affectedBy: [String]
+    /// The default of a stored property; the interpreter may set it from the
+    /// declaration's initial value.
+    public var defaultValue: Value {
+        didSet { ClassInfo.propertyGeneration &+= 1 }
+    }
+    /// A computed property's getter.
+    public var getter: ((KVOObject) throws -> Value)?
+    /// A custom `set { }` block, which replaces the plain store.
+    public var setter: ((KVOObject, Value) throws -> Void)?
+    /// Declared with a `set { }` block, known before the block is compiled,
+    /// so whether the property is read-only never depends on compile order.
+    public var hasSetter = false
+    /// A Swift property that is not `@objc`: KVC cannot see it.
+    public var kvcHidden = false
+    /// The class `automatic` was last worked out for.
+    var automaticClass: ObjectIdentifier?
+    var automatic = true
+
+    public init(
+        name: String, type: ValueType, storage: Storage, isManual: Bool = false,
+        affectedBy: [String] = [], defaultValue: Value? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.storage = storage
+        self.isManual = isManual
+        self.affectedBy = affectedBy
+        self.defaultValue = defaultValue ?? type.zeroValue
+    }
+
+    public var slot: Int? {
+        if case .stored(let slot) = storage { return slot }
+        return nil
+    }
+
+    public var isReadOnly: Bool {
+        if case .computed = storage { return setter == nil && !hasSetter }
+        return false
+    }
+}

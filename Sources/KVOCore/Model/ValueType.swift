@@ -1,0 +1,101 @@
+/// The declared type of a property.
+public indirect enum ValueType: Equatable, CustomStringConvertible {
+    case int, double, bool, string, any
+    case object(String)
+    case array(ValueType)
+    case set(ValueType)
+
+    /// The default of a stored property declared without a value.
+    public var zeroValue: Value {
+        switch self {
+        case .int: return .int(0)
+        case .double: return .double(0)
+        case .bool: return .bool(false)
+        case .string: return .string("")
+        case .any, .object: return .null
+        case .array: return .array([])
+        case .set: return .set(ValueSet())
+        }
+    }
+
+    public var isScalar: Bool {
+        switch self {
+        case .int, .double, .bool: return true
+        default: return false
+        }
+    }
+
+    public var isToMany: Bool {
+        switch self {
+        case .array, .set: return true
+        default: return false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .int: return "Int"
+        case .double: return "Double"
+        case .bool: return "Bool"
+        case .string: return "String"
+        case .any: return "Any"
+        case .object(let name): return name
+        case .array(let element): return "[\(element)]"
+        case .set(let element): return "Set<\(element)>"
+        }
+    }
+
+    /// Whether `value` is stored as it is: a scalar or a string into its own
+    /// type. Asked before `accept`, whose switch over the pair copies both
+    /// enums, on every set of a stored property.
+    @inline(__always)
+    public func acceptsUnchanged(_ value: Value) -> Bool {
+        switch value {
+        case .int: if case .int = self { return true }
+        case .double: if case .double = self { return true }
+        case .bool: if case .bool = self { return true }
+        case .string: if case .string = self { return true }
+        default: break
+        }
+        return false
+    }
+
+    /// The value stored for `value`, converting Int to Double where a Double is
+    /// declared; nil when the type does not fit.
+    public func accept(_ value: Value) -> Value? {
+        switch (self, value) {
+        case (.any, _): return value
+        case (.int, .int), (.double, .double), (.bool, .bool): return value
+        case (.double, .int(let int)): return .double(Double(int))
+        case (.double, .float), (.double, .decimal): return value.number.map(Value.double)
+        case (.string, .string), (.string, .null): return value
+        case (.object, .null), (.array, .null), (.set, .null): return value
+        case (.object(let name), .object(let object)):
+            var cls: ClassInfo? = object.cls
+            while let current = cls {
+                if current.name == name { return value }
+                cls = current.superclass
+            }
+            return nil
+        case (.array(let element), .array(let values)):
+            var converted = values
+            for index in converted.indices {
+                guard let accepted = element.accept(converted[index]) else { return nil }
+                converted[index] = accepted
+            }
+            return .array(converted)
+        case (.array, .arrayProxy), (.set, .setProxy): return nil
+        case (.set(let element), .set(let set)):
+            for item in set.elements where element.accept(item) == nil { return nil }
+            return value
+        case (.set(let element), .array(let values)):
+            var set = ValueSet()
+            for item in values {
+                guard let accepted = element.accept(item) else { return nil }
+                set.insert(accepted)
+            }
+            return .set(set)
+        default: return nil
+        }
+    }
+}

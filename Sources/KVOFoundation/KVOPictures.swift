@@ -1,0 +1,70 @@
+import KVOCore
+import KVOOutput
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The pictures a compiled program's run draws for `kvo-run graph` and
+/// `kvo-run trace` (`KVO_GRAPH_FILE`, `KVO_TRACE_FILE`: see `_KVORunReport`).
+final class _KVOPictures {
+    /// Where the graph goes, and the line it is drawn after (nil: at the end).
+    let graphPath: String?
+    let graphAt: Int?
+    /// The graph just after the last top-level statement at or before `graphAt`.
+    private var snapshot: String?
+    /// Where the trace goes, its title, and its rows as the run goes.
+    let tracePath: String?
+    let traceTitle: String
+    let trace: TraceDiagram.Builder?
+
+    init?(environment: (String) -> String?) {
+        graphPath = environment("KVO_GRAPH_FILE")
+        tracePath = environment("KVO_TRACE_FILE")
+        guard graphPath != nil || tracePath != nil else { return nil }
+        graphAt = environment("KVO_GRAPH_AT").flatMap { Int($0) }
+        traceTitle = environment("KVO_TRACE_TITLE") ?? "kvo-run trace"
+        // The classes of objects bound to names, for a name the trace meets
+        // before any event has shown its object (an observer removed before
+        // it was told): looked up among the live bound objects.
+        trace =
+            tracePath == nil
+            ? nil
+            : TraceDiagram.Builder { name in
+                _KVOProcess.shared.boundObjects().first { $0.name == name }?.cls.name
+            }
+    }
+
+    func add(_ event: Event) {
+        trace?.add(event)
+    }
+
+    /// A top-level statement starts (`_kvoTopLevel`).
+    func statement(line: Int, process: _KVOProcess) {
+        if let graphAt, line > graphAt, snapshot == nil {
+            snapshot = graph(process)
+        }
+        if let trace {
+            // Past the events drawn, nothing more is explained: the rest of
+            // the run goes at full speed.
+            if trace.isFull { process.kvo.explains = false }
+            trace.startStatement(
+                line: line, text: TraceDiagram.statementText(Substring(process.sourceLine(line) ?? "")))
+        }
+    }
+
+    /// The graph of the bound objects now.
+    func graph(_ process: _KVOProcess) -> String {
+        ObservationGraph.dot(from: process.boundObjects(), related: { process.relatedObjects(of: $0) })
+    }
+
+    /// At the end of the run: the pictures asked for, written.
+    func finish(_ process: _KVOProcess) {
+        if let graphPath {
+            _KVORunReport.write(snapshot ?? graph(process), to: graphPath)
+        }
+        if let tracePath, let trace {
+            _KVORunReport.write(TraceDiagram.svg(trace, title: traceTitle), to: tracePath)
+        }
+    }
+}

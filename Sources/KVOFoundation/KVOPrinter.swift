@@ -1,0 +1,100 @@
+import KVOCore
+
+enum _KVOPrinter {
+    static func print(_ items: [Any], separator: String, terminator: String) {
+        let process = _KVOProcess.shared
+        if items.count == 1, let info = items[0] as? _KVOObservationInfo? {
+            if let info {
+                process.output.emit(
+                    .observationInfo(
+                        object: info.object, observances: info.object.observanceSnapshots, depth: process.kvo.depth))
+            } else {
+                write("nil" + terminator, depth: process.kvo.depth)
+            }
+            return
+        }
+        let text = items.map { describe($0) }.joined(separator: separator)
+        write(text + terminator, depth: process.kvo.depth)
+    }
+
+    static func debugPrint(_ items: [Any], separator: String, terminator: String) {
+        let text = items.map { debugDescribe($0) }.joined(separator: separator)
+        write(text + terminator, depth: _KVOProcess.shared.kvo.depth)
+    }
+
+    /// Text printed without a newline yet: an event is one whole line.
+    nonisolated(unsafe) static var partial = ""
+
+    static func write(_ text: String, depth: Int) {
+        var rest = Substring(partial + text)
+        partial = ""
+        while let newline = rest.firstIndex(of: "\n") {
+            _KVOProcess.shared.output.emit(.print(text: String(rest[..<newline]), depth: depth))
+            rest = rest[rest.index(after: newline)...]
+        }
+        partial = String(rest)
+    }
+
+    /// How `print` shows one item.
+    static func describe(_ item: Any) -> String {
+        foundationDescription(item, topLevel: true) ?? swiftDescription(item)
+    }
+
+    /// Swift's own `String(describing:)`: generic, so that this module's
+    /// overload for `Any` (which calls `describe`) is not chosen.
+    static func swiftDescription<T>(_ value: T) -> String { String(describing: value) }
+
+    /// How an item shows inside a collection or an optional (`debugPrint`).
+    static func debugDescribe(_ item: Any) -> String {
+        foundationDescription(item, topLevel: false) ?? String(reflecting: item)
+    }
+
+    /// The descriptions the runtime supplies as Apple's Foundation would
+    /// (optionals holding them, NSNumbers, change dictionaries, arrays of
+    /// them); nil where Swift's own printing is already right. At top level
+    /// an NSNull is not taken for an optional.
+    private static func foundationDescription(_ item: Any, topLevel: Bool) -> String? {
+        if let optional = item as? _KVOOptional, !topLevel || type(of: item) != NSNull.self {
+            guard let wrapped = optional._kvoWrapped else { return "nil" }
+            return "Optional(\(debugDescribe(wrapped)))"
+        }
+        if let number = item as? NSNumber, type(of: item) is NSNumber.Type {
+            return numberDescription(number)
+        }
+        if let change = item as? [NSKeyValueChangeKey: Any] { return changeDescription(change) }
+        // corelibs prints `Code=42 "(null)"UserInfo=…`; a Mac the description.
+        if let error = item as? NSError, type(of: item) is NSError.Type { return _KVOErrors.describe(error) }
+        if let array = item as? [Any], array.contains(where: needsFoundationDescription) {
+            return "[" + array.map(debugDescribe).joined(separator: ", ") + "]"
+        }
+        return nil
+    }
+
+    private static func needsFoundationDescription(_ item: Any) -> Bool {
+        type(of: item) is NSNumber.Type || item is _KVOOptional
+    }
+
+    /// NSNumber's description on a Mac.
+    static func numberDescription(_ number: NSNumber) -> String {
+        // A boolean NSNumber is `1` / `0` (`__NSCFBoolean`'s description).
+        let value = _KVOBridge.value(number)
+        return value.numberDescription ?? value.printDescription
+    }
+
+    /// `[__C.NSKeyValueChangeKey(_rawValue: kind): 1, …]`, in Apple's key order.
+    static func changeDescription(_ change: [NSKeyValueChangeKey: Any]) -> String {
+        let keys = change.keys.sorted { $0._order < $1._order }
+        let entries = keys.map { key -> String in
+            let value = change[key] ?? NSNull()
+            let shown: String
+            switch value {
+            case is NSNull: shown = "<null>"
+            case let indexes as IndexSet: shown = "\(indexes.count) indexes"
+            case let text as String: shown = text
+            default: shown = debugDescribe(value)
+            }
+            return "\(key.debugDescription): \(shown)"
+        }
+        return "[" + entries.joined(separator: ", ") + "]"
+    }
+}

@@ -1,0 +1,231 @@
+import KVOCore
+import KVOOutput
+import KVOScript
+import SwiftRewriter
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SwiftProgram {
+    // MARK: Running
+
+    /// Rewrites, compiles (or finds in the cache) and runs `source`.
+    /// `display` names the file in diagnostics; `path` is where it is read
+    /// again for source lines. `output` receives everything (golden tests)
+    /// or nil for the terminal. Returns the exit status.
+    public static func run(
+        _ source: String, display: String, path: String?, settings: Settings, compileOnly: Bool = false,
+        output: Int32? = nil
+    ) -> Int32 {
+        runReporting(
+            source, display: display, path: path, settings: settings, compileOnly: compileOnly, output: output
+        ).status
+    }
+
+    /// `run`, with what the runtime wrote back about the run (`Summary`).
+    public static func runReporting(
+        _ source: String, display: String, path: String?, settings: Settings, compileOnly: Bool = false,
+        output: Int32? = nil
+    ) -> (status: Int32, summary: Summary?) {
+        let text = SourceText(source)
+        // Diagnostics: text on standard error (or into `output`), JSON events
+        // on standard output with `--format json`, as for scenarios.
+        func emitLine(_ line: String, toStandardOutput: Bool) {
+            if let output {
+                _ = line.utf8CString.withUnsafeBufferPointer { write(output, $0.baseAddress, $0.count - 1) }
+            } else if toStandardOutput {
+                Runner.stdout(line)
+            } else {
+                Runner.stderr(line)
+            }
+        }
+        func report(_ diagnostic: Diagnostic) {
+            emitLine(
+                render(diagnostic, display, text, settings, capturing: output != nil) + "\n",
+                toStandardOutput: settings.format == .json)
+        }
+        // Found when an error needs it: splitting the source into lines was a
+        // tenth of a cached program's work in kvo-run.
+        func importLine() -> KVOScript.SourceLocation {
+            KVOScript.SourceLocation(line: Self.importLine(of: source), column: 1)
+        }
+        let binary: String
+        do {
+            let swiftc = try toolchain(settings.swiftc, display: display)
+            let runtime = try runtimeDirectory(swiftc: swiftc)
+            binary = try program(source, display: display, swiftc: swiftc, runtime: runtime, report: report)
+        } catch let failure as Failure {
+            if !failure.message.isEmpty { report(Diagnostic(.error, failure.message, at: importLine())) }
+            return (failure.status, nil)
+        } catch {
+            report(Diagnostic(.error, "\(error)", at: importLine()))
+            return (ExitStatus.scriptErrors, nil)
+        }
+        if compileOnly { return (ExitStatus.success, nil) }
+        // The statement a trap or a crash stopped at, written by the runtime.
+        let trapFile = temporaryPath("kvo-run-trap")
+        defer { unlink(trapFile) }
+        var environment = programEnvironment(
+            settings, display: display, sourcePath: path.map(absolute), trapFile: trapFile, colour: output == nil)
+        // What the runtime writes back as the program ends (KVORunReport.swift).
+        let summaryFile = temporaryPath("kvo-run-summary")
+        defer { unlink(summaryFile) }
+        environment.append(("KVO_SUMMARY_FILE", summaryFile))
+        let pictureFile = temporaryPath("kvo-run-picture")
+        defer { unlink(pictureFile) }
+        switch settings.picture {
+        case .graph(let at)?:
+            environment.append(("KVO_GRAPH_FILE", pictureFile))
+            if let at { environment.append(("KVO_GRAPH_AT", String(at))) }
+        case .trace(let title)?:
+            environment.append(("KVO_TRACE_FILE", pictureFile))
+            environment.append(("KVO_TRACE_TITLE", title))
+        case nil:
+            break
+        }
+        Runner.flushStandardStreams()
+        let ending = ChildProcess.run(
+            binary, [], environment: environment, output: output, timeout: settings.timeout,
+            standardOutputToError: settings.picture != nil)
+        let summary = readSummary(summaryFile, picture: settings.picture == nil ? nil : pictureFile)
+        let stoppedAt = trapLocation(trapFile) ?? importLine()
+        switch ending {
+        case .exited(let status):
+            return (status, summary)
+        case .signaled(let signal):
+            report(Diagnostic(.error, "the program stopped: \(ChildProcess.describe(signal: signal))", at: stoppedAt))
+            return (ExitStatus.failure, summary)
+        case .timedOut:
+            report(
+                Diagnostic(
+                    .error,
+                    "the program ran longer than \(formatSeconds(settings.timeout ?? 0)) s and was stopped (--timeout)",
+                    at: stoppedAt))
+            return (ExitStatus.failure, summary)
+        case .notStarted(let why):
+            report(Diagnostic(.error, "cannot start the compiled program: \(why)", at: importLine()))
+            return (ExitStatus.failure, nil)
+        }
+    }
+
+    /// The runtime's `name value` lines, and the picture beside them; nil
+    /// when the program ended before writing them.
+    static func readSummary(_ path: String, picture: String?) -> Summary? {
+        guard let text = try? Files.read(path), !text.isEmpty else { return nil }
+        var summary = Summary()
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let value = Int(parts[1]) else { continue }
+            switch parts[0] {
+            case "notifications": summary.notifications = value
+            case "objects": summary.objects = value
+            case "statements": summary.statements = value
+            case "drawn": summary.eventsDrawn = value
+            case "notDrawn": summary.eventsNotDrawn = value
+            default: continue
+            }
+        }
+        if let picture, let drawn = try? Files.read(picture, limit: GraphRendering.maxSVGBytes), !drawn.isEmpty {
+            summary.picture = drawn
+        }
+        return summary
+    }
+
+    /// What a compiled program is told in its environment: the options,
+    /// how to name its source, and where to note a trap. `colour`: whether
+    /// the program writes to kvo-run's own terminal (not to a capture).
+    static func programEnvironment(
+        _ settings: Settings, display: String, sourcePath: String?, trapFile: String, colour: Bool
+    ) -> [(name: String, value: String)] {
+        var environment: [(name: String, value: String)] = [
+            ("SWIFT_DETERMINISTIC_HASHING", "1"),
+            ("SWIFT_BACKTRACE", "enable=no"),
+            ("KVO_FORMAT", settings.format == .json ? "json" : "text"),
+            ("KVO_MAX_DEPTH", String(settings.maxDepth)),
+            ("KVO_SOURCE_NAME", display),
+            ("KVO_TRAP_FILE", trapFile),
+        ]
+        if let sourcePath { environment.append(("KVO_SOURCE_PATH", sourcePath)) }
+        if settings.quiet { environment.append(("KVO_QUIET", "1")) }
+        if settings.legacyDealloc { environment.append(("KVO_LEGACY_DEALLOC", "1")) }
+        if settings.explain { environment.append(("KVO_EXPLAIN", "1")) }
+        if settings.keepGoing { environment.append(("KVO_KEEP_GOING", "1")) }
+        if settings.color && colour { environment.append(("KVO_COLOR", "1")) }
+        if settings.diagnosticColor && colour { environment.append(("KVO_DIAGNOSTIC_COLOR", "1")) }
+        return environment
+    }
+
+    /// The statement a trap or a crash stopped at, as the runtime noted it.
+    static func trapLocation(_ trapFile: String) -> KVOScript.SourceLocation? {
+        guard let mark = try? Files.read(trapFile) else { return nil }
+        let numbers = mark.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+        guard numbers.count == 2, numbers[0] > 0 else { return nil }
+        return KVOScript.SourceLocation(line: numbers[0], column: max(1, numbers[1]))
+    }
+
+    /// Runs a Swift golden scenario, capturing all it prints, with the run
+    /// options of its `// kvo-run:` line that a Swift program honours.
+    public static func runCaptured(
+        _ source: String, path: String, timeout: Double, options: RunOptions = RunOptions()
+    ) -> (text: String, status: Int32) {
+        var template = Array("/tmp/kvo-run-output-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return mkstemp(base)
+        }
+        guard descriptor >= 0 else { return ("kvo-run: cannot create a temporary file\n", ExitStatus.failure) }
+        let tempPath = String(cString: template)
+        defer {
+            close(descriptor)
+            unlink(tempPath)
+        }
+        var settings = Settings()
+        settings.timeout = timeout
+        settings.explain = options.explain
+        settings.keepGoing = options.keepGoing
+        settings.maxDepth = options.maxDepth
+        settings.legacyDealloc = options.legacyDealloc
+        settings.quiet = options.quiet
+        let status = run(source, display: Files.baseName(path), path: path, settings: settings, output: descriptor)
+        let text = (try? Files.read(tempPath, limit: OutputWriter.defaultCaptureLimit)) ?? ""
+        return (text, status)
+    }
+
+    static func render(
+        _ diagnostic: Diagnostic, _ display: String, _ text: SourceText, _ settings: Settings, capturing: Bool
+    ) -> String {
+        if settings.format == .json {
+            return DiagnosticFormat.json(
+                diagnostic.severity.format, diagnostic.message, line: diagnostic.location.line,
+                column: diagnostic.location.column)
+        }
+        return diagnostic.render(file: display, source: text, color: settings.diagnosticColor && !capturing)
+    }
+
+    /// The line of `import Foundation`: what makes the file a Swift program,
+    /// where errors about the toolchain point.
+    static func importLine(of source: String) -> Int {
+        var number = 0
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            if line.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("import ") { return number }
+        }
+        return 1
+    }
+
+    /// A fresh path in /tmp (the file is created, empty).
+    static func temporaryPath(_ prefix: String) -> String {
+        var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return mkstemp(base)
+        }
+        if descriptor >= 0 { close(descriptor) }
+        return String(cString: template)
+    }
+
+    static func formatSeconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

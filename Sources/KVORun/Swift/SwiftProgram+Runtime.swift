@@ -1,0 +1,312 @@
+import KVOCore
+import KVOOutput
+import KVOScript
+import SwiftRewriter
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SwiftProgram {
+    // MARK: The toolchain
+
+    /// `--swiftc PATH`, else `KVO_SWIFTC`, else `swiftc` on PATH.
+    static func toolchain(_ named: String?, display: String) throws -> String {
+        let chosen = named ?? getenv("KVO_SWIFTC").map { String(cString: $0) }
+        if let chosen, !chosen.isEmpty {
+            if chosen.contains("/") {
+                if access(chosen, X_OK) == 0 { return chosen }
+            } else if let found = ExternalTool.find(chosen) {
+                return found
+            }
+            throw Failure(
+                message:
+                    "this is a Swift program, and the Swift compiler '\(chosen)' (named by --swiftc or KVO_SWIFTC) cannot be run; name an installed swiftc",
+                status: ExitStatus.scriptErrors)
+        }
+        if let found = ExternalTool.find("swiftc") { return found }
+        throw Failure(
+            message:
+                "this is a Swift program (it imports Foundation): running it needs the Swift compiler 'swiftc', which is not on PATH; install a Swift toolchain (swift.org/install) or name one with --swiftc PATH or KVO_SWIFTC=PATH (scenarios without 'import Foundation' never need it)",
+            status: ExitStatus.scriptErrors)
+    }
+
+    // MARK: The runtime
+
+    /// The modules of the runtime, in build order: each is compiled from
+    /// the folder of that name, against the ones before it.
+    static let runtimeModules = ["KVOCore", "KVOOutput", "KVOFoundation"]
+
+    /// The folder holding the runtime's sources, a folder per module.
+    static func runtimeSources() -> String? {
+        if let named = getenv("KVO_RUNTIME_SOURCES") {
+            return String(cString: named)
+        }
+        var candidates: [String] = []
+        if let executable = executablePath() {
+            let bin = String(executable[..<(executable.lastIndex(of: "/") ?? executable.endIndex)])
+            candidates.append(bin + "/../share/kvo-run/runtime")
+        }
+        // Sources/KVORun/Swift/SwiftProgram+Runtime.swift → Sources
+        var sources = #filePath
+        for _ in 0..<3 {
+            if let slash = sources.lastIndex(of: "/") { sources = String(sources[..<slash]) }
+        }
+        candidates.append(sources)
+        return candidates.first { folder in runtimeModules.allSatisfy { Files.isDirectory(folder + "/" + $0) } }
+    }
+
+    static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(cString: buffer)
+    }
+
+    static func cacheRoot() -> String {
+        if let xdg = getenv("XDG_CACHE_HOME"), xdg.pointee != 0 { return String(cString: xdg) + "/kvo-run" }
+        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
+        return home + "/.cache/kvo-run"
+    }
+
+    /// What the runtime is compiled with. `-enforce-exclusivity=unchecked`:
+    /// the runtime's own accesses are checked where they are developed (the
+    /// package's checked lane, `make test-checked`, runs KVOCore with the
+    /// checks), and in a compiled program they cost about a fifth of every
+    /// notifying set (23,558 -> 18,261 instructions per B1 set). Programs keep
+    /// Swift's checks of their own code. Not the package's other unsafe flag,
+    /// `-assume-single-threaded`: a program may use threads.
+    static let runtimeFlags = [
+        "-O", "-wmo", "-parse-as-library", "-swift-version", "5", "-enforce-exclusivity=unchecked",
+    ]
+
+    /// The compiled runtime for `swiftc`, built on first use (`building`
+    /// is told first: it takes a minute).
+    static func runtimeDirectory(swiftc: String, building announce: (() -> Void)? = nil) throws -> String {
+        guard let sources = runtimeSources() else {
+            throw Failure(
+                message:
+                    "the sources of the Swift runtime (\(runtimeModules.joined(separator: ", "))) are not installed; reinstall kvo-run with 'make install' or set KVO_RUNTIME_SOURCES to the Sources folder of its checkout",
+                status: ExitStatus.scriptErrors)
+        }
+        // KVO_RUNTIME_SOURCES names a folder as it is: one without a module
+        // would compile part of the runtime.
+        if let missing = runtimeModules.first(where: { !Files.isDirectory(sources + "/" + $0) }) {
+            throw Failure(
+                message:
+                    "the Swift runtime's sources in \(sources) have no \(missing) folder; set KVO_RUNTIME_SOURCES to the Sources folder of a kvo-run checkout (it holds \(runtimeModules.joined(separator: ", ")))",
+                status: ExitStatus.scriptErrors)
+        }
+        let files = runtimeFiles(sources)
+        let key = runtimeKey(sources: sources, files: Array(files.joined()), toolchain: toolchainVersion(swiftc))
+        let directory = cacheRoot() + "/runtime-" + key
+        let last = "/lib" + (runtimeModules.last ?? "") + ".so"
+        if Files.exists(directory + last) { return directory }
+        announce?()
+        try makeDirectories(cacheRoot())
+        // Built beside, then moved into place: two runs at once never see half a runtime.
+        let building = directory + ".building-\(getpid())"
+        try makeDirectories(building)
+        defer { removeTree(building) }
+        let log = building + "/build.log"
+        // Each module compiled once, to an object linked twice: into its own
+        // library (with Swift's shared libraries, for any program) and into
+        // libKVORuntime.so (see runtimeLibrary).
+        for (module, moduleFiles) in zip(runtimeModules, files) {
+            try compileStep(
+                swiftc,
+                runtimeFlags + [
+                    "-c", "-I", building, "-module-name", module, "-emit-module", "-emit-module-path",
+                    building + "/\(module).swiftmodule", "-o", building + "/\(module).o",
+                ] + moduleFiles, log: log)
+        }
+        for (index, module) in runtimeModules.enumerated() {
+            // Each library links the ones before it, found at run time in
+            // the runtime's own folder.
+            let linked = runtimeModules[..<index].map { "-l" + $0 }
+            try compileStep(
+                swiftc,
+                ["-emit-library", "-module-name", module, building + "/\(module).o", "-L", building] + linked + [
+                    "-Xlinker", "-rpath", "-Xlinker", directory, "-o", building + "/lib\(module).so",
+                ], log: log)
+        }
+        runtimeLibrary(swiftc: swiftc, building: building, log: log)
+        for module in runtimeModules {
+            unlink(building + "/\(module).o")
+            unlink(building + "/\(module).autolink")
+        }
+        if rename(building, directory) != 0 && !Files.exists(directory + last) {
+            throw Failure(
+                message: "cannot store the Swift runtime in \(directory): \(String(cString: strerror(errno)))",
+                status: ExitStatus.failure)
+        }
+        return directory
+    }
+
+    /// The Swift files of each runtime module under `sources`, module by
+    /// module, each sorted.
+    static func runtimeFiles(_ sources: String) -> [[String]] {
+        runtimeModules.map { sourceFiles(under: sources + "/" + $0).sorted() }
+    }
+
+    /// Swift's static libraries that `import Foundation` brings in (and the
+    /// standard library's implicit imports), which libKVORuntime.so holds whole.
+    static let staticLibraries = [
+        "swiftCore", "swift_Concurrency", "swift_StringProcessing", "swift_RegexParser", "swiftSwiftOnoneSupport",
+        "swiftGlibc", "swift_Builtin_float", "swiftSynchronization", "swiftDispatch", "dispatch", "BlocksRuntime",
+        "Foundation", "FoundationEssentials", "FoundationInternationalization", "_FoundationICU",
+        "_FoundationCShims", "_FoundationCollections", "CoreFoundation",
+    ]
+
+    /// libKVORuntime.so: the runtime and the whole of Swift's static
+    /// standard library and Foundation in one shared library, its internal
+    /// references bound when it is linked (`-Bsymbolic`). A program that
+    /// imports only the runtime links against it alone. Its start-up then
+    /// loads one library with no symbols to look up, instead of fifteen
+    /// (the standard library, Foundation and its parts, ICU, dispatch)
+    /// whose symbol relocations cost a Foundation program about 4 ms of CPU
+    /// before `main`: a cached program starts in about half the time
+    /// (19.4 -> 9.1 million instructions for compiled B1 with n = 0), and
+    /// the link needs no autolink step. (`--allow-multiple-definition`: the
+    /// standard library and the concurrency library each carry a copy of the
+    /// threading library's `fatal`.) Built once per runtime, about a second;
+    /// when the toolchain has no static libraries or lld, or the link fails,
+    /// there is none and every program links against Swift's shared
+    /// libraries (CompileJobs).
+    static func runtimeLibrary(swiftc: String, building: String, log: String) {
+        guard hasLLD(swiftc), let bin = toolchainBin(swiftc) else { return }
+        let staticFolder = bin + "/../lib/swift_static/linux"
+        let libraries = staticLibraries.map { staticFolder + "/lib\($0).a" }
+        guard libraries.allSatisfy({ Files.exists($0) }), Files.exists(staticFolder + "/x86_64/swiftrt.o") else {
+            return
+        }
+        let arguments =
+            [
+                "-fuse-ld=lld", "-shared", "-o", building + "/libKVORuntime.so", staticFolder + "/x86_64/swiftrt.o",
+                "-Wl,--whole-archive",
+            ] + runtimeModules.map { building + "/\($0).o" } + libraries + [
+                "-Wl,--no-whole-archive", "-lstdc++", "-lm", "-ldl", "-lpthread", "-lutil", "-Wl,-Bsymbolic",
+                "-Wl,--allow-multiple-definition", "-Wl,--build-id",
+            ]
+        if !runLogged([bin + "/clang"] + arguments, log: log) { unlink(building + "/libKVORuntime.so") }
+    }
+
+    /// The folder of the toolchain's programs: where `swiftc` really is.
+    static func toolchainBin(_ swiftc: String) -> String? {
+        guard let resolved = realpath(swiftc, nil) else { return nil }
+        defer { free(resolved) }
+        let path = String(cString: resolved)
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return String(path[..<slash])
+    }
+
+    /// The `.swift` files under `folder` (the runtime's sources), in no
+    /// order. Not `Files.find`, whose guard against symlink loops (a set of
+    /// the folders' identities) cost a tenth of a cached program's work in
+    /// kvo-run on its first use alone: sub-folders are followed to a depth of
+    /// eight instead.
+    static func sourceFiles(under folder: String, depth: Int = 0) -> [String] {
+        guard depth < 8, let handle = opendir(folder) else { return [] }
+        var files: [String] = []
+        var folders: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(".") { continue }
+            let path = folder + "/" + name
+            var type = Int(entry.pointee.d_type)
+            if type == Int(DT_UNKNOWN) || type == Int(DT_LNK) {
+                var info = stat()
+                guard stat(path, &info) == 0 else { continue }
+                let mode = info.st_mode & S_IFMT
+                type = mode == S_IFDIR ? Int(DT_DIR) : mode == S_IFREG ? Int(DT_REG) : Int(DT_UNKNOWN)
+            }
+            if type == Int(DT_DIR) {
+                folders.append(path)
+            } else if type == Int(DT_REG) && name.hasSuffix(".swift") {
+                files.append(path)
+            }
+        }
+        closedir(handle)
+        for subfolder in folders { files += sourceFiles(under: subfolder, depth: depth + 1) }
+        return files
+    }
+
+    /// The runtime's cache key: the toolchain, the flags and the sources'
+    /// text. Reading and hashing 400 KB of sources was two thirds of the
+    /// start-up of a cached program, so the key is remembered under a hash
+    /// of each file's name, size, inode and change times (`stat`), and the
+    /// text is read again only when one of those changes or a file comes or
+    /// goes.
+    static func runtimeKey(sources: String, files: [String], toolchain: String) -> String {
+        var stamp = FNV1a()
+        stamp.add(toolchain)
+        for flag in runtimeFlags { stamp.add(flag) }
+        for file in files {
+            var info = stat()
+            stamp.add(String(file.dropFirst(sources.count)))
+            if stat(file, &info) == 0 {
+                for field in [
+                    UInt64(info.st_dev), UInt64(info.st_ino), UInt64(truncatingIfNeeded: info.st_size),
+                    UInt64(truncatingIfNeeded: info.st_mtim.tv_sec), UInt64(truncatingIfNeeded: info.st_mtim.tv_nsec),
+                    UInt64(truncatingIfNeeded: info.st_ctim.tv_sec), UInt64(truncatingIfNeeded: info.st_ctim.tv_nsec),
+                ] {
+                    stamp.add(field)
+                }
+            }
+        }
+        let remembered = cacheRoot() + "/sources/" + stamp.hex
+        if let known = try? Files.read(remembered), known.count == 16 { return known }
+        var hash = FNV1a()
+        hash.add(toolchain)
+        for flag in runtimeFlags { hash.add(flag) }
+        for file in files {
+            hash.add(String(file.dropFirst(sources.count)))
+            hash.add((try? Files.read(file)) ?? "")
+        }
+        if (try? makeDirectories(cacheRoot() + "/sources")) != nil {
+            try? Files.write(hash.hex, to: remembered)
+        }
+        return hash.hex
+    }
+
+    private static func compileStep(_ swiftc: String, _ arguments: [String], log: String) throws {
+        let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        defer { if descriptor >= 0 { close(descriptor) } }
+        let ending = ChildProcess.run(swiftc, arguments, output: descriptor >= 0 ? descriptor : nil)
+        guard ending == .exited(0) else {
+            let text = (try? Files.read(log)) ?? ""
+            throw Failure(
+                message: "building the Swift runtime with \(swiftc) failed:\n" + text,
+                status: ExitStatus.failure)
+        }
+    }
+
+    /// `swiftc --version`, part of the runtime's cache key. Asking costs a
+    /// process (half a second on a loaded machine), so the answer is kept,
+    /// keyed by the compiler's path, size and modification time: a new
+    /// toolchain at the same path is asked again.
+    static func toolchainVersion(_ swiftc: String) -> String {
+        var info = stat()
+        var key = FNV1a()
+        key.add(swiftc)
+        if stat(swiftc, &info) == 0 {
+            key.add(String(info.st_size))
+            key.add(String(info.st_mtim.tv_sec) + "." + String(info.st_mtim.tv_nsec))
+        }
+        let remembered = cacheRoot() + "/toolchains/" + key.hex
+        if let known = try? Files.read(remembered), !known.isEmpty { return known }
+        let path = temporaryPath("kvo-run-version")
+        defer { unlink(path) }
+        let descriptor = open(path, O_WRONLY | O_TRUNC)
+        guard descriptor >= 0 else { return swiftc }
+        _ = ChildProcess.run(swiftc, ["--version"], output: descriptor)
+        close(descriptor)
+        let version = swiftc + "\n" + ((try? Files.read(path)) ?? "")
+        if (try? makeDirectories(cacheRoot() + "/toolchains")) != nil {
+            try? Files.write(version, to: remembered)
+        }
+        return version
+    }
+}

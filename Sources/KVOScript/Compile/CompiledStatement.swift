@@ -1,0 +1,16 @@
+import KVOCore
+
+/// A top-level statement ready to run.
+struct CompiledStatement {
+    let exec: Exec
+    let location: SourceLocation
+    /// The top-level name a `let` or `var` binds, for the REPL to take back
+    /// when its initializer fails.
+    var declares: (name: String, binding: Binding)?
+    /// An expression statement compiled to return its value (the REPL echoes it).
+    var echoes = false
+    /// Its value is echoed even when nil (`acct.observationInfo` echoes
+    /// `nil`); not for a call, whose nil is what a function that returns
+    /// nothing returns.
+    var echoesNil = false
+}

@@ -1,0 +1,5 @@
+struct Edit {
+    let start: Int
+    let end: Int
+    let text: String
+}
