@@ -8,7 +8,7 @@ import KVOOutput
 /// distances are computed in a band `limit` wide with an early exit, names
 /// longer than `maxLength` get no suggestion, and all the suggestions of a
 /// run share a budget of `workBudget` table cells, past which they stop.
-enum Suggestion {
+public enum Suggestion {
     static let maxLength = 256
     static let workBudget = 30_000_000
 
@@ -132,6 +132,15 @@ enum Suggestion {
             swap(&previous, &current)
         }
         return min(previous[m], over)
+    }
+
+    /// Levenshtein distance between two strings' scalars, giving up past
+    /// `limit` (then `limit + 1`): the one edit distance of kvo-run, for
+    /// names in scenarios and for mistyped subcommands alike.
+    public static func distance(_ a: String, _ b: String, limit: Int) -> Int {
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        guard abs(a.count - b.count) <= limit else { return limit + 1 }
+        return min(editDistance(a, b, limit: limit, Work()), limit + 1)
     }
 
     /// Levenshtein distance between scalar arrays, giving up past `limit`.
