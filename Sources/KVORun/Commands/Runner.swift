@@ -153,17 +153,7 @@ enum Runner {
 
     /// Writes all of `text`; false when a write fails.
     private static func write(_ text: String, to descriptor: Int32) -> Bool {
-        let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return false }
-                offset += written
-            }
-            return true
-        }
+        var text = text
+        return text.withUTF8 { Files.writeFully(UnsafeRawBufferPointer($0), to: descriptor) } == 0
     }
 }
