@@ -173,7 +173,7 @@ bench: build bench-peers
 # seconds (default 60) in one worker process that keeps going after a crash.
 # Crashes, timeouts and OOMs land in .build/fuzz/artifacts/; minimise one with
 #   .build/fuzz/fuzzer-address/fuzz-kvo -minimize_crash=1 -runs=100000 CRASH_FILE
-# and keep it as Fuzz/regressions/NAME.kvo (Tests/KVORunTests/AdversarialTests
+# and keep it as Fuzz/regressions/NAME.kvo (Tests/KVORunTests/Adversarial/FuzzRegressionTests
 # runs every file there through kvo-run).
 SWIFTC ?= swiftc
 comma := ,
