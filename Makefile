@@ -46,7 +46,9 @@ test: build test-unit test-conformance
 
 # The tests run against an optimised build: the adversarial suite drives
 # kvo-run to its limits (10-million-deep arrays, 100,000-deep recursion), which
-# a debug build's larger frames and extra ARC temporaries cannot survive.
+# a debug build's larger frames and extra ARC temporaries cannot survive. A
+# plain debug `swift test` skips just those cases (the `.releaseOnly` trait,
+# Tests/_KVOTestSupport/ReleaseOnly.swift, says why).
 # One test at a time: release builds count references non-atomically
 # (Package.swift), so no two tests may run the engine at once.
 # Its own scratch path (.build-test): `-Xswiftc -enable-testing` reaches every
