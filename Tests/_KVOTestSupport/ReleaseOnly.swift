@@ -12,12 +12,10 @@ public let isOptimisedBuild: Bool = {
 }()
 
 extension Trait where Self == ConditionTrait {
-    /// Runs the test only in an optimised build, and says why: cases that
-    /// drive kvo-run to its limits (100,000-deep recursion, 10-million-deep
-    /// arrays, linear-time checks on a million levels) need release frames and
-    /// speed; a debug build's larger frames and extra ARC temporaries run out
-    /// of stack or time first, which would be a failure of the build, not of
-    /// kvo-run. `make test` runs them.
+    /// Runs the test only in an optimised build, and says why: a case that
+    /// drives kvo-run to a limit only release frames survive (releasing a
+    /// 10-million-deep array), where a debug build would fail for its own
+    /// frames, not for kvo-run. `make test` (release) runs it.
     public static func releaseOnly(_ why: Comment) -> Self {
         .enabled(if: isOptimisedBuild, why)
     }

@@ -184,9 +184,7 @@ import Testing
 
     /// --max-depth accepts up to 100000: the deepest allowed recursion must
     /// still end with the depth error, not overflow the interpreter's stack.
-    @Test(
-        .releaseOnly("--max-depth 100000: a debug kvo-run's frames overflow its stack before the limit"),
-        arguments: recursions)
+    @Test(arguments: recursions)
     func recursionStopsAtTheLargestAllowedDepth(_ name: String, _ source: String) throws {
         try A.check(
             source, .runtimeError, message: A.depthExceeded, arguments: ["--quiet", "--max-depth", "100000"],
@@ -196,34 +194,32 @@ import Testing
     /// Each level of the recursion evaluates a 250-deep expression or block (the
     /// parser allows 256): stack use per level is far larger than for a plain
     /// call, and the depth limit must still be reached before the stack runs out.
-    @Test(
-        .releaseOnly("--max-depth 100000: a debug kvo-run's frames overflow its stack before the limit"),
-        arguments: [
-            (
-                "method whose return nests 250 unary minuses",
-                "func f(n) { return " + String(repeating: "-", count: 250) + "f(n + 1) }\nprint(f(0))\n"
-            ),
-            (
-                "method whose call sits in 120 nested ifs",
-                "func f(n) {\n" + String(repeating: "if true {\n", count: 120) + "return f(n + 1)\n"
-                    + String(repeating: "}\n", count: 120) + "}\nprint(f(0))\n"
-            ),
-            (
-                "handler whose set sits in 120 nested ifs",
-                """
-                class Node {
-                    var x: Int = 0
-                    func observeValue(keyPath, object, change, context) {
-                \(String(repeating: "if true {\n", count: 120))x = x + 1
-                \(String(repeating: "}\n", count: 120))    }
-                }
-                let n = Node()
-                n.addObserver(n, forKeyPath: "x")
-                n.x = 1
+    @Test(arguments: [
+        (
+            "method whose return nests 250 unary minuses",
+            "func f(n) { return " + String(repeating: "-", count: 250) + "f(n + 1) }\nprint(f(0))\n"
+        ),
+        (
+            "method whose call sits in 120 nested ifs",
+            "func f(n) {\n" + String(repeating: "if true {\n", count: 120) + "return f(n + 1)\n"
+                + String(repeating: "}\n", count: 120) + "}\nprint(f(0))\n"
+        ),
+        (
+            "handler whose set sits in 120 nested ifs",
+            """
+            class Node {
+                var x: Int = 0
+                func observeValue(keyPath, object, change, context) {
+            \(String(repeating: "if true {\n", count: 120))x = x + 1
+            \(String(repeating: "}\n", count: 120))    }
+            }
+            let n = Node()
+            n.addObserver(n, forKeyPath: "x")
+            n.x = 1
 
-                """
-            ),
-        ])
+            """
+        ),
+    ])
     func recursionThroughDeepBodies(_ name: String, _ source: String) throws {
         try A.check(source, .runtimeError, message: A.depthExceeded, arguments: ["--quiet"], name)
         try A.check(
