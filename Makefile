@@ -45,8 +45,10 @@ run: build
 test: build test-unit test-conformance
 
 # The tests run against an optimised build: the adversarial suite drives
-# kvo-run to its limits (10-million-deep arrays, 100,000-deep recursion), which
-# a debug build's larger frames and extra ARC temporaries cannot survive.
+# kvo-run to its limits (10-million-deep arrays, 100,000-deep recursion). The
+# `.releaseOnly` trait (Tests/_KVOTestSupport/ReleaseOnly.swift) marks, with
+# the reason, a case a debug build's larger frames cannot survive (releasing a
+# 10-million-deep array), so that a plain debug `swift test` skips it.
 # One test at a time: release builds count references non-atomically
 # (Package.swift), so no two tests may run the engine at once.
 # Its own scratch path (.build-test): `-Xswiftc -enable-testing` reaches every
@@ -173,7 +175,7 @@ bench: build bench-peers
 # seconds (default 60) in one worker process that keeps going after a crash.
 # Crashes, timeouts and OOMs land in .build/fuzz/artifacts/; minimise one with
 #   .build/fuzz/fuzzer-address/fuzz-kvo -minimize_crash=1 -runs=100000 CRASH_FILE
-# and keep it as Fuzz/regressions/NAME.kvo (Tests/KVORunTests/AdversarialTests
+# and keep it as Fuzz/regressions/NAME.kvo (Tests/KVORunTests/Adversarial/FuzzRegressionTests
 # runs every file there through kvo-run).
 SWIFTC ?= swiftc
 comma := ,

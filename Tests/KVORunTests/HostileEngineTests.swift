@@ -14,7 +14,7 @@ import Testing
     /// Well above what these take now (under 0.5 s), well below what they took.
     static let quick: TimeInterval = 8
 
-    static var stressDirectory: URL { CLI.packageRoot.appendingPathComponent("Fuzz/stress") }
+    static var stressDirectory: URL { packageRoot().appendingPathComponent("Fuzz/stress") }
 
     static func stress(_ name: String) throws -> String {
         try String(contentsOf: stressDirectory.appendingPathComponent(name + ".kvo"), encoding: .utf8)

@@ -27,40 +27,15 @@ enum Hostile {
     /// up to 4 MB each.
     static func bash(_ script: String, in folder: Folder, seconds: Int = seconds) throws -> Result {
         guard let binary = CLI.binary else { throw CLI.Failure("kvo-run not found (see CLI.binary)") }
-        let outURL = folder.url.appendingPathComponent(".hostile-out")
-        let errURL = folder.url.appendingPathComponent(".hostile-err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? outHandle.close()
-            try? errHandle.close()
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = folder.url
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        environment["KVO_HISTORY"] = ""
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment["KVO"] = "timeout -s KILL \(seconds) \(binary.path)"
-        environment["KVO_BIN"] = binary.path
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
+        let environment = ChildProcess.quietEnvironment([
+            "KVO": "timeout -s KILL \(seconds) \(binary.path)", "KVO_BIN": binary.path,
+        ])
         // The timeout inside the script bounds the run; this one is a backstop.
-        let deadline = Date().addingTimeInterval(TimeInterval(seconds * 3 + 30))
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            throw CLI.Failure("bash -c \(script) did not finish")
-        }
-        return Result(status: process.terminationStatus, out: Adversarial.read(outURL), err: Adversarial.read(errURL))
+        let outcome = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: folder.url, environment: environment,
+            timeout: TimeInterval(seconds * 3 + 30), readBack: .upTo(Adversarial.readLimit))
+        if outcome.killed != nil { throw CLI.Failure("bash -c \(script) did not finish") }
+        return Result(status: outcome.status, out: outcome.out, err: outcome.err)
     }
 
     static var isRoot: Bool { getuid() == 0 }
@@ -501,7 +476,7 @@ enum Hostile {
 
     @Test func recursionToTheLargestMaxDepthEndsPromptly() throws {
         // Before: two spaces per level made 100,000 levels about 10 GB of output.
-        let source = AdversarialTests.recursions[0].1
+        let source = RecursionLimitTests.recursions[0].1
         let result = try Adversarial.check(
             source, .runtimeError, message: Adversarial.depthExceeded,
             arguments: ["--max-depth", "100000"], timeout: 60)

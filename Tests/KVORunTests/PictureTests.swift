@@ -73,14 +73,10 @@ import Testing
                 prev = line
             print(len(colours))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, path], in: nil,
+            environment: ProcessInfo.processInfo.environment, timeout: 300
+        ).out
         return (Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 1
     }
 

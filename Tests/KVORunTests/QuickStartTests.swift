@@ -1,3 +1,4 @@
+import _KVOTestSupport
 import KVORun
 import Testing
 

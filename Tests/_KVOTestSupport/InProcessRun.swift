@@ -71,9 +71,10 @@ public func check(
     }
 }
 
-/// The package root, found from this file's path (Tests/_KVOTestSupport/…).
-public func packageRoot(_ filePath: String = #filePath) -> URL {
-    URL(fileURLWithPath: filePath)
+/// The package root, found from this file's path (Tests/_KVOTestSupport/…),
+/// whatever folder the calling test file is in.
+public func packageRoot() -> URL {
+    URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // _KVOTestSupport
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // package root

@@ -1,0 +1,22 @@
+import Testing
+
+/// True when the tests, and the kvo-run built beside them, are optimised
+/// (`swift test -c release`, as `make test` runs them); false in a plain
+/// debug `swift test`.
+public let isOptimisedBuild: Bool = {
+    #if DEBUG
+    return false
+    #else
+    return true
+    #endif
+}()
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only in an optimised build, and says why: a case that
+    /// drives kvo-run to a limit only release frames survive (releasing a
+    /// 10-million-deep array), where a debug build would fail for its own
+    /// frames, not for kvo-run. `make test` (release) runs it.
+    public static func releaseOnly(_ why: Comment) -> Self {
+        .enabled(if: isOptimisedBuild, why)
+    }
+}
