@@ -18,23 +18,9 @@ extension SwiftProgram {
         _ program: String, files: [String], swiftc: String, runtime: String,
         report: (Diagnostic, _ file: String) -> Void
     ) throws -> String {
-        var hash = FNV1a()
-        hash.add(runtime)
-        hash.add(executableIdentity)
-        for flag in programFlags { hash.add(flag) }
-        hash.add(program)
-        let directory = cacheRoot() + "/programs/" + hash.hex
-        let binary = directory + "/program"
-        if Files.exists(binary) { return binary }
-        try makeDirectories(directory)
-        let building = directory + "/building-\(getpid())"
-        try makeDirectories(building)
-        defer { Files.removeFolder(building) }
-        try compile(program, in: building, files: files, swiftc: swiftc, runtime: runtime, report: report)
-        if rename(building + "/program", binary) != 0 && !Files.exists(binary) {
-            throw Failure(message: "cannot store the compiled program in \(directory)", status: 1)
-        }
-        return binary
+        let directory = cacheRoot() + "/programs/" + cacheKey(runtime: runtime, [program])
+        if Files.exists(directory + "/program") { return directory + "/program" }
+        return try store(program, in: directory, files: files, swiftc: swiftc, runtime: runtime, report: report)
     }
 
     /// The compiled program for `source`, from the cache when the same
@@ -45,10 +31,9 @@ extension SwiftProgram {
         _ source: String, display: String, swiftc: String, runtime: String, report: (Diagnostic) -> Void
     ) throws -> String {
         let directory = cacheRoot() + "/programs/" + programKey(source, display: display, runtime: runtime)
-        let binary = directory + "/program"
-        if Files.exists(binary) {
+        if Files.exists(directory + "/program") {
             for warning in storedWarnings(directory + "/warnings") { report(warning) }
-            return binary
+            return directory + "/program"
         }
         let rewritten = SwiftRewriter.rewrite(source, fileName: display)
         let warnings = rewritten.warnings.map {
@@ -65,15 +50,29 @@ extension SwiftProgram {
                     at: KVOScript.SourceLocation(line: error.line, column: error.column), length: error.length))
         }
         if !rewritten.errors.isEmpty { throw Failure(message: "", status: ExitStatus.scriptErrors) }
+        return try store(
+            rewritten.source, in: directory, files: [display], swiftc: swiftc, runtime: runtime,
+            report: { diagnostic, _ in report(diagnostic) },
+            // The warnings before the program: a cached program has its warnings.
+            beside: { folder in
+                if !warnings.isEmpty { try? writeFile(warningsText(warnings), to: folder + "/warnings") }
+            })
+    }
+
+    /// Compiles `program` into `directory`/program: built in a folder of its
+    /// own, then moved into place, so that two runs at once never see half a
+    /// program. `beside` writes what is kept with it, before it appears.
+    private static func store(
+        _ program: String, in directory: String, files: [String], swiftc: String, runtime: String,
+        report: (Diagnostic, _ file: String) -> Void, beside: (String) -> Void = { _ in }
+    ) throws -> String {
+        let binary = directory + "/program"
         try makeDirectories(directory)
         let building = directory + "/building-\(getpid())"
         try makeDirectories(building)
         defer { Files.removeFolder(building) }
-        try compile(rewritten.source, in: building, files: [display], swiftc: swiftc, runtime: runtime) {
-            diagnostic, _ in report(diagnostic)
-        }
-        // The warnings before the program: a cached program has its warnings.
-        if !warnings.isEmpty { try? writeFile(warningsText(warnings), to: directory + "/warnings") }
+        try compile(program, in: building, files: files, swiftc: swiftc, runtime: runtime, report: report)
+        beside(directory)
         if rename(building + "/program", binary) != 0 && !Files.exists(binary) {
             throw Failure(message: "cannot store the compiled program in \(directory)", status: 1)
         }
@@ -84,12 +83,17 @@ extension SwiftProgram {
     /// rewriter's input), the runtime, this kvo-run build (the rewriter and
     /// the compile command are its own) and the program flags.
     static func programKey(_ source: String, display: String, runtime: String) -> String {
+        cacheKey(runtime: runtime, [display, source])
+    }
+
+    /// The hash of `parts` with the runtime, this kvo-run build and the
+    /// program flags: a compiled program's folder in the cache.
+    private static func cacheKey(runtime: String, _ parts: [String]) -> String {
         var hash = FNV1a()
         hash.add(runtime)
         hash.add(executableIdentity)
         for flag in programFlags { hash.add(flag) }
-        hash.add(display)
-        hash.add(source)
+        for part in parts { hash.add(part) }
         return hash.hex
     }
 
