@@ -13,17 +13,8 @@ import Testing
 ///   printed (an uncaught exception is caught in the file, so its report reads
 ///   "(caught)").
 @Suite struct REPLRandomizedTests {
-    /// A small, fixed generator (SplitMix64), so a failure replays.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// A small, fixed generator, so a failure replays.
+    typealias Generator = SplitMix64
 
     static let setup = [
         "class Account { var balance: Int = 0; var owner: String = \"\" }",

@@ -188,18 +188,8 @@ enum Adversarial {
         return "«" + head.replacingOccurrences(of: "\n", with: "⏎") + (bytes.count > 160 ? "…»" : "»")
     }
 
-    /// Deterministic pseudo-random bytes (SplitMix64), so failures reproduce.
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
+    /// Deterministic pseudo-random bytes, so failures reproduce.
+    typealias SplitMix64 = _KVOTestSupport.SplitMix64
 
     static var conformanceDirectory: URL { packageRoot().appendingPathComponent("Tests/Conformance") }
 
