@@ -84,7 +84,7 @@ extension Checker {
             return nil
         }
         if let state = function, let cls = state.cls {
-            if !state.isStatic, cls.method(name) != nil || Builtins.names.contains(name) {
+            if !state.isStatic, cls.method(name) != nil || BuiltinSignatures.names.contains(name) {
                 checkMethodCall(.selfRef(location), name, arguments, location)
                 return nil
             }
@@ -153,7 +153,7 @@ extension Checker {
             return
         }
         let labels = arguments.map { $0.label ?? "_" }
-        let signature = Builtins.signature(name, labels)
+        let signature = BuiltinSignatures.signature(name, labels)
         if name == "append", labels == ["_"], isAssignable(receiver) {
             checkLValue(receiver)
             checkArguments(arguments)
@@ -165,19 +165,19 @@ extension Checker {
         }
         let cls = checkExpr(receiver)
         checkArguments(arguments)
-        if let cls, cls.method(name) == nil, Builtins.table[signature] != nil {
+        if let cls, cls.method(name) == nil, BuiltinSignatures.all.contains(signature) {
             checkKeyArgument(of: name, arguments, on: cls)
         }
         func labelsError() {
-            let expected = Builtins.signatures(named: name).joined(separator: "', '")
+            let expected = BuiltinSignatures.signatures(named: name).joined(separator: "', '")
             error(
                 "incorrect argument labels in call to '\(name)' (have '\(name)(\(labels.map { $0 + ":" }.joined()))', expected '\(expected)')",
                 at: location, length: name.count + 1)
         }
-        if let cls, cls.method(name) != nil || Builtins.table[signature] == nil {
+        if let cls, cls.method(name) != nil || !BuiltinSignatures.all.contains(signature) {
             guard let box = cls.method(name) else {
-                if Builtins.names.contains(name) { return labelsError() }
-                let candidates = cls.allMethodNames + Array(Builtins.names)
+                if BuiltinSignatures.names.contains(name) { return labelsError() }
+                let candidates = cls.allMethodNames + Array(BuiltinSignatures.names)
                 error(
                     "value of type '\(cls.info.name)' has no method '\(name)'\(Suggestion.didYouMean(name, in: candidates))",
                     at: location, length: name.count + 1)
@@ -186,7 +186,7 @@ extension Checker {
             checkArity(box, arguments, location)
             return
         }
-        if cls == nil, Builtins.table[signature] == nil, Builtins.names.contains(name) { labelsError() }
+        if cls == nil, !BuiltinSignatures.all.contains(signature), BuiltinSignatures.names.contains(name) { labelsError() }
     }
 
     /// Whether `x.append(y)` can store back into `x`.
@@ -229,7 +229,7 @@ extension Checker {
             return
         }
         let labels = arguments.map { $0.label ?? "_" }
-        if !state.isStatic, Builtins.table[Builtins.signature(name, labels)] != nil { return }
+        if !state.isStatic, BuiltinSignatures.all.contains(BuiltinSignatures.signature(name, labels)) { return }
         error("'\(superclass?.info.name ?? "NSObject")' has no method '\(name)'", at: location, length: name.count)
     }
 }

@@ -124,7 +124,7 @@ extension Checker {
         cls.info.addProperty(property)
         declarePropertyObservers(decl, in: cls)
         if let initial = decl.initial {
-            if let constant = Compiler.constantValue(initial) {
+            if let constant = initial.constantValue {
                 if let accepted = type.accept(constant) {
                     property.defaultValue = accepted
                 } else {
@@ -162,7 +162,7 @@ extension Checker {
 
     private func inferType(_ initial: Expr?) -> ValueType? {
         guard let initial else { return nil }
-        switch Compiler.constantValue(initial) {
+        switch initial.constantValue {
         case .int?: return .int
         case .double?: return .double
         case .bool?: return .bool

@@ -23,9 +23,9 @@ extension Checker {
             }
             return cls
         case .dotName(let name, let location):
-            if Compiler.dotLiterals[name] == nil {
+            if DotLiterals.values[name] == nil {
                 let suggestion =
-                    Suggestion.closest(to: name, in: Array(Compiler.dotLiterals.keys)).map {
+                    Suggestion.closest(to: name, in: Array(DotLiterals.values.keys)).map {
                         "; did you mean '.\($0)'?"
                     } ?? ""
                 error("unknown literal '.\(name)'\(suggestion)", at: location, length: name.count + 1)
@@ -91,7 +91,7 @@ extension Checker {
         case "..<", "...":
             error("ranges can only be used in 'for … in'", at: location, length: op.count)
         default:
-            if !Operators.isBinary(op) { error("unknown operator '\(op)'", at: location, length: op.count) }
+            if !BinaryOperators.contains(op) { error("unknown operator '\(op)'", at: location, length: op.count) }
         }
     }
 

@@ -25,7 +25,7 @@ extension Checker {
         case .assign(let target, let op, let value, let location):
             checkLValue(target)
             _ = checkExpr(value)
-            if op != "=", !Operators.isBinary(String(op.dropLast())) {
+            if op != "=", !BinaryOperators.contains(String(op.dropLast())) {
                 error("unknown operator '\(op)'", at: location)
             }
 
@@ -60,9 +60,9 @@ extension Checker {
             checkBlock(body)
 
         case .doCatch(let body, let caught, let handler, let location):
-            if let (name, nameLocation) = caught, !Compiler.exceptionNames.contains(name) {
+            if let (name, nameLocation) = caught, !ExceptionNames.catchable.contains(name) {
                 error(
-                    "unknown exception name '\(name)'\(Suggestion.didYouMean(name, in: Compiler.exceptionNames))",
+                    "unknown exception name '\(name)'\(Suggestion.didYouMean(name, in: ExceptionNames.catchable))",
                     at: nameLocation, length: name.count)
             }
             let caughtName = caught?.0 ?? ""

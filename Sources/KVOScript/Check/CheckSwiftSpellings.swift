@@ -61,8 +61,8 @@ extension Checker {
             error("'willSet' and 'didSet' observe a stored property; '\(decl.name)' is computed", at: decl.location)
         }
         for (body, parameter, key) in [
-            (decl.willSet, "newValue", Self.willSetKey(decl)),
-            (decl.didSet, "oldValue", Self.didSetKey(decl)),
+            (decl.willSet, "newValue", Resolutions.willSetKey(decl)),
+            (decl.didSet, "oldValue", Resolutions.didSetKey(decl)),
         ] {
             guard let body else { continue }
             pendingBodies.append { [unowned self] in
@@ -71,16 +71,6 @@ extension Checker {
                 }
             }
         }
-    }
-
-    /// Where the frame sizes of a property's observers are recorded: past any
-    /// real column of its line.
-    static func willSetKey(_ decl: PropertyDecl) -> SourceLocation {
-        SourceLocation(line: decl.location.line, column: -1)
-    }
-
-    static func didSetKey(_ decl: PropertyDecl) -> SourceLocation {
-        SourceLocation(line: decl.location.line, column: -2)
     }
 
     /// A bare `o.observe(…)`: the token is released at once, as swiftc warns.

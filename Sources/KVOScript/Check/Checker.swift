@@ -54,6 +54,13 @@ final class Checker {
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
+    /// The program as checked, for the compiler.
+    var checked: CheckedProgram {
+        CheckedProgram(
+            environment: environment, resolutions: resolutions, classes: declaredClasses,
+            functions: declaredFunctions)
+    }
+
     func error(_ message: String, at location: SourceLocation, length: Int = 1) {
         diagnostics.append(Diagnostic(.error, message, at: location, length: length))
     }

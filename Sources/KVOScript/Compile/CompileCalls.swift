@@ -83,7 +83,7 @@ extension Compiler {
                     try machine.invoke(box, selfObject: nil, arguments: try argumentEvals.map { try $0(machine) })
                 })
             }
-            if function?.isStatic == false, Builtins.names.contains(name) {
+            if function?.isStatic == false, BuiltinSignatures.names.contains(name) {
                 return compileMethodCall(.selfRef(location), name, arguments, location)
             }
         }
@@ -168,7 +168,7 @@ extension Compiler {
             })
         }
         let labels = arguments.map { $0.label ?? "_" }
-        let signature = Builtins.signature(name, labels)
+        let signature = BuiltinSignatures.signature(name, labels)
         if name == "append", labels == ["_"], isAssignable(receiver) {
             return compileAppend(receiver, arguments[0])
         }
@@ -214,7 +214,7 @@ extension Compiler {
                 }
             })
         }
-        if typed.cls == nil, Builtins.names.contains(name) {
+        if typed.cls == nil, BuiltinSignatures.names.contains(name) {
             return Typed(Self.unreachable("the labels of '\(name)'"))
         }
         let cache = MethodCache()
@@ -370,7 +370,7 @@ extension Compiler {
             })
         default:
             let labels = arguments.map { $0.label ?? "_" }
-            if !state.isStatic, let builtin = Builtins.table[Builtins.signature(name, labels)] {
+            if !state.isStatic, let builtin = Builtins.table[BuiltinSignatures.signature(name, labels)] {
                 return Typed({ machine in
                     try builtin(machine, try machine.selfValue(), try argumentEvals.map { try $0(machine) })
                 })
@@ -380,26 +380,3 @@ extension Compiler {
     }
 }
 
-extension Machine {
-    func method(of object: KVOObject, _ name: String) -> FunctionBox? {
-        classes[ObjectIdentifier(object.cls)]?.method(name)
-    }
-
-    /// Calls a method on an object; a setter method (`setColor(v)`, whose
-    /// key is `notifying`) runs inside will/did for its key, as KVO's
-    /// overridden setter does.
-    func invokeMethod(
-        _ box: FunctionBox, on object: KVOObject, arguments: [Value], notifying key: String?
-    ) throws
-        -> Value
-    {
-        guard let key, box.parameters.count == 1, object.observationInfo != nil else {
-            return try invoke(box, selfObject: object, arguments: arguments)
-        }
-        var result = Value.null
-        try kvo.notifyingAutomatically(object, key: key) {
-            result = try invoke(box, selfObject: object, arguments: arguments)
-        }
-        return result
-    }
-}

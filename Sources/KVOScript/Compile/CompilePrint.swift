@@ -42,11 +42,3 @@ extension Compiler {
     }
 }
 
-extension Machine {
-    /// Ends a line a `print(…, terminator:)` left open.
-    func endPendingPrint() {
-        guard let pending = pendingPrint else { return }
-        pendingPrint = nil
-        emit(.print(text: pending, depth: 0))
-    }
-}

@@ -8,11 +8,6 @@ struct LValue {
 }
 
 extension Compiler {
-    static let exceptionNames = [
-        "NSRangeException", "NSUnknownKeyException", "NSInvalidArgumentException",
-        "NSInternalInconsistencyException", "NSGenericException",
-    ]
-
     /// A statement that runs `eval` (an internal error) when reached.
     func exec(_ eval: @escaping Eval) -> Exec {
         { machine in
@@ -455,12 +450,6 @@ extension Compiler {
     }
 }
 
-extension Machine {
-    func selfValue() throws -> Value {
-        guard let object = selfObject else { throw ScriptError.runtime("'self' is not available here") }
-        return .object(object)
-    }
-}
 
 extension Value {
     /// Moves an array out of `slot`, leaving nil, so the caller holds the only reference.

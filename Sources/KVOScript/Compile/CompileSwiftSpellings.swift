@@ -7,12 +7,6 @@ import KVOCore
 extension Compiler {
     /// Literals Swift's spellings write after a dot (`change?[.newKey]`,
     /// `.whitespacesAndNewlines`), beyond the scenario's own.
-    nonisolated(unsafe) static let swiftDotLiterals: [String: Value] = [
-        "newKey": .string("new"), "oldKey": .string("old"), "kindKey": .string("kind"),
-        "indexesKey": .string("indexes"), "notificationIsPriorKey": .string("notificationIsPrior"),
-        "whitespacesAndNewlines": .string("whitespacesAndNewlines"), "whitespaces": .string("whitespaces"),
-    ]
-
     // MARK: Casts and unwrapping
 
     func compileCast(
@@ -259,8 +253,8 @@ extension Compiler {
         let compileObserver = { (body: [Stmt]?, key: SourceLocation) -> (Exec, Int)? in
             body.map { body in self.compileInMethod(cls, key: key) { self.compileBlock(body) } }
         }
-        let willSet = compileObserver(decl.willSet, Checker.willSetKey(decl))
-        let didSet = compileObserver(decl.didSet, Checker.didSetKey(decl))
+        let willSet = compileObserver(decl.willSet, Resolutions.willSetKey(decl))
+        let didSet = compileObserver(decl.didSet, Resolutions.didSetKey(decl))
         let name = decl.name
         let machine = MachineRef(self.machine)
         property.setter = { object, newValue in

@@ -80,7 +80,7 @@ public final class Session {
         let diagnostics = checker.diagnostics.sorted { $0.location < $1.location }
         report(diagnostics, file: file, source: text)
         if checker.hasErrors { return nil }
-        return Program(statements: statements, starts: starts, compiled: compiler.compile(statements, checked: checker))
+        return Program(statements: statements, starts: starts, compiled: compiler.compile(statements, checked: checker.checked))
     }
 
     /// Diagnostics shown per source line; the rest of that line's are counted
