@@ -12,60 +12,50 @@ final class ScriptClass {
     /// Its `init`, when it declares one.
     var initializer: FunctionBox?
 
-    /// The nearest `init`, from this class up.
-    var anyInitializer: FunctionBox? {
-        var current: ScriptClass? = self
-        while let cls = current {
-            if let box = cls.initializer { return box }
-            current = cls.superclass
-        }
-        return nil
-    }
-
     init(info: ClassInfo, superclass: ScriptClass?, location: SourceLocation) {
         self.info = info
         self.superclass = superclass
         self.location = location
     }
 
-    func method(_ name: String) -> FunctionBox? {
-        var current: ScriptClass? = self
-        while let cls = current {
-            if let method = cls.methods[name] { return method }
-            current = cls.superclass
+    /// This class, then its superclasses, nearest first: every lookup that
+    /// inherits walks it. A loop, not recursion, as chains of thousands of
+    /// classes are allowed.
+    var lineage: Lineage { Lineage(self) }
+
+    struct Lineage: Sequence, IteratorProtocol {
+        private var current: ScriptClass?
+
+        init(_ start: ScriptClass) { current = start }
+
+        mutating func next() -> ScriptClass? {
+            let cls = current
+            current = cls?.superclass
+            return cls
         }
+    }
+
+    /// The nearest `init`, from this class up.
+    var anyInitializer: FunctionBox? {
+        for cls in lineage { if let box = cls.initializer { return box } }
+        return nil
+    }
+
+    func method(_ name: String) -> FunctionBox? {
+        for cls in lineage { if let method = cls.methods[name] { return method } }
         return nil
     }
 
     func staticMethod(_ name: String) -> FunctionBox? {
-        var current: ScriptClass? = self
-        while let cls = current {
-            if let method = cls.staticMethods[name] { return method }
-            current = cls.superclass
-        }
+        for cls in lineage { if let method = cls.staticMethods[name] { return method } }
         return nil
     }
 
-    var allMethodNames: [String] {
-        var names: [String] = []
-        var current: ScriptClass? = self
-        while let cls = current {
-            names += cls.methods.keys
-            current = cls.superclass
-        }
-        return names
-    }
+    var allMethodNames: [String] { lineage.flatMap(\.methods.keys) }
 
-    /// Initializers of the superclasses first; a loop, as chains of
-    /// thousands of classes are allowed.
+    /// Initializers of the superclasses first.
     var allInitializers: [(PropertyInfo, Eval)] {
         guard superclass != nil else { return instanceInitializers }
-        var chain: [ScriptClass] = []
-        var current: ScriptClass? = self
-        while let cls = current {
-            if !cls.instanceInitializers.isEmpty { chain.append(cls) }
-            current = cls.superclass
-        }
-        return chain.reversed().flatMap(\.instanceInitializers)
+        return lineage.filter { !$0.instanceInitializers.isEmpty }.reversed().flatMap(\.instanceInitializers)
     }
 }
