@@ -37,6 +37,16 @@ extension Parser {
         throw fail(.consecutiveStatements)
     }
 
+    /// `let NAME =` (or `var NAME =`) after `if` or `guard`: the name, or nil
+    /// for a plain condition.
+    mutating func optionalBinding(after keyword: String) throws -> String? {
+        guard isKeyword(.let) || isKeyword(.var) else { return nil }
+        advance()
+        let (name, _) = try identifier("a name after '\(keyword) let'")
+        try expectPunct("=", "after '\(keyword) let \(name)'")
+        return name
+    }
+
     /// Skips to the start of the next statement after an error.
     mutating func synchronize() {
         var depth = 0
@@ -192,13 +202,7 @@ extension Parser {
         while true {
             let branchStart = current
             advance()  // if
-            var binding: String?
-            if isKeyword(.let) || isKeyword(.var) {
-                advance()
-                let (name, _) = try identifier("a name after 'if let'")
-                try expectPunct("=", "after 'if let \(name)'")
-                binding = name
-            }
+            let binding = try optionalBinding(after: "if")
             let condition = try parseExpression(allowTrailingBlock: false)
             let then = try parseBlock("after the 'if' condition")
             branches.append(

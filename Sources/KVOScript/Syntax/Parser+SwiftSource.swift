@@ -71,13 +71,7 @@ extension Parser {
     mutating func parseGuard() throws -> Stmt {
         let start = current
         advance()
-        var name: String?
-        if isKeyword(.let) || isKeyword(.var) {
-            advance()
-            let (bound, _) = try identifier("a name after 'guard let'")
-            try expectPunct("=", "after 'guard let \(bound)'")
-            name = bound
-        }
+        let name = try optionalBinding(after: "guard")
         let value = try parseExpression(allowTrailingBlock: false)
         guard isKeyword(.else) else {
             throw fail(.expectedElseAfterGuard(found: describe(current)))
