@@ -121,38 +121,27 @@ extension Compiler {
         let info = cls.info
         return Typed(
             { machine in
-                let object = machine.kvo.makeObject(info, name: nameHint)
-                // --explain: the labels' sets happen before anyone can observe.
-                let quiet = machine.kvo.explains && machine.kvo.initializing.insert(ObjectIdentifier(object)).inserted
-                defer { if quiet { machine.kvo.initializing.remove(ObjectIdentifier(object)) } }
-                let initializers = cls.allInitializers
-                if !initializers.isEmpty {
-                    // Initial values run code, which may create objects in turn
-                    // (`var next = Account()` inside Account): bounded like calls.
-                    guard machine.callDepth < machine.kvo.maxDepth else {
-                        throw ScriptError.runtime(
-                            "initial values nested deeper than the maximum depth (\(machine.kvo.maxDepth)) creating '\(info.name)'; does a property's initial value create its own class? (--max-depth raises the limit)"
-                        )
-                    }
-                    try machine.kvo.stackGuard.check("initial values")
-                    machine.callDepth += 1
-                    defer { machine.callDepth -= 1 }
-                    for (property, initial) in initializers {
-                        if let slot = property.slot {
-                            let value = try initial(machine)
-                            guard let accepted = property.type.accept(value) else {
-                                throw ScriptError.runtime(
-                                    "cannot use \(value.typeName) as the initial value of '\(property.name)', declared \(property.type)"
-                                )
+                try machine.construct(info, name: nameHint) { object in
+                    let initializers = cls.allInitializers
+                    if !initializers.isEmpty {
+                        try machine.inInitialValues(of: info) {
+                            for (property, initial) in initializers {
+                                if let slot = property.slot {
+                                    let value = try initial(machine)
+                                    guard let accepted = property.type.accept(value) else {
+                                        throw ScriptError.runtime(
+                                            "cannot use \(value.typeName) as the initial value of '\(property.name)', declared \(property.type)"
+                                        )
+                                    }
+                                    Value.replace(&object.slots[slot], with: accepted)
+                                }
                             }
-                            Value.replace(&object.slots[slot], with: accepted)
                         }
                     }
+                    for (property, eval) in setters {
+                        try machine.kvo.set(object, property, try eval(machine))
+                    }
                 }
-                for (property, eval) in setters {
-                    try machine.kvo.set(object, property, try eval(machine))
-                }
-                return .object(object)
             }, cls)
     }
 
@@ -379,4 +368,3 @@ extension Compiler {
         }
     }
 }
-

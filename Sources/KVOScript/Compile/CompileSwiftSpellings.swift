@@ -224,16 +224,17 @@ extension Compiler {
         let info = cls.info
         return Typed(
             { machine in
-                let object = machine.kvo.makeObject(info, name: nameHint)
-                // --explain: nothing done to the object before anyone can
-                // observe it is worth a line.
-                let quiet = machine.kvo.explains && machine.kvo.initializing.insert(ObjectIdentifier(object)).inserted
-                defer { if quiet { machine.kvo.initializing.remove(ObjectIdentifier(object)) } }
-                for (property, initial) in cls.allInitializers {
-                    if property.slot != nil { try machine.kvo.setIvar(object, property, try initial(machine)) }
+                try machine.construct(info, name: nameHint) { object in
+                    let initializers = cls.allInitializers
+                    if !initializers.isEmpty {
+                        try machine.inInitialValues(of: info) {
+                            for (property, initial) in initializers where property.slot != nil {
+                                try machine.kvo.setIvar(object, property, try initial(machine))
+                            }
+                        }
+                    }
+                    _ = try machine.invoke(box, selfObject: object, arguments: try evals.map { try $0(machine) })
                 }
-                _ = try machine.invoke(box, selfObject: object, arguments: try evals.map { try $0(machine) })
-                return .object(object)
             }, cls)
     }
 

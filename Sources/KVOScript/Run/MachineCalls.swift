@@ -100,4 +100,35 @@ extension Machine {
         pendingPrint = nil
         emit(.print(text: pending, depth: 0))
     }
+
+    /// A new instance of `info`'s class, built by `build` (its initial
+    /// values, then the labels' sets or its `init`) before anyone can observe
+    /// it: with `--explain`, nothing done to it until then is worth a line.
+    /// Both ways of constructing an object go through it.
+    @inline(__always)
+    func construct(_ info: ClassInfo, name: String?, _ build: (KVOObject) throws -> Void) throws -> Value {
+        let object = kvo.makeObject(info, name: name)
+        let quiet = kvo.explains && kvo.initializing.insert(ObjectIdentifier(object)).inserted
+        defer { if quiet { kvo.initializing.remove(ObjectIdentifier(object)) } }
+        try build(object)
+        return .object(object)
+    }
+
+    /// Runs a new object's initial values. They run code, which may create
+    /// objects in turn (`var next = Node(v: 2)` inside Node): bounded like
+    /// calls, by the depth limit and the native stack, with or without an
+    /// `init` (without the bound, a class with an `init` recursed until the
+    /// process crashed).
+    @inline(__always)
+    func inInitialValues(of info: ClassInfo, _ body: () throws -> Void) throws {
+        guard callDepth < kvo.maxDepth else {
+            throw ScriptError.runtime(
+                "initial values nested deeper than the maximum depth (\(kvo.maxDepth)) creating '\(info.name)'; does a property's initial value create its own class? (--max-depth raises the limit)"
+            )
+        }
+        try kvo.stackGuard.check("initial values")
+        callDepth += 1
+        defer { callDepth -= 1 }
+        try body()
+    }
 }
