@@ -193,9 +193,16 @@ final class Compiler {
     /// Connects the NSObject hooks a class overrides to its compiled methods.
     private func wireHooks(_ cls: ScriptClass) {
         let machine = MachineRef(self.machine)
-        // The checker made sure each takes what NSObject passes.
-        func arity(_ box: FunctionBox, _ count: Int, _ signature: String) -> Bool { box.parameters.count == count }
-        if let box = cls.methods["observeValue"], arity(box, 4, "(keyPath, object, change, context)") {
+        // The checker made sure each takes what NSObject passes (Library's
+        // `Hook`); one that does not is not connected.
+        func hook(_ name: String) -> FunctionBox? {
+            guard let declared = Hook.all.first(where: { $0.name == name }),
+                let box = declared.isStatic ? cls.staticMethods[name] : cls.methods[name],
+                box.parameters.count == declared.parameters
+            else { return nil }
+            return box
+        }
+        if let box = hook("observeValue") {
             cls.info.ownHooks.observeValue = { observer, keyPath, object, change, context in
                 _ = try machine {
                     try $0.invoke(
@@ -206,27 +213,27 @@ final class Compiler {
                 }
             }
         }
-        if let box = cls.methods["setNilValueForKey"], arity(box, 1, "(key)") {
+        if let box = hook("setNilValueForKey") {
             cls.info.ownHooks.setNilValueForKey = { object, key in
                 _ = try machine { try $0.invoke(box, selfObject: object, arguments: [.string(key)]) }
             }
         }
-        if let box = cls.methods["valueForUndefinedKey"], arity(box, 1, "(key)") {
+        if let box = hook("valueForUndefinedKey") {
             cls.info.ownHooks.valueForUndefinedKey = { object, key in
                 try machine { try $0.invoke(box, selfObject: object, arguments: [.string(key)]) }
             }
         }
-        if let box = cls.methods["setValueForUndefinedKey"], arity(box, 2, "(value, key)") {
+        if let box = hook("setValueForUndefinedKey") {
             cls.info.ownHooks.setValueForUndefinedKey = { object, value, key in
                 _ = try machine { try $0.invoke(box, selfObject: object, arguments: [value, .string(key)]) }
             }
         }
-        if let box = cls.staticMethods["automaticallyNotifiesObservers"], arity(box, 1, "(key)") {
+        if let box = hook("automaticallyNotifiesObservers") {
             cls.info.ownHooks.automaticallyNotifiesObservers = { key in
                 try Operators.truth(try machine { try $0.invoke(box, selfObject: nil, arguments: [.string(key)]) })
             }
         }
-        if let box = cls.staticMethods["keyPathsForValuesAffecting"], arity(box, 1, "(key)") {
+        if let box = hook("keyPathsForValuesAffecting") {
             cls.info.ownHooks.keyPathsForValuesAffecting = { key in
                 let result = try machine { try $0.invoke(box, selfObject: nil, arguments: [.string(key)]) }
                 let values: [Value]
@@ -288,7 +295,6 @@ final class Compiler {
         return (result, resolutions.frameSizes[key] ?? 0)
     }
 }
-
 
 extension Expr {
     /// A call, whose nil value means "returned nothing".
