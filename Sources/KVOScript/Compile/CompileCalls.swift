@@ -122,21 +122,14 @@ extension Compiler {
         return Typed(
             { machine in
                 try machine.construct(info, name: nameHint) { object in
-                    let initializers = cls.allInitializers
-                    if !initializers.isEmpty {
-                        try machine.inInitialValues(of: info) {
-                            for (property, initial) in initializers {
-                                if let slot = property.slot {
-                                    let value = try initial(machine)
-                                    guard let accepted = property.type.accept(value) else {
-                                        throw ScriptError.runtime(
-                                            "cannot use \(value.typeName) as the initial value of '\(property.name)', declared \(property.type)"
-                                        )
-                                    }
-                                    Value.replace(&object.slots[slot], with: accepted)
-                                }
-                            }
+                    try machine.runInitialValues(of: cls) { property, value in
+                        guard let slot = property.slot else { return }
+                        guard let accepted = property.type.accept(value) else {
+                            throw ScriptError.runtime(
+                                "cannot use \(value.typeName) as the initial value of '\(property.name)', declared \(property.type)"
+                            )
                         }
+                        Value.replace(&object.slots[slot], with: accepted)
                     }
                     for (property, eval) in setters {
                         try machine.kvo.set(object, property, try eval(machine))

@@ -225,13 +225,8 @@ extension Compiler {
         return Typed(
             { machine in
                 try machine.construct(info, name: nameHint) { object in
-                    let initializers = cls.allInitializers
-                    if !initializers.isEmpty {
-                        try machine.inInitialValues(of: info) {
-                            for (property, initial) in initializers where property.slot != nil {
-                                try machine.kvo.setIvar(object, property, try initial(machine))
-                            }
-                        }
+                    try machine.runInitialValues(of: cls) { property, value in
+                        try machine.kvo.setIvar(object, property, value)
                     }
                     _ = try machine.invoke(box, selfObject: object, arguments: try evals.map { try $0(machine) })
                 }

@@ -114,21 +114,27 @@ extension Machine {
         return .object(object)
     }
 
-    /// Runs a new object's initial values. They run code, which may create
-    /// objects in turn (`var next = Node(v: 2)` inside Node): bounded like
-    /// calls, by the depth limit and the native stack, with or without an
-    /// `init` (without the bound, a class with an `init` recursed until the
-    /// process crashed).
+    /// Runs the initial values of a new instance of `cls` (its
+    /// superclasses' first) that are not constants, handing each stored
+    /// property's value to `store`. They run code, which may create objects
+    /// in turn (`var next = Node(v: 2)` inside Node): bounded like calls, by
+    /// the depth limit and the native stack, with or without an `init`
+    /// (without the bound, a class with an `init` recursed until the process
+    /// crashed).
     @inline(__always)
-    func inInitialValues(of info: ClassInfo, _ body: () throws -> Void) throws {
+    func runInitialValues(of cls: ScriptClass, _ store: (PropertyInfo, Value) throws -> Void) throws {
+        let initializers = cls.allInitializers
+        guard !initializers.isEmpty else { return }
         guard callDepth < kvo.maxDepth else {
             throw ScriptError.runtime(
-                "initial values nested deeper than the maximum depth (\(kvo.maxDepth)) creating '\(info.name)'; does a property's initial value create its own class? (--max-depth raises the limit)"
+                "initial values nested deeper than the maximum depth (\(kvo.maxDepth)) creating '\(cls.info.name)'; does a property's initial value create its own class? (--max-depth raises the limit)"
             )
         }
         try kvo.stackGuard.check("initial values")
         callDepth += 1
         defer { callDepth -= 1 }
-        try body()
+        for (property, initial) in initializers where property.slot != nil {
+            try store(property, try initial(self))
+        }
     }
 }
