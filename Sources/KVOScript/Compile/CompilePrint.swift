@@ -41,4 +41,3 @@ extension Compiler {
         return text
     }
 }
-

@@ -450,7 +450,6 @@ extension Compiler {
     }
 }
 
-
 extension Value {
     /// Moves an array out of `slot`, leaving nil, so the caller holds the only reference.
     static func takeArray(_ slot: inout Value) -> [Value]? {

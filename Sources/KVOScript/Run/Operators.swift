@@ -102,7 +102,6 @@ enum Operators {
         }
     }
 
-
     /// A binary operator by the general rules alone (see `FastPath`).
     /// `meter` counts the work of comparing large values against the limits.
     static func general(_ op: String, meter: WorkMeter) -> Binary? {
