@@ -14,7 +14,7 @@ extension Checker {
             checkSuperCall(name, arguments, memberLocation)
             return nil
         default:
-            error("cannot call this expression", at: location)
+            error(.notCallable, at: location)
             return nil
         }
     }
@@ -24,14 +24,12 @@ extension Checker {
         var seenLabel = false
         for argument in arguments {
             guard let label = argument.label else {
-                if seenLabel { error("print's items come before separator: and terminator:", at: argument.location) }
+                if seenLabel { error(.printItemsFirst, at: argument.location) }
                 continue
             }
             seenLabel = true
             if label != "separator" && label != "terminator" {
-                error(
-                    "print has no argument '\(label):'; it takes items, then separator: and terminator:",
-                    at: argument.location, length: label.count)
+                error(.printLabel(label), at: argument.location, length: label.count)
             }
         }
     }
@@ -44,8 +42,8 @@ extension Checker {
         let expected = box.parameters.count
         if expected != arguments.count {
             error(
-                "'\(box.name)' takes \(expected) argument\(expected == 1 ? "" : "s") (\(box.parameters.joined(separator: ", "))), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given",
-                at: location, length: box.name.count)
+                .arity(function: box.name, parameters: box.parameters, given: arguments.count), at: location,
+                length: box.name.count)
         }
     }
 
@@ -59,7 +57,7 @@ extension Checker {
             return nil
         case "assert":
             guard (1...2).contains(arguments.count) else {
-                error("'assert' takes a condition and an optional message", at: location, length: length)
+                error(.assertArguments, at: location, length: length)
                 return nil
             }
             checkArguments(arguments)
@@ -79,12 +77,12 @@ extension Checker {
                 checkArity(box, arguments, location)
                 checkArguments(arguments)
             case .global, .local, .context:
-                error("cannot call '\(name)': it is not a function", at: location, length: length)
+                error(.notAFunction(name), at: location, length: length)
             }
             return nil
         }
         if let state = function, let cls = state.cls {
-            if !state.isStatic, cls.method(name) != nil || Builtins.names.contains(name) {
+            if !state.isStatic, cls.method(name) != nil || BuiltinSignatures.names.contains(name) {
                 checkMethodCall(.selfRef(location), name, arguments, location)
                 return nil
             }
@@ -98,16 +96,16 @@ extension Checker {
             // `graph(o…)`: the observation graph now; a function of the
             // scenario's own named `graph` is found first.
             if arguments.isEmpty {
-                error("'graph' takes the objects to draw from, as in 'graph(acct)'", at: location, length: length)
+                error(.graphArguments, at: location, length: length)
             }
             checkArguments(arguments)
             return nil
         }
         let suggestion = Suggestion.didYouMean(name, in: namesInScope() + Array(environment.classes.keys))
         if name.first?.isUppercase == true && !suggestion.isEmpty {
-            error("unknown class '\(name)'\(suggestion)", at: location, length: length)
+            error(.unknownClass(name, suggestion: suggestion), at: location, length: length)
         } else {
-            error("cannot find '\(name)' in scope\(suggestion)", at: location, length: length)
+            error(.notInScope(name, suggestion: suggestion), at: location, length: length)
         }
         return nil
     }
@@ -122,14 +120,15 @@ extension Checker {
         for argument in arguments {
             guard let label = argument.label else {
                 error(
-                    "arguments to '\(name)(…)' need property labels, as in '\(name)(\(cls.info.properties.first?.name ?? "name"): …)'",
+                    .constructorNeedsLabels(className: name, firstProperty: cls.info.properties.first?.name ?? "name"),
                     at: argument.location)
                 continue
             }
             guard let property = cls.info.property(named: label), !property.isReadOnly else {
                 let names = cls.info.properties.filter { !$0.isReadOnly }.map(\.name)
                 error(
-                    "'\(name)' has no stored property '\(label)'\(Suggestion.didYouMean(label, in: names))",
+                    .noStoredProperty(
+                        className: name, label: label, suggestion: Suggestion.didYouMean(label, in: names)),
                     at: argument.location, length: label.count)
                 continue
             }
@@ -145,7 +144,7 @@ extension Checker {
         {
             resolutions.bindings[classLocation] = .classRef(cls)
             guard let box = cls.staticMethod(name) else {
-                error("type '\(className)' has no static method '\(name)'", at: location, length: name.count)
+                error(.noStaticMethod(className: className, method: name), at: location, length: name.count)
                 return
             }
             checkArity(box, arguments, location)
@@ -153,7 +152,7 @@ extension Checker {
             return
         }
         let labels = arguments.map { $0.label ?? "_" }
-        let signature = Builtins.signature(name, labels)
+        let signature = BuiltinSignatures.signature(name, labels)
         if name == "append", labels == ["_"], isAssignable(receiver) {
             checkLValue(receiver)
             checkArguments(arguments)
@@ -165,28 +164,30 @@ extension Checker {
         }
         let cls = checkExpr(receiver)
         checkArguments(arguments)
-        if let cls, cls.method(name) == nil, Builtins.table[signature] != nil {
+        if let cls, cls.method(name) == nil, BuiltinSignatures.all.contains(signature) {
             checkKeyArgument(of: name, arguments, on: cls)
         }
         func labelsError() {
-            let expected = Builtins.signatures(named: name).joined(separator: "', '")
             error(
-                "incorrect argument labels in call to '\(name)' (have '\(name)(\(labels.map { $0 + ":" }.joined()))', expected '\(expected)')",
+                .argumentLabels(method: name, labels: labels, expected: BuiltinSignatures.signatures(named: name)),
                 at: location, length: name.count + 1)
         }
-        if let cls, cls.method(name) != nil || Builtins.table[signature] == nil {
+        if let cls, cls.method(name) != nil || !BuiltinSignatures.all.contains(signature) {
             guard let box = cls.method(name) else {
-                if Builtins.names.contains(name) { return labelsError() }
-                let candidates = cls.allMethodNames + Array(Builtins.names)
+                if BuiltinSignatures.names.contains(name) { return labelsError() }
+                let candidates = cls.allMethodNames + Array(BuiltinSignatures.names)
                 error(
-                    "value of type '\(cls.info.name)' has no method '\(name)'\(Suggestion.didYouMean(name, in: candidates))",
+                    .noMethod(
+                        className: cls.info.name, method: name, suggestion: Suggestion.didYouMean(name, in: candidates)),
                     at: location, length: name.count + 1)
                 return
             }
             checkArity(box, arguments, location)
             return
         }
-        if cls == nil, Builtins.table[signature] == nil, Builtins.names.contains(name) { labelsError() }
+        if cls == nil, !BuiltinSignatures.all.contains(signature), BuiltinSignatures.names.contains(name) {
+            labelsError()
+        }
     }
 
     /// Whether `x.append(y)` can store back into `x`.
@@ -209,7 +210,7 @@ extension Checker {
 
     private func checkSuperCall(_ name: String, _ arguments: [Argument], _ location: SourceLocation) {
         guard let state = function, let cls = state.cls else {
-            error("'super' is only available inside methods", at: location)
+            error(.superOutsideMethod, at: location)
             return
         }
         checkArguments(arguments)
@@ -224,12 +225,14 @@ extension Checker {
         }
         if let hook = Hook.all.first(where: { $0.name == name }) {
             if arguments.count != hook.parameters {
-                error("'super.\(name)' takes \(hook.signature)", at: location)
+                error(.superHookSignature(method: name, signature: hook.signature), at: location)
             }
             return
         }
         let labels = arguments.map { $0.label ?? "_" }
-        if !state.isStatic, Builtins.table[Builtins.signature(name, labels)] != nil { return }
-        error("'\(superclass?.info.name ?? "NSObject")' has no method '\(name)'", at: location, length: name.count)
+        if !state.isStatic, BuiltinSignatures.all.contains(BuiltinSignatures.signature(name, labels)) { return }
+        error(
+            .noSuperMethod(className: superclass?.info.name ?? "NSObject", method: name), at: location,
+            length: name.count)
     }
 }

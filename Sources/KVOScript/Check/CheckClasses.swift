@@ -45,7 +45,7 @@ extension Checker {
             }
         }
         for (index, decl) in decls.enumerated() where !reached[index] {
-            error("class '\(decl.name)' inherits from itself through its superclasses", at: decl.location)
+            error(.inheritanceCycle(className: decl.name), at: decl.location)
         }
         for (decl, cls) in declared { resolveTypes(decl, cls) }
         for (decl, cls) in declared { checkAffectedBy(decl, cls) }
@@ -56,7 +56,7 @@ extension Checker {
     private func declareClass(_ decl: ClassDecl) -> ScriptClass? {
         guard declareGlobalName(decl.name, at: decl.location) else { return nil }
         if case .global? = environment.globalNames[decl.name] {
-            error("'\(decl.name)' is already a variable", at: decl.location)
+            error(.classNameIsVariable(decl.name), at: decl.location)
             return nil
         }
         var superclass: ScriptClass?
@@ -64,8 +64,8 @@ extension Checker {
             guard let found = environment.classes[superName] else {
                 let names = Array(environment.classes.keys) + batchClassNames
                 error(
-                    "unknown superclass '\(superName)'\(Suggestion.didYouMean(superName, in: names))", at: location,
-                    length: superName.count)
+                    .unknownSuperclass(superName, suggestion: Suggestion.didYouMean(superName, in: names)),
+                    at: location, length: superName.count)
                 return nil
             }
             superclass = found
@@ -79,13 +79,11 @@ extension Checker {
         var seen: Set<String> = []
         for property in decl.properties {
             guard seen.insert(property.name).inserted else {
-                error("invalid redeclaration of property '\(property.name)'", at: property.location)
+                error(.propertyRedeclared(property.name), at: property.location)
                 continue
             }
             if superclass?.info.property(named: property.name) != nil {
-                error(
-                    "property '\(property.name)' is already declared in a superclass of '\(decl.name)'; overriding properties is not supported",
-                    at: property.location)
+                error(.propertyInSuperclass(property.name, className: decl.name), at: property.location)
                 continue
             }
             declareProperty(property, in: cls)
@@ -95,15 +93,15 @@ extension Checker {
                 name: method.name, parameters: method.parameters, isStatic: method.isStatic, location: method.location)
             if method.isStatic {
                 if cls.staticMethods[method.name] != nil {
-                    error("invalid redeclaration of 'static func \(method.name)'", at: method.location)
+                    error(.staticMethodRedeclared(method.name), at: method.location)
                 }
                 cls.staticMethods[method.name] = box
             } else {
                 if cls.methods[method.name] != nil {
-                    error("invalid redeclaration of 'func \(method.name)'", at: method.location)
+                    error(.methodRedeclared(method.name), at: method.location)
                 }
                 if info.property(named: method.name) != nil {
-                    error("'\(method.name)' is already a property of '\(decl.name)'", at: method.location)
+                    error(.methodIsProperty(method.name, className: decl.name), at: method.location)
                 }
                 cls.methods[method.name] = box
             }
@@ -124,12 +122,12 @@ extension Checker {
         cls.info.addProperty(property)
         declarePropertyObservers(decl, in: cls)
         if let initial = decl.initial {
-            if let constant = Compiler.constantValue(initial) {
+            if let constant = initial.constantValue {
                 if let accepted = type.accept(constant) {
                     property.defaultValue = accepted
                 } else {
                     error(
-                        "cannot use \(constant.typeName) as the initial value of '\(decl.name)', declared \(type)",
+                        .initialValueType(valueType: constant.typeName, property: decl.name, declared: "\(type)"),
                         at: initial.location)
                 }
             } else {
@@ -162,7 +160,7 @@ extension Checker {
 
     private func inferType(_ initial: Expr?) -> ValueType? {
         guard let initial else { return nil }
-        switch Compiler.constantValue(initial) {
+        switch initial.constantValue {
         case .int?: return .int
         case .double?: return .double
         case .bool?: return .bool
@@ -189,7 +187,7 @@ extension Checker {
                 case .object(let name) where environment.classes[name] == nil:
                     let names = Array(environment.classes.keys) + builtinTypes
                     error(
-                        "unknown type '\(name)'\(Suggestion.didYouMean(name, in: names))", at: syntax.location,
+                        .unknownType(name, suggestion: Suggestion.didYouMean(name, in: names)), at: syntax.location,
                         length: syntax.length)
                 default:
                     break
@@ -222,7 +220,7 @@ extension Checker {
                     case .array, .set:
                         if index < components.count - 1, !KeyPaths.isLoneOperator(components[(index + 1)...]) {
                             warning(
-                                "the affecting key path '\(path)' goes through the to-many relationship '\(key)', which KVO cannot observe through: registering an observer of '\(property.name)' raises NSInvalidArgumentException. Observe each element instead (the guide's Department/totalSalary pattern)",
+                                .affectingPathThroughToMany(path: path, key: key, property: property.name),
                                 at: location, length: path.count)
                         }
                         current = nil
@@ -258,7 +256,7 @@ extension Checker {
         for hook in Hook.all {
             let box = hook.isStatic ? cls.staticMethods[hook.name] : cls.methods[hook.name]
             if let box, box.parameters.count != hook.parameters {
-                error("'\(box.name)' must take \(hook.signature)", at: box.location)
+                error(.hookSignature(method: box.name, signature: hook.signature), at: box.location)
             }
         }
     }

@@ -18,17 +18,17 @@ extension Checker {
             return checkIdentifier(name, location, length)
         case .selfRef(let location):
             guard let cls = selfClass else {
-                error("'self' is only available inside methods", at: location, length: 4)
+                error(.selfOutsideMethod, at: location, length: 4)
                 return nil
             }
             return cls
         case .dotName(let name, let location):
-            if Compiler.dotLiterals[name] == nil {
+            if DotLiterals.values[name] == nil {
                 let suggestion =
-                    Suggestion.closest(to: name, in: Array(Compiler.dotLiterals.keys)).map {
+                    Suggestion.closest(to: name, in: Array(DotLiterals.values.keys)).map {
                         "; did you mean '.\($0)'?"
                     } ?? ""
-                error("unknown literal '.\(name)'\(suggestion)", at: location, length: name.count + 1)
+                error(.unknownLiteral(name, suggestion: suggestion), at: location, length: name.count + 1)
             }
             return nil
         case .arrayLiteral(let elements, _):
@@ -37,12 +37,12 @@ extension Checker {
         case .dictionaryLiteral(_, let location):
             // Only an NSError's `userInfo` takes one (checkSwiftBuiltin); the
             // parser reports the others, except another call's `userInfo:`.
-            error(Parser.dictionaryMessage, at: location)
+            error(.dictionaryLiteral, at: location)
             return nil
         case .member(let receiver, let name, let location):
             return checkMember(checkExpr(receiver), name, location)
         case .superMember(let name, let location):
-            error("'super.\(name)' must be called: 'super.\(name)(…)'", at: location)
+            error(.superMemberNotCalled(name), at: location)
             return nil
         case .call(let callee, let arguments, let location):
             return checkCall(callee, arguments, location)
@@ -59,14 +59,10 @@ extension Checker {
             checkOperator(op, at: location)
             return nil
         case .keyPath(_, let location):
-            error(
-                "a key path like '\\.balance' is the first argument of 'observe(…)'; elsewhere write the key as a "
-                    + "string: \"balance\"", at: location)
+            error(.keyPathOutsideObserve, at: location)
             return nil
         case .closure(_, let location):
-            error(
-                "closures are only supported as the handler of 'observe(_:options:changeHandler:)'; declare a 'func' "
-                    + "instead", at: location)
+            error(.closureOutsideObserve, at: location)
             return nil
         case .cast(let inner, let type, _, _, _):
             checkExpr(inner)
@@ -89,9 +85,9 @@ extension Checker {
         case "&&", "||", "??":
             break
         case "..<", "...":
-            error("ranges can only be used in 'for … in'", at: location, length: op.count)
+            error(.rangeOutsideFor, at: location, length: op.count)
         default:
-            if !Operators.isBinary(op) { error("unknown operator '\(op)'", at: location, length: op.count) }
+            if !BinaryOperators.contains(op) { error(.unknownOperator(op), at: location, length: op.count) }
         }
     }
 
@@ -107,16 +103,16 @@ extension Checker {
             let key = isIvar ? String(name.dropFirst()) : name
             if let property = cls.info.property(named: key) { return propertyClass(property) }
             if cls.method(name) != nil {
-                error("method '\(name)' must be called: '\(name)(…)'", at: location, length: length)
+                error(.methodNotCalled(name), at: location, length: length)
                 return nil
             }
             if name == "observationInfo" { return nil }
         }
         if name == "error" {
-            error("'error' is only available inside a 'catch' block", at: location, length: length)
+            error(.errorOutsideCatch, at: location, length: length)
         } else {
             error(
-                "cannot find '\(name)' in scope\(Suggestion.didYouMean(name, in: namesInScope()))", at: location,
+                .notInScope(name, suggestion: Suggestion.didYouMean(name, in: namesInScope())), at: location,
                 length: length)
         }
         return nil
@@ -131,7 +127,7 @@ extension Checker {
         if name != "observationInfo" && name != "className" {
             let names = cls.info.properties.map(\.name) + ["observationInfo"]
             error(
-                "value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: names))",
+                .noProperty(className: cls.info.name, key: key, suggestion: Suggestion.didYouMean(key, in: names)),
                 at: location, length: name.count + 1)
         }
         return nil

@@ -75,8 +75,9 @@ extension Checker {
                 }
                 let names = current.info.properties.map(\.name)
                 warning(
-                    "\(current.info.name) has no key '\(key)'\(Suggestion.didYouMean(key, in: names)) (\(use.consequence))",
-                    at: location, length: length)
+                    .noKey(
+                        className: current.info.name, key: key, suggestion: Suggestion.didYouMean(key, in: names),
+                        consequence: use.consequence), at: location, length: length)
                 return
             }
             guard case .object(let className) = property.type, let next = environment.classes[className] else { return }

@@ -6,7 +6,7 @@ extension Checker {
     func checkBody(_ decl: FunctionDecl, cls: ScriptClass?) {
         var names = Set<String>()
         for parameter in decl.parameters where !names.insert(parameter).inserted {
-            error("duplicate parameter '\(parameter)' in '\(decl.name)'", at: decl.location)
+            error(.duplicateParameter(parameter, function: decl.name), at: decl.location)
         }
         inBody(
             cls, parameters: decl.parameters, isStatic: decl.isStatic || cls == nil, name: decl.name,

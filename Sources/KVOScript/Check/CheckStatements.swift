@@ -25,8 +25,8 @@ extension Checker {
         case .assign(let target, let op, let value, let location):
             checkLValue(target)
             _ = checkExpr(value)
-            if op != "=", !Operators.isBinary(String(op.dropLast())) {
-                error("unknown operator '\(op)'", at: location)
+            if op != "=", !BinaryOperators.contains(String(op.dropLast())) {
+                error(.unknownOperator(op), at: location)
             }
 
         case .ifElse(let branches, let otherwise, _):
@@ -60,9 +60,9 @@ extension Checker {
             checkBlock(body)
 
         case .doCatch(let body, let caught, let handler, let location):
-            if let (name, nameLocation) = caught, !Compiler.exceptionNames.contains(name) {
+            if let (name, nameLocation) = caught, !ExceptionNames.catchable.contains(name) {
                 error(
-                    "unknown exception name '\(name)'\(Suggestion.didYouMean(name, in: Compiler.exceptionNames))",
+                    .unknownExceptionName(name, suggestion: Suggestion.didYouMean(name, in: ExceptionNames.catchable)),
                     at: nameLocation, length: name.count)
             }
             let caughtName = caught?.0 ?? ""
@@ -76,7 +76,7 @@ extension Checker {
 
         case .returnValue(let value, let location):
             if function == nil {
-                error("'return' outside of a function", at: location, length: 6)
+                error(.returnOutsideFunction, at: location, length: 6)
             }
             if let value { _ = checkExpr(value) }
 
@@ -84,13 +84,13 @@ extension Checker {
             _ = checkExpr(target)
 
         case .function(let decl):
-            if !topLevel { error("functions can only be declared at top level", at: decl.location) }
+            if !topLevel { error(.declarationNotAtTopLevel(.function), at: decl.location) }
         case .classDecl(let decl):
-            if !topLevel { error("classes can only be declared at top level", at: decl.location) }
+            if !topLevel { error(.declarationNotAtTopLevel(.class), at: decl.location) }
         case .context(_, let location):
-            if !topLevel { error("contexts can only be declared at top level", at: location) }
+            if !topLevel { error(.declarationNotAtTopLevel(.context), at: location) }
         case .importModule(_, let location):
-            if !topLevel { error("'import' can only be written at top level", at: location, length: 6) }
+            if !topLevel { error(.declarationNotAtTopLevel(.import), at: location, length: 6) }
         case .guardLet(let name, let value, let otherwise, let location):
             let type = checkExpr(value)
             checkBlock(otherwise)
@@ -111,12 +111,10 @@ extension Checker {
                 switch binding {
                 case .global(_, let isLet, _), .local(_, let isLet, _):
                     if isLet {
-                        error(
-                            "cannot assign to '\(name)': it is a 'let' constant; declare it with 'var' to change it",
-                            at: location, length: length)
+                        error(.assignToLet(name), at: location, length: length)
                     }
                 case .context, .function, .classRef:
-                    error("cannot assign to '\(name)'", at: location, length: length)
+                    error(.assignToName(name), at: location, length: length)
                 }
                 return
             }
@@ -125,7 +123,7 @@ extension Checker {
                 return
             }
             error(
-                "cannot find '\(name)' in scope\(Suggestion.didYouMean(name, in: namesInScope()))", at: location,
+                .notInScope(name, suggestion: Suggestion.didYouMean(name, in: namesInScope())), at: location,
                 length: length)
         case .member(let receiver, let name, let location):
             if let cls = checkExpr(receiver) { checkMemberAssignment(cls, name, location) }
@@ -133,7 +131,7 @@ extension Checker {
             _ = checkExpr(index)
             checkLValue(base)
         default:
-            error("cannot assign to this expression", at: target.location)
+            error(.assignToExpression, at: target.location)
         }
     }
 
@@ -144,14 +142,12 @@ extension Checker {
         guard let property = cls.info.property(named: key) else {
             let names = cls.info.properties.map(\.name)
             error(
-                "value of type '\(cls.info.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: names))",
+                .noProperty(className: cls.info.name, key: key, suggestion: Suggestion.didYouMean(key, in: names)),
                 at: location, length: name.count + 1)
             return
         }
         if !isIvar && property.isReadOnly {
-            error(
-                "cannot assign to '\(key)': it is a computed property without a setter", at: location,
-                length: name.count + 1)
+            error(.assignToComputed(key), at: location, length: name.count + 1)
         }
     }
 }

@@ -19,20 +19,11 @@ extension Checker {
             guard case .importModule(let module, let location) = statement else { continue }
             let first = index == 0 && environment.classes.isEmpty && environment.globalNames.isEmpty
             if first && Self.swiftModules.contains(module) {
-                error(
-                    "this is a Swift program ('import \(module)' first), which kvo-run compiles with swiftc "
-                        + "rather than interpreting: run it with 'kvo-run FILE' (or 'kvo-run check FILE'); "
-                        + "without the import it is a scenario", at: location, length: 6)
+                error(.swiftProgram(module: module), at: location, length: 6)
             } else if Self.swiftModules.contains(module) {
-                let advice = replacesEarlierDeclarations ? "; type :reset first to start the session over in Swift" : ""
-                error(
-                    "'import \(module)' must be the first statement: it makes the file a Swift program, "
-                        + "which kvo-run compiles with swiftc; a scenario has no import" + advice,
-                    at: location, length: 6)
+                error(.importNotFirst(module: module, inREPL: replacesEarlierDeclarations), at: location, length: 6)
             } else {
-                error(
-                    "a scenario has no imports; 'import Foundation' as the first statement makes the file a Swift "
-                        + "program, which kvo-run compiles with swiftc", at: location, length: 6)
+                error(.importInScenario, at: location, length: 6)
             }
         }
     }
@@ -58,11 +49,11 @@ extension Checker {
     /// A property's `willSet` / `didSet`.
     func declarePropertyObservers(_ decl: PropertyDecl, in cls: ScriptClass) {
         if decl.willSet != nil || decl.didSet != nil, decl.computed != nil || decl.setter != nil {
-            error("'willSet' and 'didSet' observe a stored property; '\(decl.name)' is computed", at: decl.location)
+            error(.observersOnComputed(property: decl.name), at: decl.location)
         }
         for (body, parameter, key) in [
-            (decl.willSet, "newValue", Self.willSetKey(decl)),
-            (decl.didSet, "oldValue", Self.didSetKey(decl)),
+            (decl.willSet, "newValue", Resolutions.willSetKey(decl)),
+            (decl.didSet, "oldValue", Resolutions.didSetKey(decl)),
         ] {
             guard let body else { continue }
             pendingBodies.append { [unowned self] in
@@ -73,22 +64,10 @@ extension Checker {
         }
     }
 
-    /// Where the frame sizes of a property's observers are recorded: past any
-    /// real column of its line.
-    static func willSetKey(_ decl: PropertyDecl) -> SourceLocation {
-        SourceLocation(line: decl.location.line, column: -1)
-    }
-
-    static func didSetKey(_ decl: PropertyDecl) -> SourceLocation {
-        SourceLocation(line: decl.location.line, column: -2)
-    }
-
     /// A bare `o.observe(…)`: the token is released at once, as swiftc warns.
     func warnIfObservationUnused(_ expr: Expr) {
         guard case .call(.member(_, "observe", let location), _, _) = expr else { return }
-        warning(
-            "result of call to 'observe(_:options:changeHandler:)' is unused; the observation ends at once",
-            at: location, length: 8)
+        warning(.observationUnused, at: location, length: 8)
     }
 
     func checkCastType(_ type: TypeSyntax) -> ScriptClass? {
@@ -97,8 +76,8 @@ extension Checker {
         if !["NSNumber", "NSString", "NSObject", "NSError", "IndexSet", "NSKeyValueObservation"].contains(name) {
             let names = Array(environment.classes.keys) + ["Int", "Double", "Bool", "String"]
             error(
-                "unknown type '\(name)'\(Suggestion.didYouMean(name, in: names))",
-                at: type.location, length: type.length)
+                .unknownType(name, suggestion: Suggestion.didYouMean(name, in: names)), at: type.location,
+                length: type.length)
         }
         return nil
     }
@@ -112,8 +91,7 @@ extension Checker {
         default: expected = [["_"]]
         }
         if !expected.contains(labels) {
-            let shown = expected.map { "\(name)(\($0.map { $0 + ":" }.joined()))" }.joined(separator: "' or '")
-            error("'\(name)' is called as '\(shown)'", at: location, length: length)
+            error(.swiftBuiltinLabels(name: name, expected: expected), at: location, length: length)
         }
         for argument in arguments {
             if argument.label == "userInfo", name == "NSError" {
@@ -139,20 +117,16 @@ extension Checker {
         case .dictionaryLiteral(let pairs, _):
             for (key, value) in pairs {
                 if !Self.isDescriptionKey(key) {
-                    error(
-                        "an NSError's userInfo takes only NSLocalizedDescriptionKey here: "
-                            + "'[NSLocalizedDescriptionKey: \"…\"]'", at: key.location)
+                    error(.userInfoKey, at: key.location)
                 }
                 checkExpr(value)
             }
             let descriptions = pairs.filter { Self.isDescriptionKey($0.key) }
             if descriptions.count > 1 {
-                error("NSLocalizedDescriptionKey is given twice", at: descriptions[1].key.location)
+                error(.userInfoKeyTwice, at: descriptions[1].key.location)
             }
         default:
-            error(
-                "an NSError's userInfo is written here as a literal: "
-                    + "'[NSLocalizedDescriptionKey: \"…\"]', '[:]' or nil", at: value.location)
+            error(.userInfoLiteral, at: value.location)
         }
     }
 
@@ -162,7 +136,7 @@ extension Checker {
         if labels != box.labels {
             let expected = box.labels.map { $0 + ":" }.joined()
             error(
-                "'\(cls.info.name)(…)' runs 'init(\(expected))'; pass its arguments with those labels",
+                .initializerLabels(className: cls.info.name, expected: expected),
                 at: arguments.first?.location ?? box.location)
         }
         checkArguments(arguments)
@@ -172,15 +146,12 @@ extension Checker {
     func checkObserve(_ receiver: Expr, _ arguments: [Argument], _ location: SourceLocation) {
         let cls = checkExpr(receiver)
         let labels = arguments.map { $0.label ?? "_" }
-        let usage = "write 'o.observe(\\.key, options: [.new]) { object, change in … }'"
         guard labels == ["_", "options", "changeHandler"] || labels == ["_", "changeHandler"] else {
-            error("'observe' takes a key path, options and a handler: \(usage)", at: location, length: 8)
+            error(.observeArguments, at: location, length: 8)
             return
         }
         guard case .keyPath(let literal, let pathLocation) = arguments[0].value else {
-            error(
-                "the first argument of 'observe' is a key-path literal like '\\.balance'; \(usage)",
-                at: arguments[0].location)
+            error(.observeKeyPath, at: arguments[0].location)
             return
         }
         if labels.count == 3 { checkExpr(arguments[1].value) }
@@ -188,7 +159,7 @@ extension Checker {
         if let name = literal.root {
             guard let named = environment.classes[name] else {
                 error(
-                    "unknown class '\(name)'\(Suggestion.didYouMean(name, in: Array(environment.classes.keys)))",
+                    .unknownClass(name, suggestion: Suggestion.didYouMean(name, in: Array(environment.classes.keys))),
                     at: pathLocation, length: name.count + 1)
                 return
             }
@@ -196,13 +167,11 @@ extension Checker {
         }
         checkObservedPath(literal, from: root, at: pathLocation)
         guard case .closure(let closure, let closureLocation) = arguments[arguments.count - 1].value else {
-            error("the handler of 'observe' is a closure: \(usage)", at: arguments[arguments.count - 1].location)
+            error(.observeHandler, at: arguments[arguments.count - 1].location)
             return
         }
         guard closure.parameters.count == 2 else {
-            error(
-                "the handler of 'observe' takes the object and the change: '{ object, change in … }'",
-                at: closureLocation)
+            error(.observeHandlerParameters, at: closureLocation)
             return
         }
         let outer = selfClass
@@ -222,8 +191,8 @@ extension Checker {
             guard let property = cls.info.property(named: key) else {
                 let names = cls.info.properties.map(\.name)
                 error(
-                    "value of type '\(cls.info.name)' has no property '\(key)'"
-                        + Suggestion.didYouMean(key, in: names), at: location, length: literal.path.count + 2)
+                    .noProperty(className: cls.info.name, key: key, suggestion: Suggestion.didYouMean(key, in: names)),
+                    at: location, length: literal.path.count + 2)
                 return
             }
             current = propertyClassOf(property)

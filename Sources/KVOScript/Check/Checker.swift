@@ -54,11 +54,18 @@ final class Checker {
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-    func error(_ message: String, at location: SourceLocation, length: Int = 1) {
+    /// The program as checked, for the compiler.
+    var checked: CheckedProgram {
+        CheckedProgram(
+            environment: environment, resolutions: resolutions, classes: declaredClasses,
+            functions: declaredFunctions)
+    }
+
+    func error(_ message: CheckerMessage, at location: SourceLocation, length: Int = 1) {
         diagnostics.append(Diagnostic(.error, message, at: location, length: length))
     }
 
-    func warning(_ message: String, at location: SourceLocation, length: Int = 1) {
+    func warning(_ message: CheckerMessage, at location: SourceLocation, length: Int = 1) {
         diagnostics.append(Diagnostic(.warning, message, at: location, length: length))
     }
 
@@ -109,20 +116,17 @@ final class Checker {
 
     func declareGlobalName(_ name: String, at location: SourceLocation) -> Bool {
         if Self.reservedNames.contains(name) {
-            error("'\(name)' is a built-in name; choose another", at: location, length: name.count)
+            error(.builtinName(name), at: location, length: name.count)
             return false
         }
         if let earlier = declaredHere[name] {
-            error(
-                "'\(name)' is already declared at line \(earlier.line); give one of them another name",
-                at: location, length: name.count)
+            error(.alreadyDeclaredAt(name, line: earlier.line), at: location, length: name.count)
             return false
         }
         switch environment.globalNames[name] {
         case .context?, .function?, .classRef?:
             if replacesEarlierDeclarations { break }
-            error(
-                "'\(name)' is already declared; give one of them another name", at: location, length: name.count)
+            error(.alreadyDeclared(name), at: location, length: name.count)
             return false
         default:
             break

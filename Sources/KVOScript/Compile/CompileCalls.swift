@@ -83,7 +83,7 @@ extension Compiler {
                     try machine.invoke(box, selfObject: nil, arguments: try argumentEvals.map { try $0(machine) })
                 })
             }
-            if function?.isStatic == false, Builtins.names.contains(name) {
+            if function?.isStatic == false, BuiltinSignatures.names.contains(name) {
                 return compileMethodCall(.selfRef(location), name, arguments, location)
             }
         }
@@ -121,38 +121,20 @@ extension Compiler {
         let info = cls.info
         return Typed(
             { machine in
-                let object = machine.kvo.makeObject(info, name: nameHint)
-                // --explain: the labels' sets happen before anyone can observe.
-                let quiet = machine.kvo.explains && machine.kvo.initializing.insert(ObjectIdentifier(object)).inserted
-                defer { if quiet { machine.kvo.initializing.remove(ObjectIdentifier(object)) } }
-                let initializers = cls.allInitializers
-                if !initializers.isEmpty {
-                    // Initial values run code, which may create objects in turn
-                    // (`var next = Account()` inside Account): bounded like calls.
-                    guard machine.callDepth < machine.kvo.maxDepth else {
-                        throw ScriptError.runtime(
-                            "initial values nested deeper than the maximum depth (\(machine.kvo.maxDepth)) creating '\(info.name)'; does a property's initial value create its own class? (--max-depth raises the limit)"
-                        )
-                    }
-                    try machine.kvo.stackGuard.check("initial values")
-                    machine.callDepth += 1
-                    defer { machine.callDepth -= 1 }
-                    for (property, initial) in initializers {
-                        if let slot = property.slot {
-                            let value = try initial(machine)
-                            guard let accepted = property.type.accept(value) else {
-                                throw ScriptError.runtime(
-                                    "cannot use \(value.typeName) as the initial value of '\(property.name)', declared \(property.type)"
-                                )
-                            }
-                            Value.replace(&object.slots[slot], with: accepted)
+                try machine.construct(info, name: nameHint) { object in
+                    try machine.runInitialValues(of: cls) { property, value in
+                        guard let slot = property.slot else { return }
+                        guard let accepted = property.type.accept(value) else {
+                            throw ScriptError.runtime(
+                                "cannot use \(value.typeName) as the initial value of '\(property.name)', declared \(property.type)"
+                            )
                         }
+                        Value.replace(&object.slots[slot], with: accepted)
+                    }
+                    for (property, eval) in setters {
+                        try machine.kvo.set(object, property, try eval(machine))
                     }
                 }
-                for (property, eval) in setters {
-                    try machine.kvo.set(object, property, try eval(machine))
-                }
-                return .object(object)
             }, cls)
     }
 
@@ -168,7 +150,7 @@ extension Compiler {
             })
         }
         let labels = arguments.map { $0.label ?? "_" }
-        let signature = Builtins.signature(name, labels)
+        let signature = BuiltinSignatures.signature(name, labels)
         if name == "append", labels == ["_"], isAssignable(receiver) {
             return compileAppend(receiver, arguments[0])
         }
@@ -214,7 +196,7 @@ extension Compiler {
                 }
             })
         }
-        if typed.cls == nil, Builtins.names.contains(name) {
+        if typed.cls == nil, BuiltinSignatures.names.contains(name) {
             return Typed(Self.unreachable("the labels of '\(name)'"))
         }
         let cache = MethodCache()
@@ -370,36 +352,12 @@ extension Compiler {
             })
         default:
             let labels = arguments.map { $0.label ?? "_" }
-            if !state.isStatic, let builtin = Builtins.table[Builtins.signature(name, labels)] {
+            if !state.isStatic, let builtin = Builtins.table[BuiltinSignatures.signature(name, labels)] {
                 return Typed({ machine in
                     try builtin(machine, try machine.selfValue(), try argumentEvals.map { try $0(machine) })
                 })
             }
             return Typed(Self.unreachable("'super.\(name)'"))
         }
-    }
-}
-
-extension Machine {
-    func method(of object: KVOObject, _ name: String) -> FunctionBox? {
-        classes[ObjectIdentifier(object.cls)]?.method(name)
-    }
-
-    /// Calls a method on an object; a setter method (`setColor(v)`, whose
-    /// key is `notifying`) runs inside will/did for its key, as KVO's
-    /// overridden setter does.
-    func invokeMethod(
-        _ box: FunctionBox, on object: KVOObject, arguments: [Value], notifying key: String?
-    ) throws
-        -> Value
-    {
-        guard let key, box.parameters.count == 1, object.observationInfo != nil else {
-            return try invoke(box, selfObject: object, arguments: arguments)
-        }
-        var result = Value.null
-        try kvo.notifyingAutomatically(object, key: key) {
-            result = try invoke(box, selfObject: object, arguments: arguments)
-        }
-        return result
     }
 }

@@ -1,13 +1,6 @@
 import KVOCore
 
 extension Compiler {
-    nonisolated(unsafe) static let dotLiterals: [String: Value] = [
-        "new": .option(.new), "old": .option(.old), "initial": .option(.initial), "prior": .option(.prior),
-        "setting": .int(1), "insertion": .int(2), "removal": .int(3), "replacement": .int(4),
-        "union": .setMutation(.union), "minus": .setMutation(.minus), "intersect": .setMutation(.intersect),
-        "set": .setMutation(.set),
-    ].merging(swiftDotLiterals) { base, _ in base }
-
     /// `nameHint` names the object a top-level `let NAME = Class(…)` creates.
     func compileExpr(_ expr: Expr, nameHint: String? = nil) -> Typed {
         switch expr {
@@ -45,7 +38,7 @@ extension Compiler {
             return Typed({ machine in try machine.selfValue() }, cls)
 
         case .dotName(let name, _):
-            guard let value = Self.dotLiterals[name] else { return Typed(Self.unreachable("literal '.\(name)'")) }
+            guard let value = DotLiterals.values[name] else { return Typed(Self.unreachable("literal '.\(name)'")) }
             return Typed({ _ in value })
 
         case .dictionaryLiteral:
@@ -131,7 +124,7 @@ extension Compiler {
                     case .getter(let getter, let body)?:
                         return Typed({ machine in
                             try Operators.apply(
-                                fast, function, try machine.ownGetter(getter, body), constant, at: location)
+                                fast, function, try machine.ownGetter(getter.name, body), constant, at: location)
                         })
                     case nil:
                         break
@@ -236,7 +229,7 @@ extension Compiler {
             switch element {
             case .literal(let value, _): values.append(value)
             case .dotName(let name, _):
-                guard let value = Self.dotLiterals[name] else { return nil }
+                guard let value = DotLiterals.values[name] else { return nil }
                 values.append(value)
             default: return nil
             }
@@ -296,14 +289,14 @@ extension Compiler {
                     // A computed property of `self`: its body, run in place.
                     if let body = getter.eval {
                         // Already compiled (declared earlier): call it directly.
-                        return Typed({ machine in try machine.ownGetter(getter, body) }, type)
+                        return Typed({ machine in try machine.ownGetter(getter.name, body) }, type)
                     }
                     return Typed(
                         { machine in
                             guard let body = getter.eval else {
                                 return try machine.withSelf { try machine.kvo.get($0, property) }
                             }
-                            return try machine.ownGetter(getter, body)
+                            return try machine.ownGetter(getter.name, body)
                         }, type)
                 }
                 if case .stored(let slot) = property.storage {

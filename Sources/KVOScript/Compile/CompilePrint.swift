@@ -41,12 +41,3 @@ extension Compiler {
         return text
     }
 }
-
-extension Machine {
-    /// Ends a line a `print(…, terminator:)` left open.
-    func endPendingPrint() {
-        guard let pending = pendingPrint else { return }
-        pendingPrint = nil
-        emit(.print(text: pending, depth: 0))
-    }
-}

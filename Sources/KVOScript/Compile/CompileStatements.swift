@@ -8,11 +8,6 @@ struct LValue {
 }
 
 extension Compiler {
-    static let exceptionNames = [
-        "NSRangeException", "NSUnknownKeyException", "NSInvalidArgumentException",
-        "NSInternalInconsistencyException", "NSGenericException",
-    ]
-
     /// A statement that runs `eval` (an internal error) when reached.
     func exec(_ eval: @escaping Eval) -> Exec {
         { machine in
@@ -452,13 +447,6 @@ extension Compiler {
         default:
             throw ScriptError.runtime("cannot subscript \(container.typeName)")
         }
-    }
-}
-
-extension Machine {
-    func selfValue() throws -> Value {
-        guard let object = selfObject else { throw ScriptError.runtime("'self' is not available here") }
-        return .object(object)
     }
 }
 

@@ -7,12 +7,6 @@ import KVOCore
 extension Compiler {
     /// Literals Swift's spellings write after a dot (`change?[.newKey]`,
     /// `.whitespacesAndNewlines`), beyond the scenario's own.
-    nonisolated(unsafe) static let swiftDotLiterals: [String: Value] = [
-        "newKey": .string("new"), "oldKey": .string("old"), "kindKey": .string("kind"),
-        "indexesKey": .string("indexes"), "notificationIsPriorKey": .string("notificationIsPrior"),
-        "whitespacesAndNewlines": .string("whitespacesAndNewlines"), "whitespaces": .string("whitespaces"),
-    ]
-
     // MARK: Casts and unwrapping
 
     func compileCast(
@@ -230,16 +224,12 @@ extension Compiler {
         let info = cls.info
         return Typed(
             { machine in
-                let object = machine.kvo.makeObject(info, name: nameHint)
-                // --explain: nothing done to the object before anyone can
-                // observe it is worth a line.
-                let quiet = machine.kvo.explains && machine.kvo.initializing.insert(ObjectIdentifier(object)).inserted
-                defer { if quiet { machine.kvo.initializing.remove(ObjectIdentifier(object)) } }
-                for (property, initial) in cls.allInitializers {
-                    if property.slot != nil { try machine.kvo.setIvar(object, property, try initial(machine)) }
+                try machine.construct(info, name: nameHint) { object in
+                    try machine.runInitialValues(of: cls) { property, value in
+                        try machine.kvo.setIvar(object, property, value)
+                    }
+                    _ = try machine.invoke(box, selfObject: object, arguments: try evals.map { try $0(machine) })
                 }
-                _ = try machine.invoke(box, selfObject: object, arguments: try evals.map { try $0(machine) })
-                return .object(object)
             }, cls)
     }
 
@@ -259,8 +249,8 @@ extension Compiler {
         let compileObserver = { (body: [Stmt]?, key: SourceLocation) -> (Exec, Int)? in
             body.map { body in self.compileInMethod(cls, key: key) { self.compileBlock(body) } }
         }
-        let willSet = compileObserver(decl.willSet, Checker.willSetKey(decl))
-        let didSet = compileObserver(decl.didSet, Checker.didSetKey(decl))
+        let willSet = compileObserver(decl.willSet, Resolutions.willSetKey(decl))
+        let didSet = compileObserver(decl.didSet, Resolutions.didSetKey(decl))
         let name = decl.name
         let machine = MachineRef(self.machine)
         property.setter = { object, newValue in

@@ -14,3 +14,10 @@ struct CompiledStatement {
     /// nothing returns.
     var echoesNil = false
 }
+
+/// Compiled code kept in arrays is wrapped in a struct: an array of bare
+/// closures stores them at the most general abstraction level, and each call
+/// would then go through a reabstraction thunk.
+struct ExecBox {
+    let exec: Exec
+}

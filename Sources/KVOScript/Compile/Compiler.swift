@@ -1,7 +1,7 @@
 import KVOCore
 
-/// The second half of compiling: turns a program the `Checker` accepted into
-/// closures, with every name already resolved (so nothing is looked up by
+/// The second half of compiling: turns a program the checker accepted (a
+/// `CheckedProgram`) into closures, with every name already resolved (so nothing is looked up by
 /// name while running). It reports nothing: what could be wrong was found by
 /// the checker, and the few paths that cannot happen after a successful check
 /// compile to an internal error. One instance lives as long as a session.
@@ -48,15 +48,15 @@ final class Compiler {
     // MARK: Programs
 
     /// Compiles a program `checker` accepted, and adopts what it declared.
-    func compile(_ statements: [Stmt], checked checker: Checker) -> [CompiledStatement] {
-        environment = checker.environment
-        resolutions = checker.resolutions
+    func compile(_ statements: [Stmt], checked program: CheckedProgram) -> [CompiledStatement] {
+        environment = program.environment
+        resolutions = program.resolutions
         function = nil
         blockDepth = 0
-        for (decl, box) in checker.declaredFunctions {
+        for (decl, box) in program.functions {
             pendingBodies.append { [unowned self] in self.compileBody(decl, box: box, cls: nil) }
         }
-        for (decl, cls) in checker.declaredClasses { defineClass(decl, cls) }
+        for (decl, cls) in program.classes { defineClass(decl, cls) }
         var compiled: [CompiledStatement] = []
         for statement in statements {
             switch statement {
@@ -113,7 +113,7 @@ final class Compiler {
     }
 
     private func defineProperty(_ decl: PropertyDecl, _ property: PropertyInfo, in cls: ScriptClass) {
-        if let initial = decl.initial, Self.constantValue(initial) == nil {
+        if let initial = decl.initial, initial.constantValue == nil {
             pendingBodies.append { [unowned self] in
                 let (eval, _) = self.compileInMethod(cls, isStatic: true, name: decl.name, key: initial.location) {
                     self.compileExpr(initial).eval
@@ -190,27 +190,19 @@ final class Compiler {
         }
     }
 
-    /// A literal initial value, shared by every instance.
-    static func constantValue(_ expr: Expr) -> Value? {
-        switch expr {
-        case .literal(let value, _): return value
-        case .arrayLiteral(let elements, _):
-            var values: [Value] = []
-            for element in elements {
-                guard let value = constantValue(element) else { return nil }
-                values.append(value)
-            }
-            return .array(values)
-        default: return nil
-        }
-    }
-
     /// Connects the NSObject hooks a class overrides to its compiled methods.
     private func wireHooks(_ cls: ScriptClass) {
         let machine = MachineRef(self.machine)
-        // The checker made sure each takes what NSObject passes.
-        func arity(_ box: FunctionBox, _ count: Int, _ signature: String) -> Bool { box.parameters.count == count }
-        if let box = cls.methods["observeValue"], arity(box, 4, "(keyPath, object, change, context)") {
+        // The checker made sure each takes what NSObject passes (Library's
+        // `Hook`); one that does not is not connected.
+        func hook(_ name: String) -> FunctionBox? {
+            guard let declared = Hook.all.first(where: { $0.name == name }),
+                let box = declared.isStatic ? cls.staticMethods[name] : cls.methods[name],
+                box.parameters.count == declared.parameters
+            else { return nil }
+            return box
+        }
+        if let box = hook("observeValue") {
             cls.info.ownHooks.observeValue = { observer, keyPath, object, change, context in
                 _ = try machine {
                     try $0.invoke(
@@ -221,27 +213,27 @@ final class Compiler {
                 }
             }
         }
-        if let box = cls.methods["setNilValueForKey"], arity(box, 1, "(key)") {
+        if let box = hook("setNilValueForKey") {
             cls.info.ownHooks.setNilValueForKey = { object, key in
                 _ = try machine { try $0.invoke(box, selfObject: object, arguments: [.string(key)]) }
             }
         }
-        if let box = cls.methods["valueForUndefinedKey"], arity(box, 1, "(key)") {
+        if let box = hook("valueForUndefinedKey") {
             cls.info.ownHooks.valueForUndefinedKey = { object, key in
                 try machine { try $0.invoke(box, selfObject: object, arguments: [.string(key)]) }
             }
         }
-        if let box = cls.methods["setValueForUndefinedKey"], arity(box, 2, "(value, key)") {
+        if let box = hook("setValueForUndefinedKey") {
             cls.info.ownHooks.setValueForUndefinedKey = { object, value, key in
                 _ = try machine { try $0.invoke(box, selfObject: object, arguments: [value, .string(key)]) }
             }
         }
-        if let box = cls.staticMethods["automaticallyNotifiesObservers"], arity(box, 1, "(key)") {
+        if let box = hook("automaticallyNotifiesObservers") {
             cls.info.ownHooks.automaticallyNotifiesObservers = { key in
                 try Operators.truth(try machine { try $0.invoke(box, selfObject: nil, arguments: [.string(key)]) })
             }
         }
-        if let box = cls.staticMethods["keyPathsForValuesAffecting"], arity(box, 1, "(key)") {
+        if let box = hook("keyPathsForValuesAffecting") {
             cls.info.ownHooks.keyPathsForValuesAffecting = { key in
                 let result = try machine { try $0.invoke(box, selfObject: nil, arguments: [.string(key)]) }
                 let values: [Value]
@@ -301,70 +293,6 @@ final class Compiler {
         function = savedFunction
         blockDepth = savedDepth
         return (result, resolutions.frameSizes[key] ?? 0)
-    }
-}
-
-extension Machine {
-    /// What every accessor call checks before running its body: the depth
-    /// limit, a deallocated receiver, the native stack.
-    @inline(__always)
-    func checkAccessorCall(_ name: String, on object: KVOObject) throws {
-        guard callDepth < kvo.maxDepth else {
-            throw ScriptError.runtime(
-                "accessor calls nested deeper than the maximum depth (\(kvo.maxDepth)) in '\(name)'; raise it with --max-depth"
-            )
-        }
-        if object.isReleased {
-            throw ScriptError.runtime(
-                "-[\(object.cls.name) \(name)]: message sent to deallocated instance \(object.description)")
-        }
-        try kvo.stackGuard.check("accessor calls")
-    }
-
-    /// `self`'s stored property in `slot`, as `get` reads it.
-    @inline(__always)
-    func ownSlot(_ slot: Int) throws -> Value {
-        try withSelf { object in
-            try kvo.checkAlive(object)
-            return object.slots[slot]
-        }
-    }
-
-    /// A getter body of `self`'s own computed property, run in place: the
-    /// checks and the depth of `get` plus `invokeGetter`, with no `self` to
-    /// swap.
-    @inline(__always)
-    func ownGetter<Result>(_ getter: GetterBody, _ body: (Machine) throws -> Result) throws -> Result {
-        try withSelf { object in
-            try kvo.checkAlive(object)
-            try checkAccessorCall(getter.name, on: object)
-            callDepth += 1
-            defer { callDepth -= 1 }
-            return try body(self)
-        }
-    }
-
-    /// Runs a compiled accessor body (a getter, or a setter with its `newValue`)
-    /// as a call of its own.
-    func invokeBody(
-        frameSize: Int, selfObject: KVOObject, argument: Value?, name: String, _ body: (Machine) throws -> Value
-    ) throws -> Value {
-        try checkAccessorCall(name, on: selfObject)
-        let newBase = stack.count
-        if let argument { stack.append(argument) }
-        return try inFrame(base: newBase, size: frameSize, selfObject: selfObject, body)
-    }
-
-    /// Runs a getter body that has no locals: `invokeBody` without the frame.
-    func invokeGetter(selfObject newSelf: KVOObject, name: String, _ body: (Machine) throws -> Value) throws -> Value {
-        try checkAccessorCall(name, on: newSelf)
-        let outer = enterSelf(newSelf)
-        callDepth += 1
-        defer {
-            restoreSelf(outer)
-            callDepth -= 1
-        }
-        return try body(self)
     }
 }
 

@@ -12,14 +12,30 @@ public struct Diagnostic: Error, Equatable, Sendable {
     }
 
     public var severity: Severity
+    /// The words, as printed.
     public var message: String
+    /// Which problem this is: what code that reacts to one kind of problem
+    /// compares, rather than the words.
+    public var id: MessageID
     public var location: SourceLocation
     /// Characters the caret line underlines.
     public var length: Int
 
-    public init(_ severity: Severity = .error, _ message: String, at location: SourceLocation, length: Int = 1) {
+    public init(
+        _ severity: Severity = .error, _ message: some DiagnosticMessage, at location: SourceLocation, length: Int = 1
+    ) {
+        self.init(severity, message.text, id: message.id, at: location, length: length)
+    }
+
+    /// A diagnostic whose words come from elsewhere (a Swift compiler's
+    /// output, a compiled program's failure): no message case of its own.
+    public init(
+        _ severity: Severity = .error, _ message: String, id: MessageID = .freeText, at location: SourceLocation,
+        length: Int = 1
+    ) {
         self.severity = severity
         self.message = message
+        self.id = id
         self.location = location
         self.length = max(1, length)
     }

@@ -1,20 +1,10 @@
 import KVOCore
 
-/// Foundation's KVC/KVO methods and the collection proxies' methods (docs/language.md#foundation-api),
-/// keyed by Swift-style signature (`addObserver(_:forKeyPath:options:context:)`)
-/// so argument labels are checked when the scenario is checked.
+/// What Foundation's KVC/KVO methods and the collection proxies' methods do
+/// (docs/language.md#foundation-api), keyed by the signatures of
+/// `BuiltinSignatures`, which is what the checker reads.
 enum Builtins {
     typealias Implementation = (Machine, Value, [Value]) throws -> Value
-
-    static func signature(_ name: String, _ labels: [String]) -> String {
-        name + "(" + labels.map { $0 + ":" }.joined() + ")"
-    }
-
-    static func signatures(named name: String) -> [String] {
-        table.keys.filter { $0.hasPrefix(name + "(") }.sorted()
-    }
-
-    static let names: Set<String> = Set(table.keys.map { String($0.prefix { $0 != "(" }) })
 
     static func call(_ signature: String, _ machine: Machine, _ receiver: Value, _ arguments: [Value]) throws -> Value {
         guard let implementation = table[signature] else { throw ScriptError.runtime("no method \(signature)") }

@@ -1,19 +1,5 @@
 import KVOCore
 
-/// Compiled code: the checker turns each expression into an `Eval` and each
-/// statement into an `Exec`, with names already resolved to slots, so running
-/// never looks a name up by string.
-typealias Eval = (Machine) throws -> Value
-/// Returns nil to carry on, or the value of a `return`.
-typealias Exec = (Machine) throws -> Value?
-
-/// Compiled code kept in arrays is wrapped in a struct: an array of bare
-/// closures stores them at the most general abstraction level, and each call
-/// would then go through a reabstraction thunk.
-struct ExecBox {
-    let exec: Exec
-}
-
 /// The running state of a scenario: globals, the current frame, limits.
 public final class Machine {
     public let kvo: KVORuntime

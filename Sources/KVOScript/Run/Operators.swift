@@ -102,11 +102,6 @@ enum Operators {
         }
     }
 
-    /// The binary operators `general` implements, for the checker.
-    static let binaryOperators: Set<String> = ["+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">="]
-
-    static func isBinary(_ op: String) -> Bool { binaryOperators.contains(op) }
-
     /// A binary operator by the general rules alone (see `FastPath`).
     /// `meter` counts the work of comparing large values against the limits.
     static func general(_ op: String, meter: WorkMeter) -> Binary? {

@@ -19,8 +19,8 @@ public enum EntryShape: Equatable {
         let (tokens, diagnostics) = Lexer.tokenize(source)
         // An unclosed block comment swallows what follows: keep reading. An
         // unclosed string is an error the parser reports once.
-        if diagnostics.contains(where: { $0.message.hasPrefix("unterminated '/*'") }) { return .open }
-        if diagnostics.contains(where: { $0.message.hasPrefix("unterminated string") }) { return .complete }
+        if diagnostics.contains(where: { $0.id == LexerMessage.unterminatedBlockComment.id }) { return .open }
+        if diagnostics.contains(where: { $0.id == LexerMessage.unterminatedString.id }) { return .complete }
         var depth = 0
         var statementStart: Keyword?
         var atStatementStart = true

@@ -74,7 +74,7 @@ struct Lexer {
         tokens.append(Token(kind: kind, location: start, length: length))
     }
 
-    private mutating func error(_ message: String, at start: SourceLocation, length: Int = 1) {
+    private mutating func error(_ message: LexerMessage, at start: SourceLocation, length: Int = 1) {
         diagnostics.append(Diagnostic(.error, message, at: start, length: length))
     }
 
@@ -126,7 +126,7 @@ struct Lexer {
                     name.append(c)
                     advance()
                 }
-                if name.isEmpty { error("expected an attribute name after '@'", at: start) }
+                if name.isEmpty { error(.missingAttributeName, at: start) }
                 add(.attribute(name), at: start, length: name.count + 1)
             } else if c == "." && (peek()?.isASCIILetter ?? false) && !previousEndsExpression {
                 advance()
@@ -143,20 +143,16 @@ struct Lexer {
                     digits.append(c)
                     advance()
                 }
-                error("'.\(digits)' is not a number; write '0.\(digits)'", at: start, length: index - startIndex)
+                error(.leadingDotNumber(digits: digits), at: start, length: index - startIndex)
             } else if c == "#" && !(peek()?.isASCIILetter ?? false) {
                 advance()
-                error("unexpected character '#' in the scenario", at: start)
+                error(.strayHash, at: start)
             } else if let op = matchPunct() {
                 for _ in 0..<op.count { advance() }
                 add(.punct(op), at: start, length: op.count)
             } else {
                 advance()
-                // Printable ASCII quoted; anything else (controls too) by number.
-                let printable = c.asciiValue.map { $0 > 0x20 && $0 < 0x7F } ?? false
-                let shown =
-                    printable ? "'\(c)'" : "U+" + String(c.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true)
-                error("unexpected character \(shown) in the scenario", at: start)
+                error(.unexpectedCharacter(c), at: start)
             }
         }
         add(.eof, at: location, length: 1)
@@ -210,7 +206,7 @@ struct Lexer {
                 advance()
                 advance()
             } else if current == nil {
-                error("unterminated '/*' comment; close it with '*/'", at: start, length: 2)
+                error(.unterminatedBlockComment, at: start, length: 2)
                 return
             } else {
                 advance()
@@ -252,11 +248,11 @@ struct Lexer {
         }
         let length = column - start.column
         if let c = current, c.isASCIILetter || c == "_" {
-            error("'\(c)' is not valid in a number literal", at: location)
+            error(.letterInNumber(c), at: location)
         }
         if isDouble {
             guard let value = Double(text), value.isFinite else {
-                error("number literal '\(text)' is too large", at: start, length: length)
+                error(.numberTooLarge(text), at: start, length: length)
                 add(.double(0), at: start, length: length)
                 return
             }
@@ -264,7 +260,7 @@ struct Lexer {
         } else if let value = Int(text) {
             add(.integer(value), at: start, length: length)
         } else {
-            error("integer literal '\(text)' overflows Int (maximum \(Int.max))", at: start, length: length)
+            error(.integerOverflow(text), at: start, length: length)
             add(.integer(0), at: start, length: length)
         }
     }
@@ -275,7 +271,7 @@ struct Lexer {
         var text = ""
         while true {
             guard let c = current, c != "\n", c != "\r\n" else {
-                error("unterminated string literal; close it with '\"' on the same line", at: start)
+                error(.unterminatedString, at: start)
                 break
             }
             if c == "\"" {
@@ -310,7 +306,7 @@ struct Lexer {
                 case "u":
                     advance()
                     guard current == "{" else {
-                        error("expected '{' in '\\u{…}' escape", at: escapeStart, length: 2)
+                        error(.unicodeEscapeNeedsOpenBrace, at: escapeStart, length: 2)
                         continue
                     }
                     advance()
@@ -322,12 +318,12 @@ struct Lexer {
                     if current == "}" {
                         advance()
                     } else {
-                        error("expected '}' to close '\\u{…}'", at: escapeStart, length: 2)
+                        error(.unicodeEscapeNeedsCloseBrace, at: escapeStart, length: 2)
                     }
                     if let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) {
                         text.unicodeScalars.append(scalar)
                     } else {
-                        error("invalid Unicode scalar '\\u{\(hex)}'", at: escapeStart, length: hex.count + 4)
+                        error(.invalidUnicodeScalar(hex: hex), at: escapeStart, length: hex.count + 4)
                     }
                 case "(" where nesting < Self.maxNesting:
                     advance()
@@ -349,7 +345,7 @@ struct Lexer {
                         advance()
                         parts.append(.interpolation(source: code, at: codeStart, tokens: inner.tokens))
                     } else {
-                        error("unterminated interpolation '\\(' in string literal", at: escapeStart, length: 2)
+                        error(.unterminatedInterpolation, at: escapeStart, length: 2)
                     }
                 case "(":
                     // Too deep to lex: skipped to its end, for one error.
@@ -358,9 +354,7 @@ struct Lexer {
                         parts.append(.text(text))
                         text = ""
                     }
-                    error(
-                        "interpolations nested deeper than \(Self.maxNesting) levels; split the expression",
-                        at: escapeStart, length: 2)
+                    error(.interpolationTooDeep(maxNesting: Self.maxNesting), at: escapeStart, length: 2)
                     var depth = 1
                     var inString = false
                     while let c = current, c != "\n", c != "\r\n" {
@@ -383,8 +377,7 @@ struct Lexer {
                     }
                     if current == ")" { advance() }
                 default:
-                    let shown = current.map { String($0) } ?? ""
-                    error("invalid escape sequence '\\\(shown)' in string literal", at: escapeStart, length: 2)
+                    error(.invalidEscape(current), at: escapeStart, length: 2)
                     advance()
                 }
                 continue

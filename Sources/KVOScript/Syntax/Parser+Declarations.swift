@@ -24,13 +24,7 @@ extension Parser {
                 _ = try parseType()
             }
             names.append(name)
-            skipNewlines()
-            if isPunct(",") {
-                advance()
-                skipNewlines()
-            } else if !isPunct(")") {
-                throw fail("expected ',' or ')' in the parameter list, found \(describe(current))")
-            }
+            try commaOrClose(")", in: .parameters)
         }
         advance()
         return (names, labels)
@@ -44,7 +38,7 @@ extension Parser {
         let start = current
         advance()  // func
         let (name, _) = try identifier("a function name after 'func'")
-        if isPunct("<") { throw fail(Self.genericsMessage) }
+        if isPunct("<") { throw fail(.generics) }
         let (parameters, labels) = try parseLabeledParameters()
         if case .identifier("throws") = current.kind { advance() }
         if isPunct("->") {
@@ -106,9 +100,7 @@ extension Parser {
                 }
             default:
                 if isPunct("<") {
-                    throw fail(
-                        "generic types like '\(name)<…>' are not supported; the types are Int, Double, Bool, "
-                            + "String, a class name, [T] and Set<T>")
+                    throw fail(.genericType(name: name))
                 }
                 type = .object(name)
             }
@@ -121,9 +113,7 @@ extension Parser {
         var syntax = TypeSyntax(type: type, location: start.location, length: length)
         syntax.swiftName = swiftName
         if isDictionary && !allowDictionaryType {
-            throw fail(
-                "dictionary types are not supported; use a class with one property per key, or an array",
-                at: start)
+            throw fail(.dictionaryType, at: start)
         }
         return syntax
     }
@@ -134,21 +124,18 @@ extension Parser {
         let start = current
         advance()
         let (name, _) = try identifier("a class name after 'class'")
-        if isPunct("<") { throw fail(Self.genericsMessage) }
+        if isPunct("<") { throw fail(.generics) }
         var superclass: (String, SourceLocation)?
         if isPunct(":") {
             advance()
             let (superName, token) = try identifier("a superclass name")
             superclass = (superName, token.location)
             if isPunct(",") {
-                throw fail(
-                    "protocols are not supported: a class here has one superclass and no protocol list; "
-                        + "'NSKeyValueObservingCustomization' is spelled with the static hooks "
-                        + "'automaticallyNotifiesObservers(key)' and 'keyPathsForValuesAffecting(key)'")
+                throw fail(.protocolList)
             }
         }
         skipNewlines()
-        guard isPunct("{") else { throw fail("expected '{' to start the body of class '\(name)'") }
+        guard isPunct("{") else { throw fail(.expectedClassBody(className: name)) }
         let open = current
         advance()
         try enter()
@@ -160,7 +147,7 @@ extension Parser {
                 advance()
                 break
             }
-            if current.kind == .eof { throw fail("expected '}' to close class '\(name)'", at: open) }
+            if current.kind == .eof { throw fail(.unclosedClass(className: name), at: open) }
             let start = index
             do {
                 try parseMember(into: &decl)
@@ -201,13 +188,7 @@ extension Parser {
                         }
                     }
                     affectedBy.append((path, pathStart.location))
-                    skipNewlines()
-                    if isPunct(",") {
-                        advance()
-                        skipNewlines()
-                    } else if !isPunct(")") {
-                        throw fail("expected ',' or ')' in '@affectedBy(…)'")
-                    }
+                    try commaOrClose(")", in: .affectedBy)
                 }
                 advance()
             // `@objc`, `dynamic` are accepted and ignored: every property of a
@@ -221,7 +202,8 @@ extension Parser {
                 break
             default:
                 throw fail(
-                    "unknown attribute '@\(name)'\(Suggestion.didYouMean(name, in: ["manual", "affectedBy"]))",
+                    .unknownAttribute(
+                        name: name, suggestion: Suggestion.didYouMean(name, in: ["manual", "affectedBy"])),
                     at: token)
             }
             skipNewlines()
@@ -240,21 +222,21 @@ extension Parser {
             let (parameters, labels) = try parseLabeledParameters()
             let body = try parseBlock("to start the body of 'init'")
             if decl.initializer != nil {
-                throw fail("a class here has one 'init'; give the others' work to it", at: start)
+                throw fail(.secondInitializer, at: start)
             }
             decl.initializer = FunctionDecl(
                 name: "init", parameters: parameters, labels: labels, body: body,
                 isStatic: false, location: start.location)
         case .identifier("deinit"):
-            throw fail("'deinit' is not supported; 'release(x)' ends an object's life, and its observers go with it")
+            throw fail(.deinitializer)
         case .keyword(.func):
             if isManual || !affectedBy.isEmpty {
-                throw fail("'@manual' and '@affectedBy' apply to properties, not methods", at: start)
+                throw fail(.attributesOnMethod, at: start)
             }
             decl.methods.append(try parseFunction(isStatic: false))
         case .keyword(.static):
             advance()
-            guard isKeyword(.func) else { throw fail("expected 'func' after 'static'") }
+            guard isKeyword(.func) else { throw fail(.expectedFuncAfterStatic) }
             decl.methods.append(try parseFunction(isStatic: true))
         case .keyword(.var), .keyword(.let):
             advance()
@@ -275,13 +257,11 @@ extension Parser {
                 try parseAccessors(into: &property)
             }
             if property.type == nil && property.initial == nil && property.computed == nil {
-                throw fail("property '\(name)' needs a type ('var \(name): Double') or a value", at: start)
+                throw fail(.propertyNeedsTypeOrValue(name: name), at: start)
             }
             decl.properties.append(property)
         default:
-            throw fail(
-                "expected 'var', 'let', 'func' or 'static func' in the body of class '\(decl.name)', found \(describe(current))"
-            )
+            throw fail(.expectedMember(className: decl.name, found: describe(current)))
         }
     }
 
@@ -301,7 +281,7 @@ extension Parser {
             isAccessorList = false
         }
         if !isAccessorList {
-            if property.initial != nil { throw fail("a property with a value cannot also be computed", at: open) }
+            if property.initial != nil { throw fail(.computedPropertyWithValue, at: open) }
             if isKeyword(.return) { advance() }
             property.computed = try parseExpression()
             skipNewlines()
@@ -322,7 +302,7 @@ extension Parser {
                 if isPunct("(") {
                     advance()
                     let (name, token) = try identifier("the value's name")
-                    if name != implicit { throw fail("name the value '\(implicit)'", at: token) }
+                    if name != implicit { throw fail(.observerValueName(expected: implicit), at: token) }
                     try expectPunct(")", "after the value's name")
                 }
                 let body = try parseBlock("after '\(word)'")
@@ -331,12 +311,12 @@ extension Parser {
                 if isPunct("(") {
                     advance()
                     let (name, token) = try identifier("the new value's name")
-                    if name != "newValue" { throw fail("name the new value 'newValue'", at: token) }
+                    if name != "newValue" { throw fail(.setterValueName, at: token) }
                     try expectPunct(")", "after the new value's name")
                 }
                 property.setter = try parseBlock("after 'set'")
             } else {
-                throw fail("expected 'get', 'set', 'willSet' or 'didSet', found '\(word)'")
+                throw fail(.expectedAccessor(found: word))
             }
             skipNewlines()
         }

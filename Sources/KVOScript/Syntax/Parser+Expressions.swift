@@ -40,7 +40,7 @@ extension Parser {
             links.append(ChainLink(op: op, operand: rhs, location: token.location))
             if level == 2 || level == Self.nilCoalescingLevel + 1 {
                 if case .punct(let next) = current.kind, Self.levels[level].contains(next) {
-                    throw fail("'\(next)' cannot follow '\(op)' without parentheses")
+                    throw fail(.operatorsNeedParentheses(next: next, after: op))
                 }
             }
         }
@@ -67,7 +67,7 @@ extension Parser {
             expr = .cast(expr, type, forced: forced, conditional: conditional, token.location)
         }
         if case .identifier("is") = current.kind {
-            throw fail("'is' is not supported; use 'as?' with 'if let': 'if let a = x as? Account { … }'")
+            throw fail(.isOperator)
         }
         return expr
     }
@@ -129,7 +129,7 @@ extension Parser {
                 case .identifier(let n): name = n
                 case .keyword(let k): name = k.rawValue
                 case .integer(let n): name = String(n)
-                default: throw fail("expected a member name after '.', found \(describe(current))")
+                default: throw fail(.expectedMemberName(found: describe(current)))
                 }
                 advance()
                 if case .identifier(let type, let typeLocation, _) = expr,
@@ -185,13 +185,7 @@ extension Parser {
             if label == "userInfo", isPunct("[") { dictionaryAllowedAt = index }
             let value = try parseExpression()
             arguments.append(Argument(label: label, value: value, location: start.location))
-            skipNewlines()
-            if isPunct(",") {
-                advance()
-                skipNewlines()
-            } else if !isPunct(")") {
-                throw fail("expected ',' or ')' in the argument list, found \(describe(current))")
-            }
+            try commaOrClose(")", in: .arguments)
         }
         advance()
         return arguments
@@ -223,7 +217,7 @@ extension Parser {
             return .selfRef(token.location)
         case .keyword(.super):
             advance()
-            guard isPunct(".") else { throw fail("expected '.' after 'super'") }
+            guard isPunct(".") else { throw fail(.expectedDotAfterSuper) }
             return .identifier("super", token.location, length: 5)
         case .identifier(let name):
             advance()
@@ -245,7 +239,7 @@ extension Parser {
             var elements: [Expr] = []
             if isPunct(":") {
                 // `[:]`, the empty dictionary.
-                if !dictionaryAllowed { _ = fail(Self.dictionaryMessage) }
+                if !dictionaryAllowed { _ = fail(.dictionaryLiteral) }
                 advance()
                 skipNewlines()
                 try expectPunct("]", "to close the empty dictionary '[:]'")
@@ -255,15 +249,10 @@ extension Parser {
                 elements.append(try parseExpression())
                 skipNewlines()
                 if isPunct(":"), elements.count == 1 {
-                    if !dictionaryAllowed { _ = fail(Self.dictionaryMessage) }
+                    if !dictionaryAllowed { _ = fail(.dictionaryLiteral) }
                     return try parseDictionaryLiteral(firstKey: elements[0], at: token.location)
                 }
-                if isPunct(",") {
-                    advance()
-                    skipNewlines()
-                } else if !isPunct("]") {
-                    throw fail("expected ',' or ']' in the array literal, found \(describe(current))")
-                }
+                try commaOrClose("]", in: .array)
             }
             advance()
             return .arrayLiteral(elements, token.location)
@@ -274,9 +263,9 @@ extension Parser {
         case .punct("{") where trailingClosureAllowed:
             return try parseClosure()
         case .keyword(let keyword):
-            throw fail("expected an expression, found keyword '\(keyword.rawValue)'")
+            throw fail(.expectedExpressionFoundKeyword(keyword.rawValue))
         default:
-            throw fail("expected an expression, found \(describe(token))")
+            throw fail(.expectedExpression(found: describe(token)))
         }
     }
 
@@ -299,7 +288,7 @@ extension Parser {
                 do {
                     let expr = try inner.parseExpression()
                     if inner.current.kind != .eof {
-                        _ = inner.fail("unexpected \(inner.describe(inner.current)) in the interpolation")
+                        _ = inner.fail(.unexpectedInInterpolation(found: inner.describe(inner.current)))
                     }
                     diagnostics += inner.diagnostics
                     result.append(.expr(expr))

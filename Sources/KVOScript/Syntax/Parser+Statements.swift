@@ -34,7 +34,17 @@ extension Parser {
 
     mutating func endStatement() throws {
         if current.kind == .newline || isPunct(";") || isPunct("}") || current.kind == .eof { return }
-        throw fail("consecutive statements on a line must be separated by ';'")
+        throw fail(.consecutiveStatements)
+    }
+
+    /// `let NAME =` (or `var NAME =`) after `if` or `guard`: the name, or nil
+    /// for a plain condition.
+    mutating func optionalBinding(after keyword: String) throws -> String? {
+        guard isKeyword(.let) || isKeyword(.var) else { return nil }
+        advance()
+        let (name, _) = try identifier("a name after '\(keyword) let'")
+        try expectPunct("=", "after '\(keyword) let \(name)'")
+        return name
     }
 
     /// Skips to the start of the next statement after an error.
@@ -60,20 +70,26 @@ extension Parser {
 
     mutating func parseBlock(_ context: String) throws -> [Stmt] {
         skipNewlines()
-        guard isPunct("{") else { throw fail("expected '{' \(context), found \(describe(current))") }
+        guard isPunct("{") else { throw fail(.expectedBlock(context: context, found: describe(current))) }
         let open = current
         advance()
         try enter()
         defer { leave() }
         var body: [Stmt] = []
         try parseStatements(into: &body, until: "}")
-        guard isPunct("}") else { throw fail("expected '}' to close the block opened here", at: open) }
+        guard isPunct("}") else { throw fail(.unclosedBlock, at: open) }
         advance()
         return body
     }
 
     mutating func parseStatement() throws -> Stmt {
         let start = current
+        // `struct Name`: a Swift declaration a scenario has no counterpart for.
+        if case .identifier(let word) = current.kind, let declaration = ParserMessage.SwiftDeclaration(rawValue: word),
+            case .identifier = peekKind()
+        {
+            throw fail(.unsupportedDeclaration(declaration), at: start)
+        }
         switch current.kind {
         case .identifier("context") where { if case .identifier = peekKind() { return true } else { return false } }():
             advance()
@@ -87,10 +103,6 @@ extension Parser {
             return .importModule(module, start.location)
         case .identifier(let word) where Self.modifiers.contains(word) && startsDeclaration(after: 1):
             return try parseModified()
-        case .identifier(let word)
-        where Self.unsupportedDeclarations[word] != nil
-            && { if case .identifier = peekKind() { return true } else { return false } }():
-            throw fail(Self.unsupportedDeclarations[word] ?? "", at: start)
         case .identifier("guard"):
             return try parseGuard()
         case .identifier("throw") where peekKind() != .newline && peekKind() != .punct("="):
@@ -99,7 +111,7 @@ extension Parser {
         case .keyword(.func):
             return .function(try parseFunction(isStatic: false))
         case .keyword(.static):
-            throw fail("'static' is only allowed on methods inside a class")
+            throw fail(.staticOutsideClass)
         case .keyword(.let), .keyword(.var):
             let isLet = isKeyword(.let)
             advance()
@@ -115,14 +127,14 @@ extension Parser {
                 skipNewlines()
                 value = try parseExpression()
             }
-            if isLet && value == nil { throw fail("'let \(name)' needs a value: 'let \(name) = …'", at: start) }
+            if isLet && value == nil { throw fail(.letNeedsValue(name: name), at: start) }
             return .binding(isLet: isLet, name: name, type: type, value: value, start.location)
         case .keyword(.if):
             return try parseIf()
         case .keyword(.for):
             advance()
             let (name, _) = try identifier("a loop variable after 'for'")
-            guard isKeyword(.in) else { throw fail("expected 'in' after 'for \(name)'") }
+            guard isKeyword(.in) else { throw fail(.expectedInAfterFor(name: name)) }
             advance()
             let sequence = try parseExpression(allowTrailingBlock: false)
             let body = try parseBlock("to start the loop body")
@@ -136,7 +148,7 @@ extension Parser {
             advance()
             let body = try parseBlock("after 'do'")
             skipNewlines()
-            guard isKeyword(.catch) else { throw fail("expected 'catch' after the 'do' block") }
+            guard isKeyword(.catch) else { throw fail(.expectedCatch) }
             advance()
             var name: (String, SourceLocation)?
             if case .identifier(let exceptionName) = current.kind {
@@ -165,7 +177,7 @@ extension Parser {
             advance()
             return try parseStatement()
         case .attribute:
-            throw fail("attributes like \(describe(current)) are only allowed on properties inside a class")
+            throw fail(.attributeOutsideClass(found: describe(current)))
         default:
             let expr = try parseExpression()
             if case .punct(let op) = current.kind, ["=", "+=", "-=", "*=", "/=", "%="].contains(op) {
@@ -190,13 +202,7 @@ extension Parser {
         while true {
             let branchStart = current
             advance()  // if
-            var binding: String?
-            if isKeyword(.let) || isKeyword(.var) {
-                advance()
-                let (name, _) = try identifier("a name after 'if let'")
-                try expectPunct("=", "after 'if let \(name)'")
-                binding = name
-            }
+            let binding = try optionalBinding(after: "if")
             let condition = try parseExpression(allowTrailingBlock: false)
             let then = try parseBlock("after the 'if' condition")
             branches.append(

@@ -9,17 +9,6 @@ extension Parser {
         "required", "convenience", "lazy", "weak", "unowned", "nonisolated",
     ]
 
-    /// Swift declarations a scenario has no counterpart for, with what to write instead.
-    static let unsupportedDeclarations: [String: String] = [
-        "struct": "structs are not supported: KVO observes only NSObject subclasses; declare 'class Name: NSObject' "
-            + "with '@objc dynamic var' properties",
-        "protocol": "protocols are not supported: declare a superclass and override its methods",
-        "enum": "enums are not supported; use Int or String properties, and the literals '.setting', '.insertion', "
-            + "'.removal', '.replacement' for change kinds",
-        "extension": "extensions are not supported; declare the members in the class itself",
-        "typealias": "type aliases are not supported; write the type itself",
-    ]
-
     /// The rest of `[key: value, …]` once its first key is read and `:` is next.
     mutating func parseDictionaryLiteral(firstKey: Expr, at location: SourceLocation) throws -> Expr {
         var pairs: [(key: Expr, value: Expr)] = []
@@ -28,13 +17,7 @@ extension Parser {
             try expectPunct(":", "between a key and its value in the dictionary literal")
             skipNewlines()
             pairs.append((key, try parseExpression()))
-            skipNewlines()
-            if isPunct(",") {
-                advance()
-                skipNewlines()
-            } else if !isPunct("]") {
-                throw fail("expected ',' or ']' in the dictionary literal, found \(describe(current))")
-            }
+            try commaOrClose("]", in: .dictionary)
             if isPunct("]") { break }
             key = try parseExpression()
             skipNewlines()
@@ -43,18 +26,13 @@ extension Parser {
         return .dictionaryLiteral(pairs, location)
     }
 
-    static let genericsMessage = "generics are not supported; declare the class or function for the types it uses"
-    static let dictionaryMessage =
-        "dictionary literals are not supported; use a class with one property per key, "
-        + "or an array"
-
     /// Whether a declaration keyword (or another modifier) is `offset` tokens ahead.
     func startsDeclaration(after offset: Int) -> Bool {
         switch peekKind(offset) {
         case .keyword(.var), .keyword(.let), .keyword(.func), .keyword(.class), .keyword(.static): return true
         case .identifier(let word):
             return Self.modifiers.contains(word) || word == "init"
-                || Self.unsupportedDeclarations[word] != nil
+                || ParserMessage.SwiftDeclaration(rawValue: word) != nil
         case .attribute: return true
         default: return false
         }
@@ -93,16 +71,10 @@ extension Parser {
     mutating func parseGuard() throws -> Stmt {
         let start = current
         advance()
-        var name: String?
-        if isKeyword(.let) || isKeyword(.var) {
-            advance()
-            let (bound, _) = try identifier("a name after 'guard let'")
-            try expectPunct("=", "after 'guard let \(bound)'")
-            name = bound
-        }
+        let name = try optionalBinding(after: "guard")
         let value = try parseExpression(allowTrailingBlock: false)
         guard isKeyword(.else) else {
-            throw fail("expected 'else' after the 'guard' condition, found \(describe(current))")
+            throw fail(.expectedElseAfterGuard(found: describe(current)))
         }
         advance()
         let otherwise = try parseBlock("after 'else'")
@@ -134,7 +106,7 @@ extension Parser {
             }
         }
         if literal.components.isEmpty {
-            throw fail("a key path names a property: '\\.balance' or '\\Account.balance'", at: start)
+            throw fail(.keyPathNeedsProperty, at: start)
         }
         return .keyPath(literal, start.location)
     }
@@ -144,7 +116,7 @@ extension Parser {
         let start = current
         advance()
         guard case .identifier(let word) = current.kind, word == "keyPath" else {
-            throw fail("only '#keyPath(…)' is supported after '#'", at: start)
+            throw fail(.onlyKeyPathDirective, at: start)
         }
         advance()
         try expectPunct("(", "after '#keyPath'")
@@ -200,7 +172,7 @@ extension Parser {
         }
         var body: [Stmt] = []
         try parseStatements(into: &body, until: "}")
-        guard isPunct("}") else { throw fail("expected '}' to close the closure opened here", at: open) }
+        guard isPunct("}") else { throw fail(.unclosedClosure, at: open) }
         advance()
         return .closure(ClosureLiteral(parameters: parameters, body: body), open.location)
     }

@@ -54,7 +54,7 @@ struct Parser {
         // An unterminated string leaves its brackets open: what the parser
         // then says about that line and the next is noise after the lexer's error.
         let unterminated = Set(
-            lexDiagnostics.filter { $0.message.hasPrefix("unterminated string") }.map(\.location.line))
+            lexDiagnostics.filter { $0.id == LexerMessage.unterminatedString.id }.map(\.location.line))
         let parserDiagnostics =
             unterminated.isEmpty
             ? parser.diagnostics
@@ -82,24 +82,38 @@ struct Parser {
         while current.kind == .newline { advance() }
     }
 
-    mutating func fail(_ message: String, at token: Token? = nil) -> Abandon {
+    mutating func fail(_ message: ParserMessage, at token: Token? = nil) -> Abandon {
         let token = token ?? current
         diagnostics.append(Diagnostic(.error, message, at: token.location, length: token.length))
         return Abandon()
     }
 
     mutating func expectPunct(_ p: String, _ context: String) throws {
-        guard isPunct(p) else { throw fail("expected '\(p)' \(context), found \(describe(current))") }
+        guard isPunct(p) else { throw fail(.expectedPunctuation(p, context: context, found: describe(current))) }
         advance()
     }
 
     mutating func identifier(_ what: String) throws -> (String, Token) {
         guard case .identifier(let name) = current.kind else {
-            throw fail("expected \(what), found \(describe(current))")
+            throw fail(.expectedName(what: what, found: describe(current)))
         }
         let token = current
         advance()
         return (name, token)
+    }
+
+    /// After an element of a comma-separated list closed by `close`: skips
+    /// newlines, then a `,` and the newlines after it, or stops before
+    /// `close`, where the caller's loop ends; anything else is an error. The
+    /// parameter, `@affectedBy`, argument, array and dictionary lists share it.
+    mutating func commaOrClose(_ close: String, in list: ParserMessage.CommaList) throws {
+        skipNewlines()
+        if isPunct(",") {
+            advance()
+            skipNewlines()
+        } else if !isPunct(close) {
+            throw fail(.expectedCommaOrClose(close: close, list: list, found: describe(current)))
+        }
     }
 
     func describe(_ token: Token) -> String {
@@ -122,8 +136,8 @@ struct Parser {
         if nesting + baseNesting > maxNesting {
             diagnostics.append(
                 Diagnostic(
-                    .error, "nesting deeper than \(maxNesting) levels; split the expression or block",
-                    at: current.location, length: current.length))
+                    .error, ParserMessage.nestingTooDeep(maxNesting: maxNesting), at: current.location,
+                    length: current.length))
             throw TooDeep()
         }
     }

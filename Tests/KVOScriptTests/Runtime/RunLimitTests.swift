@@ -30,6 +30,23 @@ import KVOCore
                 """)
     }
 
+    /// A property whose initial value creates its own class recurses: with
+    /// or without an `init`, the depth limit stops it (with an `init`, it
+    /// used to recurse until the process crashed).
+    @Test func maxDepthForInitialValuesThatCreateTheirOwnClass() {
+        for (declaration, call) in [("", "Node()"), ("    init(v: Int) { self.v = v }\n", "Node(v: 1)")] {
+            expectRun(
+                "class Node: NSObject {\n    var v = 0\n    var next = \(call)\n\(declaration)}\nlet n = \(call)\n",
+                options: options(maxDepth: 20), status: 1, out: "",
+                err: """
+                    t.kvo:\(declaration.isEmpty ? 5 : 6):1: error: initial values nested deeper than the maximum depth (20) creating 'Node'; does a property's initial value create its own class? (--max-depth raises the limit)
+                    let n = \(call)
+                    ^
+
+                    """)
+        }
+    }
+
     @Test func maxDepthForFunctionRecursion() {
         expectRun(
             "func f(n) { return f(n + 1) }\nf(0)\n", options: options(maxDepth: 50), status: 1, out: "",

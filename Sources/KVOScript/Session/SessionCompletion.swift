@@ -10,7 +10,7 @@ extension Session {
     /// argument when it has one: `addObserver(`, `value(forKey: `, `value(forKeyPath: `.
     public static var foundationMethodCompletions: [String] {
         var result: Set<String> = []
-        for signature in Builtins.table.keys {
+        for signature in BuiltinSignatures.all {
             let name = String(signature.prefix { $0 != "(" })
             guard objectMethodNames.contains(name) else { continue }
             let labels = signature.dropFirst(name.count + 1).split(separator: ":").map(String.init)

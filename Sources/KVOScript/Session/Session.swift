@@ -80,7 +80,8 @@ public final class Session {
         let diagnostics = checker.diagnostics.sorted { $0.location < $1.location }
         report(diagnostics, file: file, source: text)
         if checker.hasErrors { return nil }
-        return Program(statements: statements, starts: starts, compiled: compiler.compile(statements, checked: checker))
+        return Program(
+            statements: statements, starts: starts, compiled: compiler.compile(statements, checked: checker.checked))
     }
 
     /// Diagnostics shown per source line; the rest of that line's are counted
@@ -103,8 +104,8 @@ public final class Session {
                 output.report(
                     Diagnostic(
                         .error,
-                        "too many errors: \(diagnostics.count - index) more not shown (at most "
-                            + "\(Session.diagnosticsLimit) are); fix the ones above and run again",
+                        SessionMessage.tooManyErrors(
+                            notShown: diagnostics.count - index, limit: Session.diagnosticsLimit),
                         at: next.location, length: next.length), file: file, source: source)
                 return
             }
@@ -122,8 +123,8 @@ public final class Session {
                 let last = diagnostics[index + shown - 1]
                 output.report(
                     Diagnostic(
-                        .error, "\(end - index - shown) more errors on this line; fix the first ones and run again",
-                        at: last.location, length: last.length), file: file, source: source)
+                        .error, SessionMessage.moreErrorsOnLine(end - index - shown), at: last.location,
+                        length: last.length), file: file, source: source)
                 reported += 1
                 index = end
             } else {
@@ -296,7 +297,8 @@ public final class Session {
                 if !options.keepGoing { break }
             } catch {
                 output.report(
-                    Diagnostic(.error, "internal error: \(error)", at: statement.location), file: file, source: text)
+                    Diagnostic(.error, SessionMessage.internalError("\(error)"), at: statement.location), file: file,
+                    source: text)
                 execution.outcomes[index] = .failed
                 execution.status = ExitStatus.failure
                 lastEnding = .runtimeError
@@ -319,7 +321,7 @@ extension Session {
         guard let line = exception.line, let column = exception.column else { return }
         let (location, whence) = shown(
             SourceLocation(line: line, column: column), of: statement, in: program, text: text, repl: repl)
-        let note = "the uncaught exception '\(exception.name)' was raised here" + whence
+        let note = SessionMessage.uncaughtRaisedHere(exceptionName: exception.name, whence: whence)
         output.report(Diagnostic(.note, note, at: location), file: file, source: text)
     }
 
@@ -333,23 +335,19 @@ extension Session {
         let raisedAt = SourceLocation(
             line: failure.line ?? statement.location.line, column: failure.column ?? statement.location.column)
         let start = program.start(of: statement.location)
-        var location: SourceLocation, message: String
+        var location: SourceLocation, whence = ""
         let loop = Self.notificationLoop(failure.notificationTrail)
-        if let loop {
+        if loop != nil {
             // In the REPL the handler's line may be another entry's: the statement that started it instead.
             location = repl ? start : raisedAt
-            message =
-                failure.message + "; a notification loop: \(loop) repeats, each handler changing what the next observes"
         } else {
-            let (shownAt, whence) = shown(raisedAt, of: statement, in: program, text: text, repl: repl)
-            location = shownAt
-            message = failure.message + whence
+            (location, whence) = shown(raisedAt, of: statement, in: program, text: text, repl: repl)
         }
-        if let limit = failure.limit, let advice = limitAdvice(limit) { message += "; " + advice }
+        let advice = failure.limit.flatMap(limitAdvice)
+        let message = SessionMessage.runtimeError(failure.message, loop: loop, whence: whence, advice: advice)
         output.report(Diagnostic(.error, message, at: location), file: file, source: text)
         if loop != nil, location != start {
-            output.report(
-                Diagnostic(.note, "the loop started with this statement", at: start), file: file, source: text)
+            output.report(Diagnostic(.note, SessionMessage.loopStartedHere, at: start), file: file, source: text)
         }
     }
 
