@@ -16,6 +16,33 @@ extension Value {
         }
     }
 
+    /// Calls `body` with the UTF-8 bytes of `printDescription` for an Int, a
+    /// Double or a String, and returns true; returns false without calling
+    /// it for any other value. A number's digits are written into a stack
+    /// buffer, not a String: string interpolation copies them straight into
+    /// its result.
+    public func withPrintBytes(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> Bool {
+        switch self {
+        case .int(let value):
+            var storage: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            try withUnsafeMutableBytes(of: &storage) { buffer in
+                let start = NumberDescription.writeInteger(
+                    UInt64(value.magnitude), negative: value < 0, endingAt: buffer.count, in: buffer)
+                try body(UnsafeRawBufferPointer(rebasing: buffer[start...]))
+            }
+        case .double(let value):
+            try NumberDescription.withDescription(value, body)
+        case .string(let value):
+            if try value.utf8.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) == nil {
+                var copy = value
+                try copy.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
     /// A value named in a diagnostic: numbers bare (`2.5`, `-1`), anything
     /// else as inside a collection (a string quoted unless it is a word).
     public var diagnosticDescription: String {

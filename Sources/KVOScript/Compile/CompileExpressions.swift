@@ -15,25 +15,13 @@ extension Compiler {
             return Typed({ _ in value })
 
         case .interpolation(let parts, _):
-            // Pieces give their text directly, not boxed in a Value.
-            let pieces: [(Machine) throws -> String] = parts.map { part in
+            let pieces: [InterpolatedText.Piece] = parts.map { part in
                 switch part {
-                case .text(let text): return { _ in text }
-                case .expr(let inner):
-                    let eval = compileExpr(inner).eval
-                    return { machine in try eval(machine).printDescription(meter: machine.kvo.work) }
+                case .text(let text): return .text(Array(text.utf8))
+                case .expr(let inner): return .value(compileExpr(inner).eval)
                 }
             }
-            return Typed({ machine in
-                var text = ""
-                for piece in pieces {
-                    let part = try piece(machine)
-                    try Operators.checkSize(string: text.utf8.count + part.utf8.count)
-                    try machine.kvo.work.charge(part.utf8.count >> 6)
-                    text += part
-                }
-                return .string(text)
-            })
+            return Typed({ machine in .string(try InterpolatedText.build(pieces, machine)) })
 
         case .identifier(let name, let location, let length):
             return compileIdentifier(name, location, length)

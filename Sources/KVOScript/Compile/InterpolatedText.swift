@@ -1,0 +1,76 @@
+import KVOCore
+
+/// Evaluates a string interpolation (`"rgb(\(r), \(g), \(b))"`): the pieces'
+/// bytes are copied into one buffer, and the String is made once at the end.
+/// Appending each piece to a String cost more than the pieces themselves
+/// (B5s builds two colors per set), and numbers, strings and Ints give their
+/// bytes without a String of their own (`Value.withPrintBytes`).
+enum InterpolatedText {
+    enum Piece {
+        /// A literal piece's UTF-8 bytes.
+        case text([UInt8])
+        case value((Machine) throws -> Value)
+    }
+
+    /// Results up to this many bytes are built on the stack.
+    private static let stackBytes = 256
+
+    static func build(_ pieces: [Piece], _ machine: Machine) throws -> String {
+        try withUnsafeTemporaryAllocation(byteCount: stackBytes, alignment: 1) { stack in
+            var text = Bytes(stack: stack)
+            // By index: `for piece in pieces` copied each piece (a retain and
+            // a release of its array or closure).
+            for index in pieces.indices {
+                switch pieces[index] {
+                case .text(let bytes):
+                    try bytes.withUnsafeBytes { try text.append($0, machine) }
+                case .value(let eval):
+                    let value = try eval(machine)
+                    let written = try value.withPrintBytes { try text.append($0, machine) }
+                    if !written {
+                        var description = try value.printDescription(meter: machine.kvo.work)
+                        try description.withUTF8 { try text.append(UnsafeRawBufferPointer($0), machine) }
+                    }
+                }
+            }
+            return text.string
+        }
+    }
+
+    /// The bytes so far: in the stack buffer, or once they outgrow it, all
+    /// of them in `heap`.
+    private struct Bytes {
+        let stack: UnsafeMutableRawBufferPointer
+        var count = 0
+        var heap: [UInt8] = []
+        var spilled = false
+
+        init(stack: UnsafeMutableRawBufferPointer) { self.stack = stack }
+
+        /// Appends `bytes` after checking the size limit and charging the
+        /// step meter, as every string operation does.
+        mutating func append(_ bytes: UnsafeRawBufferPointer, _ machine: Machine) throws {
+            try Operators.checkSize(string: count + bytes.count)
+            // Charging nothing (a piece under 64 bytes) is no step.
+            if bytes.count >= 64 { try machine.kvo.work.charge(bytes.count >> 6) }
+            if !spilled, count + bytes.count <= stack.count {
+                UnsafeMutableRawBufferPointer(rebasing: stack[count..<(count + bytes.count)]).copyMemory(from: bytes)
+            } else {
+                if !spilled {
+                    heap.reserveCapacity(max(2 * stack.count, count + bytes.count))
+                    let sofar = UnsafeRawBufferPointer(rebasing: stack[..<count])
+                    heap.append(contentsOf: sofar.assumingMemoryBound(to: UInt8.self))
+                    spilled = true
+                }
+                heap.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
+            }
+            count += bytes.count
+        }
+
+        var string: String {
+            spilled
+                ? String(decoding: heap, as: UTF8.self)
+                : String(decoding: UnsafeRawBufferPointer(rebasing: stack[..<count]), as: UTF8.self)
+        }
+    }
+}
