@@ -79,16 +79,36 @@ enum NumberDescription {
     ) -> Int {
         var start = end
         var rest = magnitude
-        repeat {
+        while rest >= 100 {
+            start -= 2
+            writePair(Int(truncatingIfNeeded: rest % 100), at: start, in: buffer)
+            rest /= 100
+        }
+        if rest >= 10 {
+            start -= 2
+            writePair(Int(truncatingIfNeeded: rest), at: start, in: buffer)
+        } else {
             start -= 1
-            buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-        } while rest > 0
+            buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+        }
         if negative {
             start -= 1
             buffer[start] = UInt8(ascii: "-")
         }
         return start
+    }
+
+    /// `00` through `99`: digits are written two at a time, half the
+    /// divisions.
+    private static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// The two digits of `pair` (0 ..< 100) at `start` and `start + 1`.
+    @inline(__always)
+    static func writePair(_ pair: Int, at start: Int, in buffer: UnsafeMutableRawBufferPointer) {
+        let digits = digitPairs.utf8Start
+        buffer[start] = digits[2 &* pair]
+        buffer[start &+ 1] = digits[2 &* pair &+ 1]
     }
 
     /// The 16 significant digits of `|value|` and its decimal exponent

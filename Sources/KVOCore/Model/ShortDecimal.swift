@@ -51,24 +51,22 @@ enum ShortDecimal {
     ) -> Int {
         var start = end
         var rest = scaled
-        // The decimals (zeros included), the point, then the integer part:
-        // at least a `0`.
-        for _ in 0..<decimals {
+        // The decimals (zeros included) two at a time, the point, then the
+        // integer part: at least a `0`.
+        var left = decimals
+        while left >= 2 {
+            start -= 2
+            NumberDescription.writePair(Int(truncatingIfNeeded: rest % 100), at: start, in: buffer)
+            rest /= 100
+            left -= 2
+        }
+        if left == 1 {
             start -= 1
             buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
         }
         start -= 1
         buffer[start] = UInt8(ascii: ".")
-        repeat {
-            start -= 1
-            buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-        } while rest > 0
-        if negative {
-            start -= 1
-            buffer[start] = UInt8(ascii: "-")
-        }
-        return start
+        return NumberDescription.writeInteger(rest, negative: negative, endingAt: start, in: buffer)
     }
 }
