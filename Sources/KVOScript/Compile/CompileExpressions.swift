@@ -15,13 +15,8 @@ extension Compiler {
             return Typed({ _ in value })
 
         case .interpolation(let parts, _):
-            let pieces: [InterpolatedText.Piece] = parts.map { part in
-                switch part {
-                case .text(let text): return .text(Array(text.utf8))
-                case .expr(let inner): return .value(compileExpr(inner).eval)
-                }
-            }
-            return Typed({ machine in .string(try InterpolatedText.build(pieces, machine)) })
+            let text = InterpolatedText(parts) { compileExpr($0).eval }
+            return Typed({ machine in .string(try text.build(machine)) })
 
         case .identifier(let name, let location, let length):
             return compileIdentifier(name, location, length)

@@ -5,35 +5,58 @@ import KVOCore
 /// Appending each piece to a String cost more than the pieces themselves
 /// (B5s builds two colors per set), and numbers, strings and Ints give their
 /// bytes without a String of their own (`Value.withPrintBytes`).
-enum InterpolatedText {
+struct InterpolatedText {
+    /// One piece, in order. Plain numbers, so that walking the pieces copies
+    /// no reference: an enum holding the literal's array or the closure was
+    /// retained and released once per piece.
     enum Piece {
-        /// A literal piece's UTF-8 bytes.
-        case text([UInt8])
-        case value((Machine) throws -> Value)
+        /// Literal text: a range of `literals`.
+        case text(Range<Int>)
+        /// An interpolated value: an index into `evals`.
+        case value(Int)
+    }
+
+    /// Every literal piece's UTF-8 bytes, one after the other.
+    private var literals: [UInt8] = []
+    private var evals: [(Machine) throws -> Value] = []
+    private var pieces: [Piece] = []
+
+    init(_ parts: [InterpolationPart], compile: (Expr) -> (Machine) throws -> Value) {
+        for part in parts {
+            switch part {
+            case .text(let text):
+                let start = literals.count
+                literals += text.utf8
+                pieces.append(.text(start..<literals.count))
+            case .expr(let inner):
+                pieces.append(.value(evals.count))
+                evals.append(compile(inner))
+            }
+        }
     }
 
     /// Results up to this many bytes are built on the stack.
     private static let stackBytes = 256
 
-    static func build(_ pieces: [Piece], _ machine: Machine) throws -> String {
-        try withUnsafeTemporaryAllocation(byteCount: stackBytes, alignment: 1) { stack in
-            var text = Bytes(stack: stack)
-            // By index: `for piece in pieces` copied each piece (a retain and
-            // a release of its array or closure).
-            for index in pieces.indices {
-                switch pieces[index] {
-                case .text(let bytes):
-                    try bytes.withUnsafeBytes { try text.append($0, machine) }
-                case .value(let eval):
-                    let value = try eval(machine)
-                    let written = try value.withPrintBytes { try text.append($0, machine) }
-                    if !written {
-                        var description = try value.printDescription(meter: machine.kvo.work)
-                        try description.withUTF8 { try text.append(UnsafeRawBufferPointer($0), machine) }
+    func build(_ machine: Machine) throws -> String {
+        try withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 1) { stack in
+            try literals.withUnsafeBytes { literals in
+                var text = Bytes(stack: stack)
+                for piece in pieces {
+                    switch piece {
+                    case .text(let range):
+                        try text.append(UnsafeRawBufferPointer(rebasing: literals[range]), machine)
+                    case .value(let index):
+                        let value = try evals[index](machine)
+                        let written = try value.withPrintBytes { try text.append($0, machine) }
+                        if !written {
+                            var description = try value.printDescription(meter: machine.kvo.work)
+                            try description.withUTF8 { try text.append(UnsafeRawBufferPointer($0), machine) }
+                        }
                     }
                 }
+                return text.string
             }
-            return text.string
         }
     }
 
