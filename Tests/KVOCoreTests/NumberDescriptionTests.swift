@@ -94,6 +94,22 @@ import Testing
         #expect(printBytes(.array([.int(1)])) == nil)
     }
 
+    @Test func numbersAreWrittenAtTheEndOfABufferUnlessOnlyPrintfWritesThem() {
+        var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &storage) { buffer in
+            func written(_ value: Value) -> String? {
+                value.writeNumberPrintBytes(into: buffer).map {
+                    String(decoding: UnsafeRawBufferPointer(rebasing: buffer[$0...]), as: UTF8.self)
+                }
+            }
+            #expect(written(.double(-0.0001234567890123456)) == "-0.0001234567890123456")
+            #expect(written(.double(0.07)) == "0.07000000000000001")
+            #expect(written(.int(Int.min)) == "-9223372036854775808")
+            #expect(written(.double(1e300)) == nil)  // the C library's
+            #expect(written(.string("7")) == nil)
+        }
+    }
+
     private func printBytes(_ value: Value) -> String? {
         var text: String?
         let written = value.withPrintBytes { text = String(decoding: $0, as: UTF8.self) }

@@ -49,7 +49,7 @@ enum NumberDescription {
     /// Writes `%0.16g` of `value` so that it ends at `end` (at least 32
     /// bytes from the buffer's start) and returns where it starts, or nil
     /// for what only printf writes (below 1e-7 or from 1e16 up).
-    private static func write(_ value: Double, endingAt end: Int, in buffer: UnsafeMutableRawBufferPointer) -> Int? {
+    static func write(_ value: Double, endingAt end: Int, in buffer: UnsafeMutableRawBufferPointer) -> Int? {
         if value.isNaN { return prepend("nan", endingAt: end, in: buffer) }
         if value.isInfinite { return prepend(value < 0 ? "-inf" : "inf", endingAt: end, in: buffer) }
         if value == 0 { return prepend(value.sign == .minus ? "-0" : "0", endingAt: end, in: buffer) }

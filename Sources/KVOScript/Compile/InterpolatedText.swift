@@ -42,12 +42,21 @@ struct InterpolatedText {
         try withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 1) { stack in
             try literals.withUnsafeBytes { literals in
                 var text = Bytes(stack: stack)
+                // Where a number's digits are written before they are copied.
+                var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
                 for piece in pieces {
                     switch piece {
                     case .text(let range):
                         try text.append(UnsafeRawBufferPointer(rebasing: literals[range]), machine)
                     case .value(let index):
                         let value = try evals[index](machine)
+                        let start = withUnsafeMutableBytes(of: &digits) { value.writeNumberPrintBytes(into: $0) }
+                        if let start {
+                            try withUnsafeBytes(of: &digits) {
+                                try text.append(UnsafeRawBufferPointer(rebasing: $0[start...]), machine)
+                            }
+                            continue
+                        }
                         let written = try value.withPrintBytes { try text.append($0, machine) }
                         if !written {
                             var description = try value.printDescription(meter: machine.kvo.work)
