@@ -19,8 +19,8 @@ extension Value {
     /// Calls `body` with the UTF-8 bytes of `printDescription` for an Int, a
     /// Double or a String, and returns true; returns false without calling
     /// it for any other value. A number's digits are written into a stack
-    /// buffer, not a String: string interpolation copies them straight into
-    /// its result.
+    /// buffer, not a String (`writeNumberPrintBytes`): string interpolation
+    /// copies them, and a String's own bytes, straight into its result.
     public func withPrintBytes(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> Bool {
         switch self {
         case .int, .double:
