@@ -63,6 +63,60 @@ import Testing
         #expect(mismatches.isEmpty, "\(mismatches)")
     }
 
+    /// The extremes of a Double, written by printf (outside the fast
+    /// path's range) or at its edges, and given to string interpolation as
+    /// bytes (`withPrintBytes`) exactly as `print` shows them.
+    @Test(
+        arguments: [
+            (.greatestFiniteMagnitude, "1.797693134862316e+308"),
+            (-.greatestFiniteMagnitude, "-1.797693134862316e+308"),
+            (.leastNonzeroMagnitude, "4.940656458412465e-324"), (.leastNormalMagnitude, "2.225073858507201e-308"),
+            (1e-7, "1e-07"), (-1.0000000000000002e-7, "-1e-07"),
+            (9_999_999_999_999_998, "9999999999999998"), (0.1 + 0.2, "0.3"), (-0.0, "-0"), (1e16, "1e+16"),
+            (0.00001, "1e-05"), (-0.000123456789012345, "-0.000123456789012345"), (.nan, "nan"), (-.infinity, "-inf"),
+        ] as [(Double, String)])
+    func extremeDoublesAreDescribedAsPrintfDoes(value: Double, described: String) {
+        #expect(Value.describe(double: value) == described)
+        if !value.isNaN { #expect(described == NumberDescription.printf(value)) }
+        #expect(printBytes(.double(value)) == described)
+    }
+
+    @Test(arguments: [Int.min, Int.max, 0, -1, 7, 1_000_000])
+    func intsGiveInterpolationTheirPrintDescription(value: Int) {
+        #expect(printBytes(.int(value)) == String(value))
+    }
+
+    @Test func stringsGiveInterpolationTheirBytesAndOtherValuesNone() {
+        #expect(printBytes(.string("héllo")) == "héllo")
+        let native = "a native string, longer than fifteen bytes: ü"
+        #expect(printBytes(.string(native)) == native)
+        #expect(printBytes(.bool(true)) == nil)
+        #expect(printBytes(.array([.int(1)])) == nil)
+    }
+
+    @Test func numbersAreWrittenAtTheEndOfABufferUnlessOnlyPrintfWritesThem() {
+        var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &storage) { buffer in
+            func written(_ value: Value) -> String? {
+                value.writeNumberPrintBytes(into: buffer).map {
+                    String(decoding: UnsafeRawBufferPointer(rebasing: buffer[$0...]), as: UTF8.self)
+                }
+            }
+            #expect(written(.double(-0.0001234567890123456)) == "-0.0001234567890123456")
+            #expect(written(.double(0.07)) == "0.07000000000000001")
+            #expect(written(.int(Int.min)) == "-9223372036854775808")
+            #expect(written(.double(1e300)) == nil)  // the C library's
+            #expect(written(.string("7")) == nil)
+        }
+    }
+
+    private func printBytes(_ value: Value) -> String? {
+        var text: String?
+        let written = value.withPrintBytes { text = String(decoding: $0, as: UTF8.self) }
+        #expect(written == (text != nil))
+        return text
+    }
+
     @Test func printShowsTheNumberBareAndCollectionsQuoteItUnlessItIsDigits() {
         #expect(Value.double(0.07).printDescription == "0.07000000000000001")
         #expect(Value.double(-1).printDescription == "-1")

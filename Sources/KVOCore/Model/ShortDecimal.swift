@@ -32,30 +32,41 @@ enum ShortDecimal {
     /// `-12.0625` from 120625 and 4 decimals, written from the right into a
     /// stack buffer; at most 1 + 16 + 1 bytes. Up to 15 bytes the String is
     /// a small one, with no allocation.
-    /// (NumberDescription writes its fixed notation with it too.)
     static func write(_ scaled: UInt64, decimals: Int, negative: Bool) -> String {
         var storage: (UInt64, UInt64, UInt64) = (0, 0, 0)
         return withUnsafeMutableBytes(of: &storage) { buffer in
-            var start = buffer.count
-            var rest = scaled
-            var written = 0
-            // Digits, the point after `decimals` of them, and a `0` before the
-            // point when nothing else is left.
-            repeat {
-                start -= 1
-                if written == decimals {
-                    buffer[start] = UInt8(ascii: ".")
-                } else {
-                    buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                    rest /= 10
-                }
-                written += 1
-            } while rest > 0 || written <= decimals + 1
-            if negative {
-                start -= 1
-                buffer[start] = UInt8(ascii: "-")
-            }
+            let start = write(scaled, decimals: decimals, negative: negative, endingAt: buffer.count, in: buffer)
             return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
         }
+    }
+
+    /// The same text written so that it ends at `end`; returns where it
+    /// starts. NumberDescription writes its fixed notation with it, into the
+    /// buffer a string interpolation copies from (no String in between).
+    /// `decimals` is at least 1; `end` must leave room for the decimals, the
+    /// point, the integer part (a `0` at least, 20 digits at most) and the
+    /// sign: `decimals` + 22 bytes suffice.
+    static func write(
+        _ scaled: UInt64, decimals: Int, negative: Bool, endingAt end: Int, in buffer: UnsafeMutableRawBufferPointer
+    ) -> Int {
+        var start = end
+        var rest = scaled
+        // The decimals (zeros included) two at a time, the point, then the
+        // integer part: at least a `0`.
+        var left = decimals
+        while left >= 2 {
+            start -= 2
+            NumberDescription.writePair(Int(truncatingIfNeeded: rest % 100), at: start, in: buffer)
+            rest /= 100
+            left -= 2
+        }
+        if left == 1 {
+            start -= 1
+            buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+        start -= 1
+        buffer[start] = UInt8(ascii: ".")
+        return NumberDescription.writeInteger(rest, negative: negative, endingAt: start, in: buffer)
     }
 }

@@ -16,6 +16,51 @@ extension Value {
         }
     }
 
+    /// Calls `body` with the UTF-8 bytes of `printDescription` for an Int, a
+    /// Double or a String, and returns true; returns false without calling
+    /// it for any other value. A number's digits are written into a stack
+    /// buffer, not a String (`writeNumberPrintBytes`): string interpolation
+    /// copies them, and a String's own bytes, straight into its result.
+    public func withPrintBytes(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> Bool {
+        switch self {
+        case .int, .double:
+            var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            try withUnsafeMutableBytes(of: &storage) { buffer in
+                if let start = writeNumberPrintBytes(into: buffer) {
+                    try body(UnsafeRawBufferPointer(rebasing: buffer[start...]))
+                } else {
+                    var text = printDescription
+                    try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+                }
+            }
+        case .string(let value):
+            if try value.utf8.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) == nil {
+                var copy = value
+                try copy.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// For an Int or a Double: writes `printDescription`'s bytes so that they
+    /// end at the end of `buffer` (32 bytes at least) and returns where they
+    /// start. Nil for other values and for the Doubles only the C library
+    /// formats (below 1e-7, from 1e16 up). String interpolation writes its
+    /// numbers this way, with no closure between it and the digits.
+    public func writeNumberPrintBytes(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        switch self {
+        case .int(let value):
+            return NumberDescription.writeInteger(
+                UInt64(value.magnitude), negative: value < 0, endingAt: buffer.count, in: buffer)
+        case .double(let value):
+            return NumberDescription.write(value, endingAt: buffer.count, in: buffer)
+        default:
+            return nil
+        }
+    }
+
     /// A value named in a diagnostic: numbers bare (`2.5`, `-1`), anything
     /// else as inside a collection (a string quoted unless it is a word).
     public var diagnosticDescription: String {

@@ -8,25 +8,8 @@ extension Compiler {
             return Typed({ _ in value })
 
         case .interpolation(let parts, _):
-            // Pieces give their text directly, not boxed in a Value.
-            let pieces: [(Machine) throws -> String] = parts.map { part in
-                switch part {
-                case .text(let text): return { _ in text }
-                case .expr(let inner):
-                    let eval = compileExpr(inner).eval
-                    return { machine in try eval(machine).printDescription(meter: machine.kvo.work) }
-                }
-            }
-            return Typed({ machine in
-                var text = ""
-                for piece in pieces {
-                    let part = try piece(machine)
-                    try Operators.checkSize(string: text.utf8.count + part.utf8.count)
-                    try machine.kvo.work.charge(part.utf8.count >> 6)
-                    text += part
-                }
-                return .string(text)
-            })
+            let text = InterpolatedText(parts) { compileExpr($0).eval }
+            return Typed({ machine in .string(try text.build(machine)) })
 
         case .identifier(let name, let location, let length):
             return compileIdentifier(name, location, length)

@@ -38,6 +38,34 @@ import KVOCore
                 """)
     }
 
+    @Test func interpolationWritesEachPieceAsPrintShowsIt() {
+        // Numbers and strings give their bytes straight into one buffer
+        // (InterpolatedText), which moves to the heap past 256 bytes.
+        let long = (0..<100).map { "é\($0)," }.joined()
+        expectRun(
+            #"""
+            let s = "héllo wörld, longer than fifteen bytes"
+            let a = [1, 2]
+            print("<\(0.07)|\(0.1 + 0.2)|\(1.0 / 3.0)|\(-2.5)|\(200.0)|\(0.00001)|\(1.5e-7)|\(0.000123)|\(1e16)|\(-0.0)>")
+            print("<\(-9223372036854775807 - 1)|\(0)|\(42)|\(s)|\(true)|\(a)>")
+            var long = ""
+            var i = 0
+            while i < 100 {
+                long = "\(long)é\(i),"
+                i = i + 1
+            }
+            print(long)
+            print("\("")\(long)\(s)")
+            """#, status: 0,
+            out: """
+                <0.07000000000000001|0.3|0.3333333333333333|-2.5|200|1e-05|1.5e-07|0.000123|1e+16|-0>
+                <-9223372036854775808|0|42|héllo wörld, longer than fifteen bytes|true|(1, 2)>
+                \(long)
+                \(long)héllo wörld, longer than fifteen bytes
+
+                """)
+    }
+
     @Test func unboxedDoubleGettersMatchTheBoxedOperators() {
         // Getters of Double arithmetic run unboxed (CompileDouble.swift); Int
         // arithmetic inside them (`steps / 2`) stays Int, and Int literals are
