@@ -46,7 +46,7 @@ test: build test-unit test-conformance
 
 # The tests run against an optimised build: the adversarial suite drives
 # kvo-run to its limits (10-million-deep arrays, 100,000-deep recursion). The
-# `.releaseOnly` trait (Tests/_KVOTestSupport/ReleaseOnly.swift) marks, with
+# `.releaseOnly` trait (Tests/_KVOTestTraits/ReleaseOnly.swift) marks, with
 # the reason, a case a debug build's larger frames cannot survive (releasing a
 # 10-million-deep array), so that a plain debug `swift test` skips it.
 # One test at a time: release builds count references non-atomically

@@ -107,15 +107,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticRuntime),
+        // Test traits every test target may use, KVOCoreTests included
+        // (which must not link the language or the tool): `.releaseOnly`.
+        .target(name: "_KVOTestTraits", path: "Tests/_KVOTestTraits"),
         // What the test targets share: running a scenario in-process with
         // captured output, a large-stack thread, the package root.
         .target(
-            name: "_KVOTestSupport", dependencies: ["KVOCore", "KVOOutput", "KVOScript", "KVORun"],
+            name: "_KVOTestSupport", dependencies: ["KVOCore", "KVOOutput", "KVOScript", "KVORun", "_KVOTestTraits"],
             path: "Tests/_KVOTestSupport"),
-        .testTarget(name: "KVOCoreTests", dependencies: ["KVOCore"]),
+        .testTarget(name: "KVOCoreTests", dependencies: ["KVOCore", "_KVOTestTraits"]),
         .testTarget(name: "KVOScriptTests", dependencies: ["KVOScript", "KVOOutput", "KVORun", "_KVOTestSupport"]),
         .testTarget(
-            name: "KVORunTests", dependencies: ["KVOScript", "KVOOutput", "KVORun", "SwiftRewriter", "_KVOTestSupport"]),
+            name: "KVORunTests",
+            dependencies: ["KVOScript", "KVOOutput", "KVORun", "SwiftRewriter", "_KVOTestSupport", "_KVOTestTraits"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import _KVOTestSupport
+import _KVOTestTraits
 import Foundation
 import Testing
 

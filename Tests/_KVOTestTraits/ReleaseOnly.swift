@@ -1,5 +1,8 @@
 import Testing
 
+// A target of its own, depending on nothing but Testing: KVOCoreTests needs
+// the trait too, and must not link the language or the tool to get it.
+
 /// True when the tests, and the kvo-run built beside them, are optimised
 /// (`swift test -c release`, as `make test` runs them); false in a plain
 /// debug `swift test`.
