@@ -36,7 +36,7 @@ enum Runner {
         let renderer = options.makeRenderer()
         let session = Session.commandLine(options: options.runOptions, output: renderer)
         var status: Int32
-        let format: OutputFormatKind = options.format == .json ? .json : .text
+        let format = options.format
         if let file {
             let read = readSource(file, format: format)
             guard let source = read.source else { return read.status }

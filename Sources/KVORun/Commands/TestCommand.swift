@@ -64,13 +64,7 @@ public struct TestCommand: ParsableCommand {
     var noColor = false
 
     public func validate() throws {
-        guard maxDepth > 0 && maxDepth <= ScenarioOptions.maxDepthCeiling else {
-            throw ValidationError(
-                "--max-depth must be a positive integer up to \(ScenarioOptions.maxDepthCeiling), got \(maxDepth)")
-        }
-        if let maxSteps, maxSteps <= 0 {
-            throw ValidationError("--max-steps must be a positive integer, got \(maxSteps)")
-        }
+        try ScenarioOptions.validateLimits(maxDepth: maxDepth, maxSteps: maxSteps)
     }
 
     /// The run options every scenario starts from; its directive adds to them.

@@ -1,6 +1,7 @@
-import KVOCore
+import ArgumentParser
 
-/// `--format`.
-public enum OutputFormatKind: String, Sendable, CaseIterable {
+/// `--format`: the one output-format enum, for the parser (`run`, `check`),
+/// the renderer and a compiled Swift program's settings alike.
+public enum OutputFormatKind: String, Sendable, CaseIterable, ExpressibleByArgument {
     case text, json
 }
