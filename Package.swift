@@ -67,6 +67,11 @@ let package = Package(
         // beside KVOCore.
         .target(name: "KVOOutput", dependencies: ["KVOCore"], swiftSettings: fastRelease),
         .target(name: "KVOScript", dependencies: ["KVOCore", "KVOOutput"], swiftSettings: fastRelease),
+        // What a run of the language is hosted by, for kvo-run and the
+        // language's own tests alike: the renderer (`ScriptOutput` as text or
+        // JSON Lines), the buffered writers it writes to, the format enum and
+        // the large-stack thread a run goes on. No terminal, no arguments.
+        .target(name: "KVOHost", dependencies: ["KVOCore", "KVOOutput", "KVOScript"], swiftSettings: fastRelease),
         // The runtime of a compiled Swift program (SPEC §11.0): Foundation
         // re-exported, with kvo-run's own NSObject (KVC and KVO on KVOCore's
         // engine), observe(_:options:changeHandler:) and the KVO types.
@@ -95,7 +100,7 @@ let package = Package(
         .target(
             name: "KVORun",
             dependencies: [
-                "KVOCore", "KVOOutput", "KVOScript", "CReadline", "CBuildInfo", "SwiftRewriter",
+                "KVOCore", "KVOOutput", "KVOScript", "KVOHost", "CReadline", "CBuildInfo", "SwiftRewriter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: fastRelease),
@@ -111,15 +116,18 @@ let package = Package(
         // (which must not link the language or the tool): `.releaseOnly`.
         .target(name: "_KVOTestTraits", path: "Tests/_KVOTestTraits"),
         // What the test targets share: running a scenario in-process with
-        // captured output, a large-stack thread, the package root.
+        // captured output, running the built kvo-run, a pseudo-terminal, the
+        // package root. Not KVORun: the language's tests must not need the tool.
         .target(
-            name: "_KVOTestSupport", dependencies: ["KVOCore", "KVOOutput", "KVOScript", "KVORun", "_KVOTestTraits"],
+            name: "_KVOTestSupport", dependencies: ["KVOCore", "KVOOutput", "KVOScript", "KVOHost", "_KVOTestTraits"],
             path: "Tests/_KVOTestSupport"),
         .testTarget(name: "KVOCoreTests", dependencies: ["KVOCore", "_KVOTestTraits"]),
-        .testTarget(name: "KVOScriptTests", dependencies: ["KVOScript", "KVOOutput", "KVORun", "_KVOTestSupport"]),
+        .testTarget(name: "KVOScriptTests", dependencies: ["KVOScript", "KVOOutput", "KVOHost", "_KVOTestSupport"]),
         .testTarget(
             name: "KVORunTests",
-            dependencies: ["KVOScript", "KVOOutput", "KVORun", "SwiftRewriter", "_KVOTestSupport", "_KVOTestTraits"]),
+            dependencies: [
+                "KVOScript", "KVOOutput", "KVOHost", "KVORun", "SwiftRewriter", "_KVOTestSupport", "_KVOTestTraits",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -76,10 +76,17 @@ public enum DiagnosticFormat {
     )
         -> String
     {
-        var pairs = [
-            ("event", JSONFormat.string(severity.rawValue)), ("message", JSONFormat.string(message)),
-            ("line", String(line)), ("column", String(column)),
-        ]
+        json(severity, message, position: (line, column), file: file)
+    }
+
+    /// The same event for what may have no position: an error about a file
+    /// itself (unreadable, not UTF-8, too large) has one only where bad
+    /// bytes were found.
+    public static func json(
+        _ severity: Severity, _ message: String, position: (line: Int, column: Int)?, file: String?
+    ) -> String {
+        var pairs = [("event", JSONFormat.string(severity.rawValue)), ("message", JSONFormat.string(message))]
+        if let (line, column) = position { pairs += [("line", String(line)), ("column", String(column))] }
         if let file { pairs.append(("file", JSONFormat.string(file))) }
         return JSONFormat.object(pairs)
     }

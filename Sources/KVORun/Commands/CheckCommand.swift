@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVOCore
+import KVOHost
 import KVOScript
 
 /// `kvo-run check FILE…`: parses and checks only.

@@ -1,3 +1,4 @@
+import KVOHost
 /// Start-up without the argument parser for the plainest command lines:
 /// `kvo-run [run] FILE` with any of `ScenarioOptions.plainFlag`, each at
 /// most once. Building the parser's model of every subcommand (and its check

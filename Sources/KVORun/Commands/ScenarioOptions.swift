@@ -1,4 +1,5 @@
 import ArgumentParser
+import KVOHost
 import KVOScript
 
 /// Options shared by the commands that run scenarios.

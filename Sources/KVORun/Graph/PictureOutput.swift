@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import KVOCore
+import KVOHost
 import KVOOutput
 import KVOScript
 

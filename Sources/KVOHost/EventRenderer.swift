@@ -23,24 +23,6 @@ public final class EventRenderer: ScriptOutput {
         self.diagnosticColor = format == .text && diagnosticColor
     }
 
-    /// Standard output and standard error, rendering in `format`; each
-    /// stream is coloured only when it is itself a terminal (and `noColor`
-    /// is off): `kvo-run run` and `check`.
-    public static func standardStreams(format: OutputFormatKind, noColor: Bool) -> EventRenderer {
-        EventRenderer(
-            format: format, out: OutputWriter(descriptor: 1), err: OutputWriter(descriptor: 2),
-            color: !noColor && Terminal.colorAllowed(descriptor: 1),
-            diagnosticColor: !noColor && Terminal.colorAllowed(descriptor: 2))
-    }
-
-    /// Everything on standard error, as text, diagnostics coloured on a
-    /// terminal: the run behind a picture (`kvo-run graph`, `trace`).
-    public static func standardError() -> EventRenderer {
-        let err = OutputWriter(descriptor: 2)
-        return EventRenderer(
-            format: .text, out: err, err: err, color: false, diagnosticColor: Terminal.colorAllowed(descriptor: 2))
-    }
-
     public func emit(_ event: consuming Event) {
         switch format {
         case .text:
