@@ -26,8 +26,8 @@ let fastRelease: [SwiftSetting] = Context.environment["KVO_CHECKED"] != nil ? []
 //
 // `--no-export-dynamic`: the executable exports no symbols. With swift-syntax
 // linked in (the Swift route's rewriter) it exported 37,000, and the Swift
-// runtime's start-up `dladdr` (finding its own path) scans them all: 1.3
-// million of the 10.2 million instructions of `startup.kvo`'s whole run.
+// runtime's start-up `dladdr` (finding its own path) scans them all: an
+// eighth of `startup.kvo`'s whole run (Benchmarks/README.md has the counts).
 //
 // KVO_DYNAMIC_RUNTIME=1 keeps it dynamic: `make test-asan` sets it, because
 // `-static-stdlib` hides the static AddressSanitizer runtime's malloc from

@@ -2,8 +2,8 @@ import KVOHost
 /// Start-up without the argument parser for the plainest command lines:
 /// `kvo-run [run] FILE` with any of `ScenarioOptions.plainFlag`, each at
 /// most once. Building the parser's model of every subcommand (and its check
-/// for a completion-script request) was two thirds of the instructions of
-/// running a 10-line scenario. Anything else, help and errors included, goes
+/// for a completion-script request) is most of the instructions of running a
+/// 10-line scenario (Benchmarks/README.md, "Measurement history"). Anything else, help and errors included, goes
 /// to the parser as before. The flags and the defaults are ScenarioOptions':
 /// this file only recognises the shape of the command line.
 public enum QuickStart {
