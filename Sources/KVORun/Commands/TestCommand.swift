@@ -149,10 +149,10 @@ public struct TestCommand: ParsableCommand {
     /// A unified diff with removed lines red and added lines green.
     static func painted(_ diff: String) -> String {
         diff.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            if line.hasPrefix("---") || line.hasPrefix("+++") { return "\u{1B}[1m\(line)\u{1B}[0m" }
-            if line.hasPrefix("-") { return "\u{1B}[31m\(line)\u{1B}[0m" }
-            if line.hasPrefix("+") { return "\u{1B}[32m\(line)\u{1B}[0m" }
-            if line.hasPrefix("@@") { return "\u{1B}[36m\(line)\u{1B}[0m" }
+            if line.hasPrefix("---") || line.hasPrefix("+++") { return Paint.bold(line, if: true) }
+            if line.hasPrefix("-") { return Paint.red(line, if: true) }
+            if line.hasPrefix("+") { return Paint.green(line, if: true) }
+            if line.hasPrefix("@@") { return Paint.cyan(line, if: true) }
             return String(line)
         }.joined(separator: "\n")
     }
