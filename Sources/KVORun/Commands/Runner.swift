@@ -21,7 +21,8 @@ enum Runner {
             if format == .json {
                 // An error event naming the file, and the bad bytes' position when there is one.
                 stdout(
-                    DiagnosticFormat.json(.error, failure.message, position: failure.position, file: failure.path) + "\n")
+                    DiagnosticFormat.json(.error, failure.message, position: failure.position, file: failure.path)
+                        + "\n")
             } else if failure.position != nil {
                 stderr("\(failure)\n")  // a diagnostic about the script, compiler-style
             } else {
