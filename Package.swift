@@ -95,8 +95,8 @@ let package = Package(
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         // The git revision of the build, for `--version` (`make` writes it).
         .target(name: "CBuildInfo"),
-        // The tool around the language: output writers (text, JSON), reading
-        // files, the golden runner, the REPL's logic and the subcommands.
+        // The tool around the language: reading files, the golden runner, the
+        // REPL's logic and the subcommands (its renderer is KVOHost's).
         .target(
             name: "KVORun",
             dependencies: [
