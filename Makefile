@@ -2,6 +2,9 @@
 # is missing (GNU readline's headers, Graphviz, rsvg-convert) and build.
 SWIFT ?= swift
 BIN := .build/release/kvo-run
+# The kvo-run the unit tests build beside themselves (`make test-unit`): the
+# same release flags plus -enable-testing.
+TEST_BIN := .build-test/release/kvo-run
 # The shared contract's conformance cases when present, else the copy in Tests/.
 CONFORMANCE := $(firstword $(wildcard ../shared/conformance) Tests/Conformance)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -42,11 +45,16 @@ run: build
 # Each golden scenario runs once: the unit tests' GoldenTests run every
 # scenarios/**/X.kvo against X.out in-process (`make test-golden` runs them
 # through the binary, `kvo-run test scenarios`, on its own).
-test: build test-unit test-conformance
+# One release build: the conformance cases run against the kvo-run that
+# `test-unit` built in .build-test, the binary the CLI tests run too, so
+# `make test` never builds .build as well (it did: a second release build of
+# every target, swift-syntax's included, for one script).
+test: test-unit
+	scripts/conformance $(TEST_BIN) $(CONFORMANCE)
 
 # The tests run against an optimised build: the adversarial suite drives
 # kvo-run to its limits (10-million-deep arrays, 100,000-deep recursion). The
-# `.releaseOnly` trait (Tests/_KVOTestSupport/ReleaseOnly.swift) marks, with
+# `.releaseOnly` trait (Tests/_KVOTestTraits/ReleaseOnly.swift) marks, with
 # the reason, a case a debug build's larger frames cannot survive (releasing a
 # 10-million-deep array), so that a plain debug `swift test` skips it.
 # One test at a time: release builds count references non-atomically
@@ -54,7 +62,7 @@ test: build test-unit test-conformance
 # Its own scratch path (.build-test): `-Xswiftc -enable-testing` reaches every
 # target, swift-syntax included, so sharing .build with `make build` would
 # rebuild swift-syntax twice on every `make test`.
-test-unit: setup
+test-unit: setup revision
 	$(SWIFT) test -c release -Xswiftc -enable-testing --no-parallel --scratch-path .build-test
 
 # The checked lane: release without the unsafe speed flags of Package.swift

@@ -26,8 +26,8 @@ let fastRelease: [SwiftSetting] = Context.environment["KVO_CHECKED"] != nil ? []
 //
 // `--no-export-dynamic`: the executable exports no symbols. With swift-syntax
 // linked in (the Swift route's rewriter) it exported 37,000, and the Swift
-// runtime's start-up `dladdr` (finding its own path) scans them all: 1.3
-// million of the 10.2 million instructions of `startup.kvo`'s whole run.
+// runtime's start-up `dladdr` (finding its own path) scans them all: an
+// eighth of `startup.kvo`'s whole run (Benchmarks/README.md has the counts).
 //
 // KVO_DYNAMIC_RUNTIME=1 keeps it dynamic: `make test-asan` sets it, because
 // `-static-stdlib` hides the static AddressSanitizer runtime's malloc from
@@ -67,6 +67,11 @@ let package = Package(
         // beside KVOCore.
         .target(name: "KVOOutput", dependencies: ["KVOCore"], swiftSettings: fastRelease),
         .target(name: "KVOScript", dependencies: ["KVOCore", "KVOOutput"], swiftSettings: fastRelease),
+        // What a run of the language is hosted by, for kvo-run and the
+        // language's own tests alike: the renderer (`ScriptOutput` as text or
+        // JSON Lines), the buffered writers it writes to, the format enum and
+        // the large-stack thread a run goes on. No terminal, no arguments.
+        .target(name: "KVOHost", dependencies: ["KVOCore", "KVOOutput", "KVOScript"], swiftSettings: fastRelease),
         // The runtime of a compiled Swift program (SPEC §11.0): Foundation
         // re-exported, with kvo-run's own NSObject (KVC and KVO on KVOCore's
         // engine), observe(_:options:changeHandler:) and the KVO types.
@@ -90,12 +95,12 @@ let package = Package(
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         // The git revision of the build, for `--version` (`make` writes it).
         .target(name: "CBuildInfo"),
-        // The tool around the language: output writers (text, JSON), reading
-        // files, the golden runner, the REPL's logic and the subcommands.
+        // The tool around the language: reading files, the golden runner, the
+        // REPL's logic and the subcommands (its renderer is KVOHost's).
         .target(
             name: "KVORun",
             dependencies: [
-                "KVOCore", "KVOOutput", "KVOScript", "CReadline", "CBuildInfo", "SwiftRewriter",
+                "KVOCore", "KVOOutput", "KVOScript", "KVOHost", "CReadline", "CBuildInfo", "SwiftRewriter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: fastRelease),
@@ -107,15 +112,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticRuntime),
+        // Test traits every test target may use, KVOCoreTests included
+        // (which must not link the language or the tool): `.releaseOnly`.
+        .target(name: "_KVOTestTraits", path: "Tests/_KVOTestTraits"),
         // What the test targets share: running a scenario in-process with
-        // captured output, a large-stack thread, the package root.
+        // captured output, running the built kvo-run, a pseudo-terminal, the
+        // package root. Not KVORun: the language's tests must not need the tool.
         .target(
-            name: "_KVOTestSupport", dependencies: ["KVOCore", "KVOOutput", "KVOScript", "KVORun"],
+            name: "_KVOTestSupport", dependencies: ["KVOCore", "KVOOutput", "KVOScript", "KVOHost", "_KVOTestTraits"],
             path: "Tests/_KVOTestSupport"),
-        .testTarget(name: "KVOCoreTests", dependencies: ["KVOCore"]),
-        .testTarget(name: "KVOScriptTests", dependencies: ["KVOScript", "KVOOutput", "KVORun", "_KVOTestSupport"]),
+        .testTarget(name: "KVOCoreTests", dependencies: ["KVOCore", "_KVOTestTraits"]),
+        .testTarget(name: "KVOScriptTests", dependencies: ["KVOScript", "KVOOutput", "KVOHost", "_KVOTestSupport"]),
         .testTarget(
-            name: "KVORunTests", dependencies: ["KVOScript", "KVOOutput", "KVORun", "SwiftRewriter", "_KVOTestSupport"]),
+            name: "KVORunTests",
+            dependencies: [
+                "KVOScript", "KVOOutput", "KVOHost", "KVORun", "SwiftRewriter", "_KVOTestSupport", "_KVOTestTraits",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,15 +20,15 @@ public enum DiagnosticFormat {
         sourceLine: [Character]?, color: Bool = false
     ) -> String {
         let header = "\(ControlCharacters.escaping(file)):\(line):\(column): "
-        let label: String
-        switch (severity, color) {
-        case (_, false): label = "\(severity.rawValue):"
-        case (.error, true): label = "\u{1B}[1;31merror:\u{1B}[0m"
-        case (.warning, true): label = "\u{1B}[1;35mwarning:\u{1B}[0m"
-        case (.note, true): label = "\u{1B}[1;36mnote:\u{1B}[0m"
+        let paint: Paint
+        switch severity {
+        case .error: paint = .boldRed
+        case .warning: paint = .boldMagenta
+        case .note: paint = .boldCyan
         }
+        let label = paint("\(severity.rawValue):", if: color)
         let message = ControlCharacters.escaping(message, keepingNewlines: true)
-        var text = header + label + " " + (color ? "\u{1B}[1m\(message)\u{1B}[0m" : message)
+        var text = header + label + " " + Paint.bold(message, if: color)
         if let characters = sourceLine {
             var column = column
             var shownLine: [Character]
@@ -55,7 +55,7 @@ public enum DiagnosticFormat {
                 }
             }
             if caret.isEmpty { caret = "^" }
-            text += "\n" + line + "\n" + prefix + (color ? "\u{1B}[1;32m\(caret)\u{1B}[0m" : caret)
+            text += "\n" + line + "\n" + prefix + Paint.boldGreen(caret, if: color)
         }
         return text
     }
@@ -76,10 +76,17 @@ public enum DiagnosticFormat {
     )
         -> String
     {
-        var pairs = [
-            ("event", JSONFormat.string(severity.rawValue)), ("message", JSONFormat.string(message)),
-            ("line", String(line)), ("column", String(column)),
-        ]
+        json(severity, message, position: (line, column), file: file)
+    }
+
+    /// The same event for what may have no position: an error about a file
+    /// itself (unreadable, not UTF-8, too large) has one only where bad
+    /// bytes were found.
+    public static func json(
+        _ severity: Severity, _ message: String, position: (line: Int, column: Int)?, file: String?
+    ) -> String {
+        var pairs = [("event", JSONFormat.string(severity.rawValue)), ("message", JSONFormat.string(message))]
+        if let (line, column) = position { pairs += [("line", String(line)), ("column", String(column))] }
         if let file { pairs.append(("file", JSONFormat.string(file))) }
         return JSONFormat.object(pairs)
     }

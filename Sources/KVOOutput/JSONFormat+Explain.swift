@@ -10,6 +10,11 @@ extension JSONFormat {
             "[" + list.map(encode).joined(separator: ",") + "]"
         }
         func strings(_ list: [String]) -> String { "[" + list.map(string).joined(separator: ",") + "]" }
+        /// The pending stack, as `stack` (its top entries) and `stackCount`.
+        func addStack(_ stack: ExplainedStack) {
+            add("stack", strings(stack.top))
+            add("stackCount", String(stack.count))
+        }
         switch step {
         case .registered(let observance, let forwards):
             add("step", string("registered"))
@@ -57,16 +62,14 @@ extension JSONFormat {
             add("observance", encode(observance))
         case .pendingStack(let stack):
             add("step", string("stack"))
-            add("stack", strings(stack.top))
-            add("stackCount", String(stack.count))
+            addStack(stack)
         case .didStarts(let object, let key, let order, let count, let stack):
             add("step", string("did"))
             add("object", string(object))
             add("key", string(key))
             add("order", observances(order))
             add("count", String(count))
-            add("stack", strings(stack.top))
-            add("stackCount", String(stack.count))
+            addStack(stack)
         case .delivering(let observance, let new, let identical):
             add("step", string("deliver"))
             add("observance", encode(observance))

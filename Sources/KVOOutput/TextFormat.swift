@@ -4,10 +4,7 @@ import KVOCore
 /// (KVORun's `EventRenderer`) and a compiled Swift program's runtime
 /// (KVOFoundation) both write their lines with it.
 public enum TextFormat {
-    static let reset = "\u{1B}[0m"
-
     public static func render(_ event: Event, color: Bool) -> String {
-        func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\(reset)" : text }
         switch event {
         case .notify(let object, let keyPath, let observer, let change, let context, let depth):
             var line = ""
@@ -21,7 +18,7 @@ public enum TextFormat {
             let name = ControlCharacters.escaping(exception.name, keepingNewlines: true)
             let reason = ControlCharacters.escaping(exception.reason, keepingNewlines: true)
             if caught {
-                return indented(paint("*** \(name) (caught): ", "31") + reason, exception.depth) + "\n"
+                return indented(Paint.red("*** \(name) (caught): ", if: color) + reason, exception.depth) + "\n"
             }
             return uncaught(exception, stopping: .app, color: color)
         case .observationInfo(let object, _, let depth):
@@ -47,7 +44,7 @@ public enum TextFormat {
         case .entry: stopped = "Entry stopped by"
         }
         let text = "*** \(stopped) uncaught exception '\(name)', reason: '\(reason)'"
-        return (color ? "\u{1B}[1;31m\(text)\(reset)" : text) + "\n"
+        return Paint.boldRed(text, if: color) + "\n"
     }
 
     /// `OBJECT.KEYPATH → OBSERVER {CHANGE} context: CONTEXT`, without the
@@ -68,26 +65,26 @@ public enum TextFormat {
                 sink.appendText(indent(depth))
             }
         }
-        if color { sink.appendLiteral("\u{1B}[36m") }
+        if color { sink.appendLiteral(Paint.cyan.start) }
         sink.appendText(object.name)
-        if color { sink.appendLiteral("\u{1B}[0m") }
+        if color { sink.appendLiteral(Paint.end) }
         sink.appendLiteral(".")
-        if color { sink.appendLiteral("\u{1B}[1m") }
+        if color { sink.appendLiteral(Paint.bold.start) }
         sink.appendEscapingControls(keyPath)
-        if color { sink.appendLiteral("\u{1B}[0m") }
+        if color { sink.appendLiteral(Paint.end) }
         sink.appendLiteral(" → ")
-        if color { sink.appendLiteral("\u{1B}[33m") }
+        if color { sink.appendLiteral(Paint.yellow.start) }
         sink.appendText(observer.name)
-        if color { sink.appendLiteral("\u{1B}[0m") }
+        if color { sink.appendLiteral(Paint.end) }
         sink.appendLiteral(" ")
-        if color { sink.appendLiteral("\u{1B}[32m") }
+        if color { sink.appendLiteral(Paint.green.start) }
         change.describe(into: &sink)
-        if color { sink.appendLiteral("\u{1B}[0m") }
+        if color { sink.appendLiteral(Paint.end) }
         if let context {
             sink.appendLiteral(" context: ")
-            if color { sink.appendLiteral("\u{1B}[35m") }
+            if color { sink.appendLiteral(Paint.magenta.start) }
             sink.appendText(context.name)
-            if color { sink.appendLiteral("\u{1B}[0m") }
+            if color { sink.appendLiteral(Paint.end) }
         }
     }
 

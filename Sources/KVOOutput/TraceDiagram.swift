@@ -265,22 +265,24 @@ public enum TraceDiagram {
             case .addedMidChange(let observance):
                 notTold(observance, depth, why: "registered mid-change, as \(observance.label)")
             case .removed(let observance, _, _, _) where depth > 0:
-                annotate(
-                    .arrow(
-                        from: running(depth), to: lifeline(named: observance.object),
-                        label: "removeObserver(\(observance.observer), \"\(observance.keyPath)\"): "
-                            + "\(observance.label) removed",
-                        depth: depth, kind: .removal))
+                callFromHandler("removeObserver", observance, "\(observance.label) removed", depth, .removal)
             case .registered(let observance, _) where depth > 0:
-                annotate(
-                    .arrow(
-                        from: running(depth), to: lifeline(named: observance.object),
-                        label: "addObserver(\(observance.observer), \"\(observance.keyPath)\"): "
-                            + "\(observance.label)",
-                        depth: depth, kind: .registration))
+                callFromHandler("addObserver", observance, observance.label, depth, .registration)
             default:
                 return
             }
+        }
+
+        /// `addObserver` or `removeObserver` called by a running handler: an
+        /// arrow from it to the observed object, `CALL(observer, "keyPath"): outcome`.
+        private func callFromHandler(
+            _ call: String, _ observance: ExplainedObservance, _ outcome: String, _ depth: Int, _ kind: ArrowKind
+        ) {
+            annotate(
+                .arrow(
+                    from: running(depth), to: lifeline(named: observance.object),
+                    label: "\(call)(\(observance.observer), \"\(observance.keyPath)\"): \(outcome)", depth: depth,
+                    kind: kind))
         }
 
         /// A delivery not made, drawn where it would have gone.

@@ -1,5 +1,6 @@
 import _KVOTestSupport
 import Foundation
+import KVOHost
 import KVORun
 import KVOScript
 import Testing

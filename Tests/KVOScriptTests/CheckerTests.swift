@@ -1,6 +1,6 @@
 import _KVOTestSupport
 import Foundation
-import KVORun
+import KVOHost
 import Synchronization
 import Testing
 @testable import KVOScript

@@ -1,6 +1,6 @@
 import _KVOTestSupport
-import KVORun
 import KVOCore
+import KVOHost
 import Testing
 @testable import KVOScript
 

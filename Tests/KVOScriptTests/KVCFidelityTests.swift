@@ -1,5 +1,5 @@
 import _KVOTestSupport
-import KVORun
+import KVOHost
 import Testing
 
 /// How KVC finds a key, what it stores into object properties, what

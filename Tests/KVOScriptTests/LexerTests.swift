@@ -1,5 +1,5 @@
 import _KVOTestSupport
-import KVORun
+import KVOHost
 import Testing
 @testable import KVOScript
 

@@ -1,6 +1,6 @@
 import Foundation
 import KVOCore
-import KVORun
+import KVOHost
 import KVOScript
 
 /// What one in-process run or check of a scenario produced.
@@ -12,27 +12,12 @@ public struct ScriptResult: CustomStringConvertible {
     public var description: String { "status \(status)\n--- stdout\n\(out)--- stderr\n\(err)" }
 }
 
-/// Runs `body` on a thread with a large stack, as the command line does
-/// (`LargeStack` in KVORun): Swift Testing's worker threads may have small
-/// stacks, and the interpreter recurses once per nested call or notification.
+/// Runs `body` on a thread with a large stack, as the command line does:
+/// Swift Testing's worker threads may have small stacks, and the interpreter
+/// recurses once per nested call or notification. KVOHost's `LargeStack`, the
+/// command line's own runner (its stack guard registered, as in kvo-run).
 public func onLargeStack<T>(_ body: @escaping () -> T) -> T {
-    let box = LargeStackJob(body)
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        box.value = box.body()
-        done.signal()
-    }
-    thread.stackSize = 512 << 20
-    thread.start()
-    done.wait()
-    guard let value = box.value else { preconditionFailure("the large-stack thread produced no value") }
-    return value
-}
-
-private final class LargeStackJob<T>: @unchecked Sendable {
-    var value: T?
-    let body: () -> T
-    init(_ body: @escaping () -> T) { self.body = body }
+    LargeStack.run(body)
 }
 
 /// A session writing into memory, in `format`, without colour.

@@ -1,4 +1,4 @@
-import KVORun
+import KVOHost
 import KVOScript
 
 /// `session.run(source, file:)` with standard output and standard error

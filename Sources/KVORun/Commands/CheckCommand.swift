@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVOCore
+import KVOHost
 import KVOScript
 
 /// `kvo-run check FILE…`: parses and checks only.
@@ -15,7 +16,7 @@ public struct CheckCommand: ParsableCommand {
     var files: [String]
 
     @Option(help: "Output format: text or json.")
-    var format: ScenarioOptions.Format = .text
+    var format: OutputFormatKind = .text
 
     @Flag(help: "Never colour the output (also: NO_COLOR set in the environment).")
     var noColor = false
@@ -32,20 +33,16 @@ public struct CheckCommand: ParsableCommand {
             var worst = ExitStatus.success
             for file in files {
                 var status: Int32
-                let read = Runner.readSource(file, format: format == .json ? .json : .text)
+                let read = Runner.readSource(file, format: format)
                 if let source = read.source, SwiftProgram.isSwift(source, file: file) {
                     // Compiled, not run (SPEC §11.0).
                     var settings = SwiftProgram.Settings()
-                    settings.format = format == .json ? .json : .text
+                    settings.format = format
                     status = SwiftProgram.run(
                         source, display: file == "-" ? "<stdin>" : file, path: file == "-" ? nil : file,
                         settings: settings, compileOnly: true)
                 } else if let source = read.source {
-                    let renderer = EventRenderer(
-                        format: format == .json ? .json : .text,
-                        out: OutputWriter(descriptor: 1), err: OutputWriter(descriptor: 2),
-                        color: !noColor && Terminal.colorAllowed(descriptor: 1),
-                        diagnosticColor: !noColor && Terminal.colorAllowed(descriptor: 2))
+                    let renderer = EventRenderer.standardStreams(format: format, noColor: noColor)
                     // Several files may be checked: each event says which.
                     renderer.namesFile = true
                     let session = Session.commandLine(options: RunOptions(), output: renderer)

@@ -3,6 +3,7 @@ import ArgumentParser
 import Glibc
 #endif
 import KVOCore
+import KVOHost
 import KVOOutput
 import KVOScript
 

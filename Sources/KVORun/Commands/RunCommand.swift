@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVOCore
+import KVOHost
 import KVOScript
 
 /// `kvo-run [run] FILE`: runs a scenario; with no file on a terminal, the REPL.

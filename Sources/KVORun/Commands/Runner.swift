@@ -1,4 +1,5 @@
 import KVOCore
+import KVOHost
 import KVOOutput
 import KVOScript
 #if canImport(Glibc)
@@ -18,7 +19,10 @@ enum Runner {
             return (file == "-" ? try Files.readStandardInput() : try Files.read(path), ExitStatus.success)
         } catch let failure as Files.Failure {
             if format == .json {
-                stdout(JSONFormat.fileError(failure) + "\n")
+                // An error event naming the file, and the bad bytes' position when there is one.
+                stdout(
+                    DiagnosticFormat.json(.error, failure.message, position: failure.position, file: failure.path)
+                        + "\n")
             } else if failure.position != nil {
                 stderr("\(failure)\n")  // a diagnostic about the script, compiler-style
             } else {
@@ -36,7 +40,7 @@ enum Runner {
         let renderer = options.makeRenderer()
         let session = Session.commandLine(options: options.runOptions, output: renderer)
         var status: Int32
-        let format: OutputFormatKind = options.format == .json ? .json : .text
+        let format = options.format
         if let file {
             let read = readSource(file, format: format)
             guard let source = read.source else { return read.status }
@@ -154,6 +158,6 @@ enum Runner {
     /// Writes all of `text`; false when a write fails.
     private static func write(_ text: String, to descriptor: Int32) -> Bool {
         var text = text
-        return text.withUTF8 { Files.writeFully(UnsafeRawBufferPointer($0), to: descriptor) } == 0
+        return text.withUTF8 { writeFully(UnsafeRawBufferPointer($0), to: descriptor) } == 0
     }
 }

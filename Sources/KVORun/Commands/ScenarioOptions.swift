@@ -1,4 +1,5 @@
 import ArgumentParser
+import KVOHost
 import KVOScript
 
 /// Options shared by the commands that run scenarios.
@@ -6,7 +7,7 @@ public struct ScenarioOptions: ParsableArguments {
     public init() {}
 
     @Option(help: "Output format: text or json.")
-    var format: Format = .text
+    var format = OutputFormatKind.text
 
     @Flag(help: "After an uncaught exception or runtime error, report it and go on with the next top-level statement.")
     var keepGoing = false
@@ -48,7 +49,7 @@ public struct ScenarioOptions: ParsableArguments {
     var swiftSettings: SwiftProgram.Settings {
         var settings = SwiftProgram.Settings()
         settings.swiftc = swiftc
-        settings.format = format == .json ? .json : .text
+        settings.format = format
         settings.maxDepth = maxDepth
         settings.quiet = quiet
         settings.legacyDealloc = legacyDealloc
@@ -60,20 +61,54 @@ public struct ScenarioOptions: ParsableArguments {
         return settings
     }
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json
+    /// The flags the plainest command line (`kvo-run [run] FILE`) may take
+    /// without the parser (`QuickStart`), each at most once, spelled as the
+    /// parser spells the fields above (QuickStartTests runs both ways).
+    static func plainFlag(_ name: String) -> WritableKeyPath<ScenarioOptions, Bool>? {
+        switch name {
+        case "--quiet": \.quiet
+        case "--stats": \.stats
+        case "--keep-going": \.keepGoing
+        case "--no-color": \.noColor
+        default: nil
+        }
+    }
+
+    /// These options as the parser fills them when given only `flags` (of
+    /// `plainFlag`): the defaults above, those flags on. Every field is set:
+    /// a field the parser has not filled cannot be read.
+    static func plain(_ flags: [WritableKeyPath<ScenarioOptions, Bool>]) -> ScenarioOptions {
+        var options = ScenarioOptions()
+        options.format = .text
+        options.keepGoing = false
+        options.noColor = false
+        options.maxDepth = defaultMaxDepth
+        options.maxSteps = nil
+        options.quiet = false
+        options.stats = false
+        options.explain = false
+        options.legacyDealloc = false
+        options.swiftc = nil
+        options.timeout = nil
+        for flag in flags { options[keyPath: flag] = true }
+        return options
     }
 
     public func validate() throws {
-        guard maxDepth > 0 && maxDepth <= Self.maxDepthCeiling else {
+        try Self.validateLimits(maxDepth: maxDepth, maxSteps: maxSteps)
+        if let timeout, !(timeout > 0) {
+            throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)")
+        }
+    }
+
+    /// `--max-depth` and `--max-steps`, as `run` and `test` both take them.
+    static func validateLimits(maxDepth: Int, maxSteps: Int?) throws {
+        guard maxDepth > 0 && maxDepth <= maxDepthCeiling else {
             throw ValidationError(
-                "--max-depth must be a positive integer up to \(Self.maxDepthCeiling), got \(maxDepth)")
+                "--max-depth must be a positive integer up to \(maxDepthCeiling), got \(maxDepth)")
         }
         if let maxSteps, maxSteps <= 0 {
             throw ValidationError("--max-steps must be a positive integer, got \(maxSteps)")
-        }
-        if let timeout, !(timeout > 0) {
-            throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)")
         }
     }
 
@@ -88,13 +123,8 @@ public struct ScenarioOptions: ParsableArguments {
         return options
     }
 
-    /// Standard output and standard error, rendering in the chosen format;
-    /// each stream is coloured only when it is itself a terminal.
+    /// Standard output and standard error, rendering in the chosen format.
     func makeRenderer() -> EventRenderer {
-        EventRenderer(
-            format: format == .json ? .json : .text,
-            out: OutputWriter(descriptor: 1), err: OutputWriter(descriptor: 2),
-            color: !noColor && Terminal.colorAllowed(descriptor: 1),
-            diagnosticColor: !noColor && Terminal.colorAllowed(descriptor: 2))
+        EventRenderer.standardStreams(format: format, noColor: noColor)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVOCore
+import KVOHost
 import KVOOutput
 import KVOScript
 #if canImport(Glibc)
@@ -64,13 +65,7 @@ public struct TestCommand: ParsableCommand {
     var noColor = false
 
     public func validate() throws {
-        guard maxDepth > 0 && maxDepth <= ScenarioOptions.maxDepthCeiling else {
-            throw ValidationError(
-                "--max-depth must be a positive integer up to \(ScenarioOptions.maxDepthCeiling), got \(maxDepth)")
-        }
-        if let maxSteps, maxSteps <= 0 {
-            throw ValidationError("--max-steps must be a positive integer, got \(maxSteps)")
-        }
+        try ScenarioOptions.validateLimits(maxDepth: maxDepth, maxSteps: maxSteps)
     }
 
     /// The run options every scenario starts from; its directive adds to them.
@@ -154,10 +149,10 @@ public struct TestCommand: ParsableCommand {
     /// A unified diff with removed lines red and added lines green.
     static func painted(_ diff: String) -> String {
         diff.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            if line.hasPrefix("---") || line.hasPrefix("+++") { return "\u{1B}[1m\(line)\u{1B}[0m" }
-            if line.hasPrefix("-") { return "\u{1B}[31m\(line)\u{1B}[0m" }
-            if line.hasPrefix("+") { return "\u{1B}[32m\(line)\u{1B}[0m" }
-            if line.hasPrefix("@@") { return "\u{1B}[36m\(line)\u{1B}[0m" }
+            if line.hasPrefix("---") || line.hasPrefix("+++") { return Paint.bold(line, if: true) }
+            if line.hasPrefix("-") { return Paint.red(line, if: true) }
+            if line.hasPrefix("+") { return Paint.green(line, if: true) }
+            if line.hasPrefix("@@") { return Paint.cyan(line, if: true) }
             return String(line)
         }.joined(separator: "\n")
     }

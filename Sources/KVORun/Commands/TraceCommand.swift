@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVOCore
+import KVOHost
 import KVOOutput
 import KVOScript
 

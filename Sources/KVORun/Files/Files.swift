@@ -1,3 +1,4 @@
+import KVOHost
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -273,21 +274,6 @@ public enum Files {
             unlink(temporary)
             throw error
         }
-    }
-
-    /// Writes every byte to `descriptor`, retrying short and interrupted
-    /// writes; 0 on success, else the `errno` of the failure (EIO when
-    /// nothing could be written).
-    static func writeFully(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
-        guard let base = bytes.baseAddress else { return 0 }
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return written < 0 ? errno : EIO }
-            offset += written
-        }
-        return 0
     }
 
     /// Writes all of `text` and closes `descriptor`, checking each step.

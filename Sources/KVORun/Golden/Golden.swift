@@ -1,4 +1,5 @@
 import KVOCore
+import KVOHost
 import KVOScript
 /// Golden files: `X.kvo` beside `X.out`, which holds everything the scenario
 /// prints (stdout and stderr, in order) and a last line `# exit status: N` when

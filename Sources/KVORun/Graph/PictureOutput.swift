@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import KVOCore
+import KVOHost
 import KVOOutput
 import KVOScript
 
@@ -18,10 +19,7 @@ final class PictureOutput: ScriptOutput {
     /// (an observer removed before it was ever told).
     init(records: Bool, classOf: @escaping (String) -> String? = { _ in nil }) {
         trace = records ? TraceDiagram.Builder(classOf: classOf) : nil
-        let err = OutputWriter(descriptor: 2)
-        errors = EventRenderer(
-            format: .text, out: err, err: err, color: false,
-            diagnosticColor: Terminal.colorAllowed(descriptor: 2))
+        errors = EventRenderer.standardError()
     }
 
     /// Events past `TraceDiagram.maxEvents`, counted: the picture and

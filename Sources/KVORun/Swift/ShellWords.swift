@@ -18,26 +18,17 @@ enum ShellWords {
                 if inWord { words.append(current) }
                 current = ""
                 inWord = false
-            case "'":
+            case "'", "\"":
+                // Up to the same quote; inside double quotes (only), a
+                // backslash takes the next character as it is.
                 inWord = true
                 var closed = false
                 while let next = characters.next() {
-                    if next == "'" {
+                    if next == character {
                         closed = true
                         break
                     }
-                    current.append(next)
-                }
-                if !closed { return nil }
-            case "\"":
-                inWord = true
-                var closed = false
-                while let next = characters.next() {
-                    if next == "\"" {
-                        closed = true
-                        break
-                    }
-                    if next == "\\" {
+                    if next == "\\" && character == "\"" {
                         guard let escaped = characters.next() else { return nil }
                         current.append(escaped)
                     } else {

@@ -1,4 +1,5 @@
 import KVOCore
+import KVOHost
 import KVOOutput
 import KVOScript
 import SwiftRewriter
@@ -17,7 +18,7 @@ extension SwiftProgram {
                 message: "cannot write \(path): \(String(cString: strerror(errno)))", status: ExitStatus.failure)
         }
         var text = text
-        let failure = text.withUTF8 { Files.writeFully(UnsafeRawBufferPointer($0), to: descriptor) }
+        let failure = text.withUTF8 { writeFully(UnsafeRawBufferPointer($0), to: descriptor) }
         close(descriptor)
         if failure != 0 {
             throw Failure(

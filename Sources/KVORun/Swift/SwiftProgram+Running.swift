@@ -1,4 +1,5 @@
 import KVOCore
+import KVOHost
 import KVOOutput
 import KVOScript
 import SwiftRewriter
@@ -141,7 +142,7 @@ extension SwiftProgram {
         var environment: [(name: String, value: String)] = [
             ("SWIFT_DETERMINISTIC_HASHING", "1"),
             ("SWIFT_BACKTRACE", "enable=no"),
-            ("KVO_FORMAT", settings.format == .json ? "json" : "text"),
+            ("KVO_FORMAT", settings.format.rawValue),
             ("KVO_MAX_DEPTH", String(settings.maxDepth)),
             ("KVO_SOURCE_NAME", display),
             ("KVO_TRAP_FILE", trapFile),

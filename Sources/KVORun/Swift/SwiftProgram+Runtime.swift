@@ -73,7 +73,7 @@ extension SwiftProgram {
     /// the runtime's own accesses are checked where they are developed (the
     /// package's checked lane, `make test-checked`, runs KVOCore with the
     /// checks), and in a compiled program they cost about a fifth of every
-    /// notifying set (23,558 -> 18,261 instructions per B1 set). Programs keep
+    /// notifying set (Benchmarks/README.md has the counts). Programs keep
     /// Swift's checks of their own code. Not the package's other unsafe flag,
     /// `-assume-single-threaded`: a program may use threads.
     static let runtimeFlags = [
@@ -166,7 +166,7 @@ extension SwiftProgram {
     /// (the standard library, Foundation and its parts, ICU, dispatch)
     /// whose symbol relocations cost a Foundation program about 4 ms of CPU
     /// before `main`: a cached program starts in about half the time
-    /// (19.4 -> 9.1 million instructions for compiled B1 with n = 0), and
+    /// (Benchmarks/README.md, "Measurement history"), and
     /// the link needs no autolink step. (`--allow-multiple-definition`: the
     /// standard library and the concurrency library each carry a copy of the
     /// threading library's `fatal`.) Built once per runtime, about a second;

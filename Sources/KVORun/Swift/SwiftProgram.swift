@@ -1,4 +1,5 @@
 import KVOCore
+import KVOHost
 import KVOOutput
 import KVOScript
 import SwiftRewriter

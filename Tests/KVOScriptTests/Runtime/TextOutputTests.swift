@@ -1,5 +1,5 @@
 import _KVOTestSupport
-import KVORun
+import KVOHost
 @testable import KVOOutput
 import Testing
 import KVOCore

@@ -4,16 +4,18 @@ import Glibc
 import KVOCore
 
 /// Runs the interpreter on a thread with a large stack, so deep (but bounded)
-/// scenario recursion never meets the main thread's 8 MB limit.
-enum LargeStack {
+/// scenario recursion never meets the main thread's 8 MB limit. The one
+/// large-stack runner: kvo-run's commands and the tests' in-process runs
+/// (Swift Testing's worker threads may have small stacks) alike.
+public enum LargeStack {
     private final class Job: @unchecked Sendable {
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
-    static let stackSize: UInt = 1 << 30
+    public static let stackSize: UInt = 1 << 30
 
-    static func run<T>(_ body: @escaping () -> T) -> T {
+    public static func run<T>(_ body: @escaping () -> T) -> T {
         var result: T?
         let job = Job {
             StackGuard.registerCurrentThread(stackSize: stackSize, margin: 64 << 20)

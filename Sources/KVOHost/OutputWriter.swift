@@ -36,6 +36,9 @@ public final class OutputWriter {
     private let streamName: String
     /// Asked to stop the running scenario when output fails.
     public var stop = StopFlag.process
+    /// Told the failure, once, when it happens: kvo-run's standard output
+    /// (`EventRenderer.standardStreams`) makes it the process's failure.
+    public var onFailure: ((String) -> Void)?
 
     public init(descriptor: Int32, bufferSize: Int = 1 << 16) {
         self.descriptor = descriptor
@@ -103,15 +106,14 @@ public final class OutputWriter {
             captured.append(contentsOf: bytes)
             return
         }
-        let failure = Files.writeFully(bytes, to: descriptor)
+        let failure = writeFully(bytes, to: descriptor)
         if failure != 0 { fail("cannot write \(streamName): \(String(cString: strerror(failure)))") }
     }
 
     /// Records the first failure and asks the running scenario to stop.
     private func fail(_ message: String) {
         failure = message
-        // Standard output failing is the process's failure, whoever wrote.
-        if descriptor == 1 { Runner.recordOutputFailure(message) }
+        onFailure?(message)
         count = 0
         stop.request(.outputFailed)
     }
@@ -184,3 +186,19 @@ public final class OutputWriter {
 }
 
 extension OutputWriter: LineSink {}
+
+/// Writes every byte to `descriptor`, retrying short and interrupted
+/// writes; 0 on success, else the `errno` of the failure (EIO when nothing
+/// could be written). The one write-all loop: the writers here and every
+/// file and stream kvo-run writes (`Files`, `Runner`).
+public func writeFully(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+    guard let base = bytes.baseAddress else { return 0 }
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(descriptor, base + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return written < 0 ? errno : EIO }
+        offset += written
+    }
+    return 0
+}

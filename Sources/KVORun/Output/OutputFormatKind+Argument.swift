@@ -1,0 +1,5 @@
+import ArgumentParser
+import KVOHost
+
+/// `--format text|json`, parsed straight into the renderer's enum.
+extension OutputFormatKind: ExpressibleByArgument {}

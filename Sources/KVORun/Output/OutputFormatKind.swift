@@ -1,6 +1,0 @@
-import KVOCore
-
-/// `--format`.
-public enum OutputFormatKind: String, Sendable, CaseIterable {
-    case text, json
-}
