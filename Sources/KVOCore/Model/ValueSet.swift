@@ -34,8 +34,14 @@ public struct ValueSet {
     public var count: Int { elements.count }
 
     public func contains(_ value: Value) -> Bool {
-        if index == nil { return elements.contains { Value.isMember($0, value) } }
-        return find(value, Value.setHash(value)).index != nil
+        contains(value, setDepth: 0)
+    }
+
+    /// `contains`, asked while comparing sets `setDepth` levels deep
+    /// (`Value.equal`), which bounds how deep the comparison recurses.
+    func contains(_ value: Value, setDepth: Int) -> Bool {
+        if index == nil { return elements.contains { Value.isMember($0, value, setDepth: setDepth) } }
+        return find(value, Value.setHash(value), setDepth: setDepth).index != nil
     }
 
     @discardableResult
@@ -110,7 +116,7 @@ public struct ValueSet {
 
     /// The slot holding `value`'s position (index non-nil), or the empty slot
     /// where it would go.
-    private func find(_ value: Value, _ hash: Int) -> (index: Int?, slot: Int) {
+    private func find(_ value: Value, _ hash: Int, setDepth: Int = 0) -> (index: Int?, slot: Int) {
         guard let index else { return (nil, 0) }
         let table = index.table, hashes = index.hashes
         let mask = table.count - 1
@@ -118,7 +124,9 @@ public struct ValueSet {
         while true {
             let entry = table[slot]
             if entry == 0 { return (nil, slot) }
-            if hashes[entry - 1] == hash && Value.isMember(elements[entry - 1], value) { return (entry - 1, slot) }
+            if hashes[entry - 1] == hash && Value.isMember(elements[entry - 1], value, setDepth: setDepth) {
+                return (entry - 1, slot)
+            }
             slot = (slot + 1) & mask
         }
     }
@@ -159,14 +167,16 @@ public struct ValueSet {
     /// so describing a key never recurses far.
     public func sorted(keyBudget: Int) -> [Value] {
         guard elements.count > 1 else { return elements }
-        if Self.sortingDepth >= Self.maxSortingDepth { return elements }
-        Self.sortingDepth += 1
-        defer { Self.sortingDepth -= 1 }
-        let budget = min(keyBudget, Self.keyBudgetInForce)
+        let depth = Self.sortingDepth.value
+        if depth >= Self.maxSortingDepth { return elements }
+        Self.sortingDepth.value = depth + 1
+        defer { Self.sortingDepth.value = depth }
+        // 0: no sort under way on this thread, so no budget in force.
+        let saved = Self.keyBudgetInForce.value
+        let budget = saved == 0 ? keyBudget : min(keyBudget, saved)
         let cap = max(64, min(budget / elements.count, Self.maxKeyLength))
-        let saved = Self.keyBudgetInForce
-        Self.keyBudgetInForce = cap
-        defer { Self.keyBudgetInForce = saved }
+        Self.keyBudgetInForce.value = cap
+        defer { Self.keyBudgetInForce.value = saved }
         let keyed = elements.map { element -> (Value, String) in
             var key = ""
             element.describe(into: &key, limit: cap)
@@ -176,9 +186,12 @@ public struct ValueSet {
     }
 
     /// How deep `sorted` is running inside the keys of outer sets, and the
-    /// key budget of the innermost: the interpreter runs on one thread.
-    nonisolated(unsafe) private static var sortingDepth = 0
-    nonisolated(unsafe) private static var keyBudgetInForce = Int.max
+    /// key budget of the innermost (0 when none): recursion guards, so kept
+    /// per thread. They cannot be passed down: the keys are descriptions, and
+    /// a description reaches nested sets through values' own descriptions
+    /// (a change dictionary inside a set sorts its sets too).
+    private static let sortingDepth = ThreadLocalInt()
+    private static let keyBudgetInForce = ThreadLocalInt()
     private static let maxSortingDepth = 32
     private static let maxKeyLength = 1 << 16
 }
