@@ -83,6 +83,7 @@ extension KVORuntime {
     private func unregister(_ observance: Observance, from object: KVOObject) {
         if let info = object.observationInfo {
             info.remove(observance)
+            noteChanged(info)
             if info.count == 0 { object.observationInfo = nil }
         }
         observance.isRegistered = false
@@ -92,10 +93,12 @@ extension KVORuntime {
     func append(_ observance: Observance, to object: KVOObject) {
         if let info = object.observationInfo {
             info.append(observance)
+            noteChanged(info)
         } else {
             let info = spareInfos.popLast() ?? ObservationInfo()
             info.append(observance)
             object.observationInfo = info
+            noteChanged(info)
         }
     }
 
@@ -106,6 +109,7 @@ extension KVORuntime {
     func remove(_ observance: Observance, from object: KVOObject) {
         guard let info = object.observationInfo else { return }
         info.remove(observance)
+        noteChanged(info)
         if info.count == 0 {
             object.observationInfo = nil
             if spareInfos.count < 64, info.reset() { spareInfos.append(info) }

@@ -151,7 +151,47 @@ public struct ValueSet {
             table[slot] = position + 1
         }
         index = HashIndex(hashes: hashes, table: table)
+        // Checked where the index is built anew, which costs as much:
+        // checking at every insert would make building a set quadratic.
+        _checkInvariants()
     }
+
+    #if KVO_CHECKED
+    /// The checked lane's audit of the index: present exactly past
+    /// `linearLimit` elements, one hash per element and each the element's
+    /// own, a power-of-two table at most half full, every element's position
+    /// in it once and reachable by probing from its hash.
+    public func _checkInvariants() {
+        guard let index else {
+            precondition(elements.count <= Self.linearLimit, "a large set has no hash index")
+            return
+        }
+        precondition(elements.count > Self.linearLimit, "a small set kept its hash index")
+        precondition(index.hashes.count == elements.count, "the index has not one hash per element")
+        let table = index.table
+        precondition(table.count > 0 && table.count & (table.count - 1) == 0, "the table size is not a power of two")
+        precondition(elements.count * 2 <= table.count, "the table is more than half full")
+        var seen = [Bool](repeating: false, count: elements.count)
+        for entry in table where entry != 0 {
+            precondition(entry >= 1 && entry <= elements.count, "a table entry points past the elements")
+            precondition(!seen[entry - 1], "an element is in the table twice")
+            seen[entry - 1] = true
+        }
+        precondition(!seen.contains(false), "an element is missing from the table")
+        let mask = table.count - 1
+        for (position, element) in elements.enumerated() {
+            let hash = index.hashes[position]
+            precondition(hash == Value.setHash(element), "an element's hash is not its own")
+            var slot = hash & mask
+            while table[slot] != position + 1 {
+                precondition(table[slot] != 0, "an element cannot be reached from its hash")
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+    #else
+    @inline(__always) public func _checkInvariants() {}
+    #endif
 
     /// Elements in the order they are printed: sorted by description.
     public var sorted: [Value] { sorted(keyBudget: Value.descriptionLimit) }

@@ -278,6 +278,9 @@ public final class Session {
         execution.outcomes = Array(repeating: .notRun, count: program.compiled.count)
         for (index, statement) in program.compiled.enumerated() {
             beforeStatement?(statement.location)
+            // The checked lane audits the machine and the engine after every
+            // statement, however it ended (empty in other builds).
+            defer { machine._checkInvariants() }
             do {
                 let value = try statement.exec(machine)
                 execution.outcomes[index] = .completed
