@@ -79,6 +79,17 @@ extension KVORuntime {
         explainClassChange(object, from: classBefore)
     }
 
+    /// The end of an `observe` token, by `invalidate()` or by its release
+    /// (`released`, which `--explain` tells apart): the hidden observer goes
+    /// away silently, with nothing to remove once the observed object itself
+    /// was released. The interpreter's tokens and a compiled program's
+    /// `NSKeyValueObservation` both end here.
+    public func endObservation(of token: KVOObject, on observed: KVOObject, keyPath: String, released: Bool) {
+        guard !observed.isReleased else { return }
+        explainObservationEnded(observed, keyPath: keyPath, released: released)
+        try? removeObserver(token, from: .object(observed), keyPath: keyPath, context: .exactly(nil))
+    }
+
     /// Takes a root observance out of its object's observation info, with its forwards.
     private func unregister(_ observance: Observance, from object: KVOObject) {
         if let info = object.observationInfo {

@@ -126,10 +126,9 @@ public final class KVORuntime {
         object.observationInfo = nil
     }
 
+    @inline(__always)
     public func checkAlive(_ object: KVOObject) throws {
-        if object.isReleased {
-            throw ScriptError.runtime("use of released object \(object.description)")
-        }
+        try object.checkAlive()
     }
 
     /// Raises a Cocoa exception at the current depth.
