@@ -16,7 +16,6 @@ public final class _KVOClassTable {
         self.type = type
     }
 
-
     /// A property. `objc`: KVC can see it; `dynamic`: a Swift assignment
     /// goes through KVO (the rewriter makes that assignment notify).
     public func property<C: NSObject, V>(

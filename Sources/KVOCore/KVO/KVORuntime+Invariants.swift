@@ -48,9 +48,11 @@ extension KVORuntime {
                 for change in changes {
                     precondition(!change.isTaken, "a taken change is still in the pending index")
                     precondition(
-                        change.object.map { ObjectKey($0, change.key) } == key, "a pending change is indexed under another key")
+                        change.object.map { ObjectKey($0, change.key) } == key,
+                        "a pending change is indexed under another key")
                     precondition(
-                        pendingChanges.contains(ObjectIdentifier(change)), "the pending index holds a change not pending")
+                        pendingChanges.contains(ObjectIdentifier(change)),
+                        "the pending index holds a change not pending")
                 }
                 indexed += changes.count
             }
