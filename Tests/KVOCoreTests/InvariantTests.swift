@@ -41,7 +41,9 @@ struct InvariantTests {
         try w.set(acct, "balance", .double(2))
         let info = try #require(acct.observationInfo)
         _ = info.index(of: info.observances[info.observances.count / 2])  // builds the live counts
-        try w.unobserve(acct, observers[70], "balance")
+        // The handler removed w79 down to w70 (the did phase notifies the
+        // newest registration first).
+        try w.unobserve(acct, observers[65], "balance")
         info._checkInvariants()
         let before = w.rt.invariantChecks
         w.rt._checkInvariants()
@@ -62,7 +64,8 @@ struct InvariantTests {
         try w.did(alice, "name")
         try w.did(acct, "interestRate")
         w.rt._checkInvariants()
-        #expect(w.rt.pending.isEmpty)
+        // The taken change stays as a tombstone until it reaches the top.
+        #expect(w.rt.pending.count == 1 && w.rt.pending.allSatisfy(\.isTaken) && w.rt.tombstones == 1)
         #expect(w.rt.invariantChecks == 2)
     }
 
@@ -83,7 +86,8 @@ struct InvariantTests {
         set.subtract(ValueSet((0..<495).map(Value.int)))
         set._checkInvariants()
         copy._checkInvariants()
-        #expect(set.count == 4)
+        // 496, 497, 499, NaN and the nested set.
+        #expect(set.count == 5)
         #expect(copy.count == 502 - 167)
     }
 }

@@ -28,16 +28,17 @@ extension KVORuntime {
         changedInfos[ObjectIdentifier(info)] = info
     }
 
-    /// The tombstone count is the taken changes', every change is started,
-    /// none is also waiting for reuse, and the index (when built) holds
-    /// exactly the live changes under their object and key.
+    /// The tombstone count is the taken changes', every live change is
+    /// started (a tombstone was finished by its did phase), none is also
+    /// waiting for reuse, and the index (when built) holds exactly the live
+    /// changes under their object and key.
     private func checkPendingStack() {
         var taken = 0
         let spare = Set(spareChanges.map(ObjectIdentifier.init))
         let pendingChanges = Set(pending.map(ObjectIdentifier.init))
         for change in pending {
             if change.isTaken { taken += 1 }
-            precondition(change.object != nil, "a pending change was never started")
+            precondition(change.isTaken || change.object != nil, "a pending change was never started")
             precondition(!spare.contains(ObjectIdentifier(change)), "a pending change is also kept for reuse")
         }
         precondition(taken == tombstones, "the tombstone count disagrees with the pending stack")
