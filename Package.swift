@@ -12,8 +12,11 @@ import PackageDescription
 //   at a time (`--no-parallel`).
 //
 // KVO_CHECKED=1 builds without them (`make test-checked`, run by CI): the
-// fast configuration must never be the only one tested.
-let fastRelease: [SwiftSetting] = Context.environment["KVO_CHECKED"] != nil ? [] : [
+// fast configuration must never be the only one tested. It also compiles the
+// invariant checks (`_checkInvariants()`, the compile condition KVO_CHECKED),
+// which the interpreter runs after every statement; elsewhere they are empty.
+let checkedLane = Context.environment["KVO_CHECKED"] != nil
+let fastRelease: [SwiftSetting] = checkedLane ? [.define("KVO_CHECKED")] : [
     .unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization",
                   "-Xfrontend", "-assume-single-threaded"], .when(configuration: .release)),
 ]

@@ -63,10 +63,10 @@ public enum _KVOBridge {
     /// String, whose engine value is known from the type, it skips the dynamic
     /// casts `value(_:)` tries in turn (about 3,500 instructions a call).
     static func converter<V>(_ type: V.Type) -> (V) -> Value {
-        if V.self == Int.self { return { .int(unsafeBitCast($0, to: Int.self)) } }
-        if V.self == Double.self { return { .double(unsafeBitCast($0, to: Double.self)) } }
-        if V.self == Bool.self { return { .bool(unsafeBitCast($0, to: Bool.self)) } }
-        if V.self == String.self { return { .string(unsafeBitCast($0, to: String.self)) } }
+        if V.self == Int.self { return { .int(_sameTypeCast($0, to: Int.self)) } }
+        if V.self == Double.self { return { .double(_sameTypeCast($0, to: Double.self)) } }
+        if V.self == Bool.self { return { .bool(_sameTypeCast($0, to: Bool.self)) } }
+        if V.self == String.self { return { .string(_sameTypeCast($0, to: String.self)) } }
         return { value($0) }
     }
 
@@ -75,22 +75,22 @@ public enum _KVOBridge {
     /// what KVO's own printing shows; the value itself is kept here so that a
     /// typed read (`change.newValue` of a `Date` property, KVC storing into
     /// it) gets it back. The last 4,096 to 8,191 of them are kept: enough for
-    /// the values of the changes in flight.
-    nonisolated(unsafe) static var foreignValues: [String: Any] = [:]
-    nonisolated(unsafe) static var olderForeignValues: [String: Any] = [:]
-
+    /// the values of the changes in flight. The program's one process keeps
+    /// them (`_KVOProcess.foreignValues`).
     static func foreign(_ any: Any) -> Value {
         let text = _KVOPrinter.describe(any)
-        if foreignValues.count >= 4096 {
-            olderForeignValues = foreignValues
-            foreignValues = [:]
+        let process = _KVOProcess.shared
+        if process.foreignValues.count >= 4096 {
+            process.olderForeignValues = process.foreignValues
+            process.foreignValues = [:]
         }
-        foreignValues[text] = any
+        process.foreignValues[text] = any
         return .string(text)
     }
 
     static func foreignValue(_ text: String) -> Any? {
-        foreignValues[text] ?? olderForeignValues[text]
+        let process = _KVOProcess.shared
+        return process.foreignValues[text] ?? process.olderForeignValues[text]
     }
 
     /// An engine value as Objective-C hands it to Swift (`Any?`): numbers as

@@ -16,17 +16,6 @@ public final class _KVOClassTable {
         self.type = type
     }
 
-    /// Per class (the engine's), what Swift adds to its hooks.
-    nonisolated(unsafe) static var validators:
-        [ObjectIdentifier: [String: (NSObject, AutoreleasingUnsafeMutablePointer<AnyObject?>) throws -> Void]] = [:]
-    nonisolated(unsafe) static var valueValidators: [ObjectIdentifier: [String: (NSObject, Any?) throws -> Any?]] =
-        [:]
-    nonisolated(unsafe) static var affectingMethods: [ObjectIdentifier: [String: () -> Set<String>]] = [:]
-    nonisolated(unsafe) static var automaticMethods: [ObjectIdentifier: [String: () -> Bool]] = [:]
-    /// Per class, its level of an instance's mirror: the class's own stored
-    /// properties, over its superclass's level.
-    nonisolated(unsafe) static var mirrors: [ObjectIdentifier: (NSObject, @escaping () -> Mirror) -> Mirror] = [:]
-
     /// A property. `objc`: KVC can see it; `dynamic`: a Swift assignment
     /// goes through KVO (the rewriter makes that assignment notify).
     public func property<C: NSObject, V>(
@@ -85,7 +74,7 @@ public final class _KVOClassTable {
     public func validator<C: NSObject>(
         _ key: String, _ body: @escaping (C, AutoreleasingUnsafeMutablePointer<AnyObject?>) throws -> Void
     ) {
-        Self.validators[ObjectIdentifier(info), default: [:]][key] = { object, pointer in
+        _KVOProcess.shared.swiftMethods.validators[ObjectIdentifier(info), default: [:]][key] = { object, pointer in
             guard let host = object as? C else { return }
             do {
                 try body(host, pointer)
@@ -99,7 +88,7 @@ public final class _KVOClassTable {
     /// The class's own stored properties, in order, for `dump` and `Mirror`
     /// (Swift's reflection would show kvo-run's NSObject's internals).
     public func storedProperties<C: NSObject>(_ children: @escaping (C) -> [(String, Any)]) {
-        Self.mirrors[ObjectIdentifier(info)] = { object, ancestor in
+        _KVOProcess.shared.swiftMethods.mirrors[ObjectIdentifier(info)] = { object, ancestor in
             guard let host = object as? C else { return ancestor() }
             return Mirror(
                 host, children: children(host).map { (label: Optional($0.0), value: $0.1) }, displayStyle: .class,
@@ -110,54 +99,62 @@ public final class _KVOClassTable {
     /// The mirror of `object` from its class `cls` up: each described class
     /// is a level; kvo-run's NSObject is the top, with no children.
     static func mirror(of object: NSObject, from cls: ClassInfo?) -> Mirror {
-        var current = cls
-        while let level = current {
-            if let make = mirrors[ObjectIdentifier(level)] {
-                let superclass = level.superclass
-                return make(object) { mirror(of: object, from: superclass) }
+        let mirrors = _KVOProcess.shared.swiftMethods.mirrors
+        if let cls {
+            for level in cls.lineage {
+                if let make = mirrors[ObjectIdentifier(level)] {
+                    let superclass = level.superclass
+                    return make(object) { mirror(of: object, from: superclass) }
+                }
             }
-            current = level.superclass
         }
         return Mirror(object, children: [Mirror.Child](), displayStyle: .class)
     }
 
     /// `class func keyPathsForValuesAffecting<Key>() -> Set<String>` (or a class var).
     public func affecting(_ key: String, _ body: @escaping () -> Set<String>) {
-        Self.affectingMethods[ObjectIdentifier(info), default: [:]][key] = body
+        _KVOProcess.shared.swiftMethods.affectingMethods[ObjectIdentifier(info), default: [:]][key] = body
     }
 
     /// `class func automaticallyNotifiesObserversOf<Key>() -> Bool` (or a class var).
     public func automatic(_ key: String, _ body: @escaping () -> Bool) {
-        Self.automaticMethods[ObjectIdentifier(info), default: [:]][key] = body
+        _KVOProcess.shared.swiftMethods.automaticMethods[ObjectIdentifier(info), default: [:]][key] = body
     }
 
-    static func validator(
-        for info: ClassInfo, key: String
-    )
-        -> ((NSObject, AutoreleasingUnsafeMutablePointer<AnyObject?>) throws -> Void)?
-    {
-        var current: ClassInfo? = info
-        while let cls = current {
-            if let found = validators[ObjectIdentifier(cls)]?[key] { return found }
-            current = cls.superclass
-        }
-        return nil
+    static func validator(for info: ClassInfo, key: String) -> _KVOSwiftMethods.Validator? {
+        _KVOSwiftMethods.nearest(_KVOProcess.shared.swiftMethods.validators, from: info, key: key)
     }
 
     static func affecting(for info: ClassInfo, key: String) -> (() -> Set<String>)? {
-        var current: ClassInfo? = info
-        while let cls = current {
-            if let found = affectingMethods[ObjectIdentifier(cls)]?[key] { return found }
-            current = cls.superclass
-        }
-        return nil
+        _KVOSwiftMethods.nearest(_KVOProcess.shared.swiftMethods.affectingMethods, from: info, key: key)
     }
 
     static func automatic(for info: ClassInfo, key: String) -> (() -> Bool)? {
-        var current: ClassInfo? = info
-        while let cls = current {
-            if let found = automaticMethods[ObjectIdentifier(cls)]?[key] { return found }
-            current = cls.superclass
+        _KVOSwiftMethods.nearest(_KVOProcess.shared.swiftMethods.automaticMethods, from: info, key: key)
+    }
+}
+
+/// Per engine class (by identity: every class lives as long as the
+/// program), the methods a Swift class declares that Objective-C's runtime
+/// would find by name and the engine's hooks do not hold: validation, the
+/// two class hooks of dependent and manual keys, its level of a mirror.
+struct _KVOSwiftMethods {
+    typealias Validator = (NSObject, AutoreleasingUnsafeMutablePointer<AnyObject?>) throws -> Void
+    var validators: [ObjectIdentifier: [String: Validator]] = [:]
+    var valueValidators: [ObjectIdentifier: [String: (NSObject, Any?) throws -> Any?]] = [:]
+    var affectingMethods: [ObjectIdentifier: [String: () -> Set<String>]] = [:]
+    var automaticMethods: [ObjectIdentifier: [String: () -> Bool]] = [:]
+    /// Per class, its level of an instance's mirror: the class's own stored
+    /// properties, over its superclass's level.
+    var mirrors: [ObjectIdentifier: (NSObject, @escaping () -> Mirror) -> Mirror] = [:]
+
+    /// The entry for `key` of the nearest class, from `info` up its
+    /// superclasses, as Objective-C's method lookup finds an inherited method.
+    static func nearest<Entry>(
+        _ table: [ObjectIdentifier: [String: Entry]], from info: ClassInfo, key: String
+    ) -> Entry? {
+        for cls in info.lineage {
+            if let found = table[ObjectIdentifier(cls)]?[key] { return found }
         }
         return nil
     }
@@ -221,7 +218,7 @@ public func _kvoWill(_ object: NSObject, _ key: String) {
     let process = _KVOProcess.shared
     guard let engineObject = object._kvoObject else { return }
     if engineObject.isReleased {
-        process.fail("use of released object \(engineObject.description)", column: process.statementColumn)
+        process.fail(engineObject.usedAfterRelease, column: process.statementColumn)
     }
     if process.isStoringForKVC(engineObject, key) { return }
     let notifies =
@@ -270,7 +267,7 @@ extension _KVOClassTable {
     /// `validate<Key>(_ value: Any?) throws -> Any?`: kvo-run's scenario
     /// spelling of validation (SPEC §11.5), returning the value to use.
     public func valueValidator<C: NSObject>(_ key: String, _ body: @escaping (C, Any?) throws -> Any?) {
-        Self.valueValidators[ObjectIdentifier(info), default: [:]][key] = { object, value in
+        _KVOProcess.shared.swiftMethods.valueValidators[ObjectIdentifier(info), default: [:]][key] = { object, value in
             guard let host = object as? C else { return value }
             do {
                 return try body(host, value)
@@ -285,13 +282,10 @@ extension _KVOClassTable {
 extension NSObject {
     /// Validation in the scenario spelling: the validated value, or the error thrown.
     public func validateValue(_ value: Any?, forKey key: String) throws -> Any? {
-        var current: ClassInfo? = _kvoObject.cls
-        while let cls = current {
-            if let validator = _KVOClassTable.valueValidators[ObjectIdentifier(cls)]?[key] {
-                return try validator(self, value)
-            }
-            current = cls.superclass
+        let validators = _KVOProcess.shared.swiftMethods.valueValidators
+        guard let validator = _KVOSwiftMethods.nearest(validators, from: _kvoObject.cls, key: key) else {
+            return value
         }
-        return value
+        return try validator(self, value)
     }
 }

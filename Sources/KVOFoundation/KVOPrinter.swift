@@ -22,17 +22,17 @@ enum _KVOPrinter {
         write(text + terminator, depth: _KVOProcess.shared.kvo.depth)
     }
 
-    /// Text printed without a newline yet: an event is one whole line.
-    nonisolated(unsafe) static var partial = ""
-
+    /// Text printed without a newline yet (`_KVOProcess.partialPrint`): an
+    /// event is one whole line.
     static func write(_ text: String, depth: Int) {
-        var rest = Substring(partial + text)
-        partial = ""
+        let process = _KVOProcess.shared
+        var rest = Substring(process.partialPrint + text)
+        process.partialPrint = ""
         while let newline = rest.firstIndex(of: "\n") {
-            _KVOProcess.shared.output.emit(.print(text: String(rest[..<newline]), depth: depth))
+            process.output.emit(.print(text: String(rest[..<newline]), depth: depth))
             rest = rest[rest.index(after: newline)...]
         }
-        partial = String(rest)
+        process.partialPrint = String(rest)
     }
 
     /// How `print` shows one item.

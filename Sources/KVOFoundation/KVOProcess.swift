@@ -18,6 +18,12 @@ import Glibc
 /// the change, as on a Mac: the engine is not locked, so a program that
 /// changes observed objects from two threads at once races, as it would on
 /// Apple's (unlocked) accessors of the same object.
+///
+/// One compiled program is one process with one KVO runtime, as on a Mac:
+/// `shared` is the one process-wide object, and everything the runtime
+/// keeps lives in it (the class tables of `_KVOClassTable`, the printer's
+/// unfinished line, the bridge's foreign values). The only other statics
+/// are `_KVOTrapReport`'s, which a signal handler reads.
 public final class _KVOProcess {
     nonisolated(unsafe) public static let shared = _KVOProcess()
 
@@ -54,6 +60,14 @@ public final class _KVOProcess {
     var objectCount = 0
     /// `objc_setAssociatedObject`'s values, by object.
     var associationTables: [ObjectIdentifier: _KVOAssociations] = [:]
+    /// What Swift classes add to their engine classes' hooks (`_KVOClassTable`).
+    var swiftMethods = _KVOSwiftMethods()
+    /// Text printed without a newline yet (`_KVOPrinter.write`).
+    var partialPrint = ""
+    /// Values the engine holds as their descriptions (`_KVOBridge.foreign`):
+    /// the newest 4,096, and the 4,096 before them.
+    var foreignValues: [String: Any] = [:]
+    var olderForeignValues: [String: Any] = [:]
     /// Classes and keys whose silent (non-dynamic) assignment was reported.
     var warnedAssignments: Set<String> = []
     /// The name the next `observe` token takes: the top-level binding it is
@@ -323,29 +337,4 @@ struct _HostTable {
 
     /// Every entry, in no order (a picture's roots are sorted by name).
     var values: Dictionary<_AddressKey, _Host>.Values { table.values }
-}
-
-struct _AddressKey: Hashable {
-    let id: ObjectIdentifier
-
-    func hash(into hasher: inout Hasher) { hasher.combine(id) }
-
-    /// What Dictionary asks for (the hash of `hash(into:)` by default):
-    /// Fibonacci hashing of the address, whose low 4 bits are always zero,
-    /// folded so that the low bits the table indexes by depend on all of it.
-    func _rawHashValue(seed: Int) -> Int {
-        let mixed = (UInt(bitPattern: id) >> 4 ^ UInt(bitPattern: seed)) &* 0x9E37_79B9_7F4A_7C15
-        return Int(bitPattern: mixed ^ mixed >> 29)
-    }
-}
-
-/// One entry of the host table: the one unretained reference of the runtime.
-/// Not `weak`: a weak reference gives its object a side table for life, and
-/// every retain and release of such an object takes the runtime's slow path
-/// (about 1,800 of a compiled B1 set's 6,100 instructions, with the token's
-/// reference to its object). Safe because NSObject's `deinit` removes the
-/// entry before anything else (while it runs, a lookup finds nothing, as a
-/// weak reference to an object being deinitialised would).
-struct _Host {
-    unowned(unsafe) let object: NSObject
 }

@@ -45,7 +45,7 @@ enum _KVOREPL {
     /// output ends with its own last line, as in the interpreter's REPL, and
     /// a replayed entry runs exactly as it did.
     static func endPendingLine() {
-        guard !_KVOPrinter.partial.isEmpty else { return }
+        guard !_KVOProcess.shared.partialPrint.isEmpty else { return }
         _KVOPrinter.write("\n", depth: _KVOProcess.shared.kvo.depth)
     }
 }

@@ -8,6 +8,11 @@ import Glibc
 /// the handler (digits by hand, `write`), on its own stack, so a stack
 /// overflow can be reported too; then the signal's default action ends the
 /// program as before.
+///
+/// Its three statics are process state by nature: a signal handler is a C
+/// function with no context, so what it writes must be reachable from a
+/// global, and plain integers (not `_KVOProcess.shared`, whose lazy start
+/// and reference counting are not async-signal-safe).
 enum _KVOTrapReport {
     nonisolated(unsafe) static var descriptor: Int32 = -1
     nonisolated(unsafe) static var line = 0

@@ -34,7 +34,7 @@ extension _KeyValueCodingAndObserving {
         if Self.self is AnyObject.Type {
             handler = { observed, change in
                 guard ObjectIdentifier(observed) == receiver else { return }
-                changeHandler(unsafeBitCast(observed, to: Self.self), change)
+                changeHandler(_knownIdentityCast(observed, to: Self.self), change)
             }
         } else {
             handler = { observed, change in

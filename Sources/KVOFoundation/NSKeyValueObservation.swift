@@ -32,9 +32,7 @@ public class NSKeyValueObservation: NSObject {
         guard callback != nil else { return }
         callback = nil
         guard let observed, !observed.isReleased, let token = _kvoObject else { return }
-        let process = _KVOProcess.shared
-        process.kvo.explainObservationEnded(observed, keyPath: keyPath, released: released)
-        try? process.kvo.removeObserver(token, from: .object(observed), keyPath: keyPath, context: .exactly(nil))
+        _KVOProcess.shared.kvo.endObservation(of: token, on: observed, keyPath: keyPath, released: released)
         self.observed = nil
     }
 

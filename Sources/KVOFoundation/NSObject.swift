@@ -112,27 +112,22 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     }
 
     open func value(forUndefinedKey key: String) -> Any? {
-        let process = _KVOProcess.shared
-        process.terminate(
-            CocoaException(
-                name: Exceptions.unknownKey,
-                reason: Exceptions.undefinedKeyGet(_kvoObject.pointerDescription, key: key).1,
-                depth: process.kvo.depth))
+        _kvoRaise(Exceptions.undefinedKeyGet(_kvoObject.pointerDescription, key: key))
     }
 
     open func setValue(_ value: Any?, forUndefinedKey key: String) {
-        let process = _KVOProcess.shared
-        process.terminate(
-            CocoaException(
-                name: Exceptions.unknownKey,
-                reason: Exceptions.undefinedKeySet(_kvoObject.pointerDescription, key: key).1,
-                depth: process.kvo.depth))
+        _kvoRaise(Exceptions.undefinedKeySet(_kvoObject.pointerDescription, key: key))
     }
 
     open func setNilValueForKey(_ key: String) {
+        _kvoRaise(Exceptions.setNil(_kvoObject, key: key))
+    }
+
+    /// NSObject's default raises an exception nothing in a Swift program can
+    /// catch: the program ends with it, at the current depth.
+    private func _kvoRaise(_ exception: (name: String, reason: String)) -> Never {
         let process = _KVOProcess.shared
-        let exception = Exceptions.setNil(_kvoObject, key: key)
-        process.terminate(CocoaException(name: exception.0, reason: exception.1, depth: process.kvo.depth))
+        process.terminate(CocoaException(name: exception.name, reason: exception.reason, depth: process.kvo.depth))
     }
 
     /// Key-value validation (SPEC §11.5): `validate<Key>` when the class has

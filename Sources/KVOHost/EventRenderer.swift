@@ -9,6 +9,12 @@ public final class EventRenderer: ScriptOutput {
     public let format: OutputFormatKind
     public let out: OutputWriter
     public let err: OutputWriter
+
+    /// Both streams stop the session that writes to them when they fail.
+    public func connect(stop: StopFlag) {
+        out.stop = stop
+        err.stop = stop
+    }
     public let color: Bool
     public let diagnosticColor: Bool
 

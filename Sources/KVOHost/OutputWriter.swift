@@ -34,8 +34,9 @@ public final class OutputWriter {
     public static let defaultCaptureLimit = 16 << 20
     /// Names the stream in failure messages.
     private let streamName: String
-    /// Asked to stop the running scenario when output fails.
-    public var stop = StopFlag.process
+    /// Asked to stop the running scenario when output fails: the session's
+    /// flag once a session writes here (`EventRenderer.connect(stop:)`).
+    public var stop = StopFlag()
     /// Told the failure, once, when it happens: kvo-run's standard output
     /// (`EventRenderer.standardStreams`) makes it the process's failure.
     public var onFailure: ((String) -> Void)?

@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func workCountsAgainstMaxSteps() throws {
-        let machine = Machine(kvo: KVORuntime(sink: CollectingSink()))
+        let machine = Machine(kvo: KVORuntime(sink: CollectingSink()), stop: StopFlag())
         machine.maxSteps = 10
         try machine.kvo.work.charge(WorkMeter.chunk * 5)
         do {

@@ -187,15 +187,7 @@ extension KVORuntime {
             if explains(about: owner) { explainSilentSet(owner, property) }
             return try apply()
         }
-        if explains { explainAutomatic = true }
-        do {
-            try willChange(owner, key: key, spec)
-            try apply()
-        } catch {
-            discardPending(owner, key: key)
-            throw error
-        }
-        try didChange(owner, key: key)
+        try changeAutomatically(owner, key: key, spec, apply)
     }
 
     private func storeWithoutNotifying(_ owner: KVOObject, _ property: PropertyInfo, _ value: Value) throws {

@@ -91,9 +91,18 @@ extension KVORuntime {
         guard object.observationInfo != nil, try object.cls.automaticallyNotifies(forKey: key) else {
             return try body()
         }
+        try changeAutomatically(object, key: key, .setting, body)
+    }
+
+    /// `body` between an automatic will and did phase (KVO's generated
+    /// setter, a collection proxy): a change `body` abandons by throwing is
+    /// dropped, so no key stays half-changed.
+    func changeAutomatically(
+        _ object: KVOObject, key: String, _ spec: ChangeSpec, _ body: () throws -> Void
+    ) throws {
         if explains { explainAutomatic = true }
         do {
-            try willChange(object, key: key)
+            try willChange(object, key: key, spec)
             try body()
         } catch {
             discardPending(object, key: key)

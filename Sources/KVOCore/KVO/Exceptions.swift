@@ -22,17 +22,16 @@ public enum Exceptions {
     }
 
     public static func undefinedKeyGet(_ receiver: String, key: String) -> (String, String) {
-        (
-            unknownKey,
-            "[\(receiver) valueForUndefinedKey:]: this class is not key value coding-compliant for the key \(key)."
-        )
+        undefinedKey(receiver, "valueForUndefinedKey:", key: key)
     }
 
     public static func undefinedKeySet(_ receiver: String, key: String) -> (String, String) {
-        (
-            unknownKey,
-            "[\(receiver) setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key \(key)."
-        )
+        undefinedKey(receiver, "setValue:forUndefinedKey:", key: key)
+    }
+
+    /// NSObject's two undefined-key methods raise the same words.
+    private static func undefinedKey(_ receiver: String, _ selector: String, key: String) -> (String, String) {
+        (unknownKey, "[\(receiver) \(selector)]: this class is not key value coding-compliant for the key \(key).")
     }
 
     public static func setNil(_ object: KVOObject, key: String) -> (String, String) {

@@ -51,7 +51,7 @@ extension KVORuntime {
             // Following the path itself always shortens it, so only affecting
             // key paths (which start afresh) can cycle through objects.
             if isAffecting || !visited.isEmpty {
-                let start = rest.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+                let start = storageIdentity(rest)
                 guard visited.insert(Visit(object: ObjectIdentifier(next), path: start, count: rest.count)).inserted
                 else { return }
             }

@@ -79,10 +79,22 @@ extension KVORuntime {
         explainClassChange(object, from: classBefore)
     }
 
+    /// The end of an `observe` token, by `invalidate()` or by its release
+    /// (`released`, which `--explain` tells apart): the hidden observer goes
+    /// away silently, with nothing to remove once the observed object itself
+    /// was released. The interpreter's tokens and a compiled program's
+    /// `NSKeyValueObservation` both end here.
+    public func endObservation(of token: KVOObject, on observed: KVOObject, keyPath: String, released: Bool) {
+        guard !observed.isReleased else { return }
+        explainObservationEnded(observed, keyPath: keyPath, released: released)
+        try? removeObserver(token, from: .object(observed), keyPath: keyPath, context: .exactly(nil))
+    }
+
     /// Takes a root observance out of its object's observation info, with its forwards.
     private func unregister(_ observance: Observance, from object: KVOObject) {
         if let info = object.observationInfo {
             info.remove(observance)
+            noteChanged(info)
             if info.count == 0 { object.observationInfo = nil }
         }
         observance.isRegistered = false
@@ -92,10 +104,12 @@ extension KVORuntime {
     func append(_ observance: Observance, to object: KVOObject) {
         if let info = object.observationInfo {
             info.append(observance)
+            noteChanged(info)
         } else {
             let info = spareInfos.popLast() ?? ObservationInfo()
             info.append(observance)
             object.observationInfo = info
+            noteChanged(info)
         }
     }
 
@@ -106,6 +120,7 @@ extension KVORuntime {
     func remove(_ observance: Observance, from object: KVOObject) {
         guard let info = object.observationInfo else { return }
         info.remove(observance)
+        noteChanged(info)
         if info.count == 0 {
             object.observationInfo = nil
             if spareInfos.count < 64, info.reset() { spareInfos.append(info) }

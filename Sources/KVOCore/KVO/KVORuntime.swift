@@ -77,6 +77,15 @@ public final class KVORuntime {
     /// `nestedPropertyContext(_:_:)`'s contexts by name.
     var nestedPropertyContexts: [String: Context] = [:]
 
+    #if KVO_CHECKED
+    /// Observation infos changed since the last invariant check
+    /// (`_checkInvariants()`), by identity.
+    var changedInfos: [ObjectIdentifier: ObservationInfo] = [:]
+    #endif
+    /// Invariant checks run so far (0 outside the checked lane): tests see
+    /// that the interpreter runs them.
+    public internal(set) var invariantChecks = 0
+
     public init(sink: EventSink) {
         self.sink = sink
     }
@@ -117,10 +126,9 @@ public final class KVORuntime {
         object.observationInfo = nil
     }
 
+    @inline(__always)
     public func checkAlive(_ object: KVOObject) throws {
-        if object.isReleased {
-            throw ScriptError.runtime("use of released object \(object.description)")
-        }
+        try object.checkAlive()
     }
 
     /// Raises a Cocoa exception at the current depth.

@@ -41,6 +41,15 @@ public final class ObservationInfo {
     /// (B2: 10,000 per set). Cached until the observances change.
     func directSet(of key: String) -> DirectSet? {
         if directSetVersion == version, let directSetKey, directSetKey == key { return directSetAnswer }
+        let answer = computeDirectSet(of: key)
+        directSetKey = key
+        directSetVersion = version
+        directSetAnswer = answer
+        return answer
+    }
+
+    /// `directSet(of:)` worked out afresh.
+    private func computeDirectSet(of key: String) -> DirectSet? {
         var answer: DirectSet? = DirectSet(property: nil, readsOld: false)
         for case let entry? in slots where entry.isTriggered(by: key) {
             guard entry.root == nil, !entry.needsRebuild, !entry.options.contains(.prior),
@@ -52,19 +61,25 @@ public final class ObservationInfo {
             }
             answer = DirectSet(property: property, readsOld: answer?.readsOld == true || entry.options.contains(.old))
         }
-        directSetKey = key
-        directSetVersion = version
-        directSetAnswer = answer
         return answer
     }
 
     struct DirectSet {
         /// The property all of them read (nil when none is triggered). Not
-        /// retained: the observances that hold it outlive the cached answer,
-        /// and a retain and release of it per set cost 4% of B1.
-        unowned(unsafe) let property: PropertyInfo?
+        /// retained (`UncheckedReference`): the observances that hold it
+        /// outlive the cached answer, and a retain and release of it per set
+        /// cost 4% of B1.
+        private let reference: UncheckedReference<PropertyInfo>?
+        var property: PropertyInfo? {
+            @inline(__always) get { reference?.object }
+        }
         /// Some of them want the old value.
         let readsOld: Bool
+
+        init(property: PropertyInfo?, readsOld: Bool) {
+            reference = property.map(UncheckedReference.init)
+            self.readsOld = readsOld
+        }
     }
 
     func append(_ observance: Observance) {
@@ -163,4 +178,46 @@ public final class ObservationInfo {
         if observance.isRegistered { return true }
         return slots.contains { $0?.isIdentical(to: observance) ?? false }
     }
+
+    #if KVO_CHECKED
+    /// The checked lane's audit (`KVORuntime._checkInvariants()`): every
+    /// live observance sits at its position, the holes and counts agree,
+    /// the observer index holds exactly the live roots, the live counts of
+    /// `--explain` match the slots, and a cached direct-set answer is still
+    /// the answer.
+    public func _checkInvariants() {
+        var live = 0
+        var roots = 0
+        var automatic = 0
+        for (position, slot) in slots.enumerated() {
+            guard let observance = slot else { continue }
+            precondition(observance.position == position, "an observance's position is not its slot")
+            precondition(!observance.isRemoved, "a removed observance is still in a slot")
+            if let counts = liveCounts {
+                precondition(counts.prefix(position) == live, "the live counts disagree with the slots")
+            }
+            live += 1
+            if observance.root == nil {
+                roots += 1
+                precondition(
+                    byObserver[ObjectIdentifier(observance.observer)] != nil, "a live root is missing from the index")
+            }
+            if position < classifiedUpTo, observance.notifiesAutomatically == true { automatic += 1 }
+        }
+        precondition(live == count, "count is not the number of live observances")
+        precondition(classifiedUpTo <= slots.count, "classified past the last slot")
+        precondition(automatic == automaticCount, "the automatic count disagrees with the classified slots")
+        let indexed = byObserver.values.reduce(0) { $0 + $1.liveCount }
+        precondition(indexed == roots, "the observer index does not hold exactly the live roots")
+        if directSetVersion == version, let directSetKey {
+            let fresh = computeDirectSet(of: directSetKey)
+            precondition(
+                fresh?.property === directSetAnswer?.property && fresh?.readsOld == directSetAnswer?.readsOld
+                    && (fresh == nil) == (directSetAnswer == nil),
+                "the cached direct-set answer is stale")
+        }
+    }
+    #else
+    @inline(__always) public func _checkInvariants() {}
+    #endif
 }

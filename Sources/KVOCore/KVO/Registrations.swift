@@ -28,6 +28,9 @@ struct Registrations {
         return first == nil && (more?.live ?? 0) == 0
     }
 
+    /// Live registrations (the invariant checks count them).
+    var liveCount: Int { (first == nil ? 0 : 1) + (more?.live ?? 0) }
+
     /// How many registrations for `keyPath` match `context`.
     func count(keyPath: String, context: KVORuntime.ContextMatch) -> Int {
         var total = more?.count(keyPath: keyPath, context: context) ?? 0

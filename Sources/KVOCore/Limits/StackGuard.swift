@@ -26,19 +26,15 @@ public struct StackGuard: Sendable {
         var marker = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
         let limit = here > size ? here - size + margin : 0
-        pthread_setspecific(threadKey, UnsafeRawPointer(bitPattern: limit))
+        threadLimit.value = Int(bitPattern: limit)
     }
 
     /// The guard registered for the current thread, or `unchecked`.
     public static var currentThread: StackGuard {
-        StackGuard(limit: UInt(bitPattern: pthread_getspecific(threadKey)))
+        StackGuard(limit: UInt(bitPattern: threadLimit.value))
     }
 
-    private static let threadKey: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
+    private static let threadLimit = ThreadLocalInt()
 
     @inlinable @inline(__always)
     public func check(_ what: @autoclosure () -> String) throws {

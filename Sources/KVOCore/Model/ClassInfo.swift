@@ -15,19 +15,8 @@ public final class ClassInfo {
     public private(set) var slotCount = 0
     /// Objects of this class created so far, for `Class#n` names.
     public var instanceCount = 0
-    /// What the classes of one hierarchy share, from its root class down:
-    /// the names declared anywhere in it (a name declared nowhere is known
-    /// missing without walking the superclasses), and a count of hook
-    /// changes (a subclass's cached `observeValue` is current while the
-    /// count it saw is).
-    private let hierarchy: Hierarchy
-    private final class Hierarchy {
-        var names: Set<String> = []
-        var hookChanges = 0
-        /// Some property is named `get…`: KVC's first choice, `get<Key>`,
-        /// may then come before a property `key`.
-        var hasGetNames = false
-    }
+    /// What the classes of one hierarchy share (`ClassHierarchy`).
+    private let hierarchy: ClassHierarchy
     /// Positions in `ownProperties` by name.
     private var ownIndex: [String: Int] = [:]
 
@@ -62,7 +51,7 @@ public final class ClassInfo {
         self.name = name
         self.superclass = superclass
         self.runtimeName = name
-        hierarchy = superclass?.hierarchy ?? Hierarchy()
+        hierarchy = superclass?.hierarchy ?? ClassHierarchy()
         slotCount = superclass?.slotCount ?? 0
     }
 
@@ -81,24 +70,16 @@ public final class ClassInfo {
         }
         hierarchy.names.insert(property.name)
         if property.name.hasPrefix("get") { hierarchy.hasGetNames = true }
-        ClassInfo.propertyGeneration &+= 1
+        property.hierarchy = hierarchy
+        hierarchy.propertyGeneration &+= 1
         return property
     }
-
-    /// Bumped whenever a property is added or a default changes anywhere:
-    /// the per-class caches below are then worked out again.
-    nonisolated(unsafe) static var propertyGeneration = 0
 
     /// Every property, inherited ones first (an override in its
     /// superclass's place), then this class's own.
     public var properties: [PropertyInfo] {
-        if propertiesGeneration != ClassInfo.propertyGeneration {
-            var chain: [ClassInfo] = []
-            var current: ClassInfo? = self
-            while let cls = current {
-                chain.append(cls)
-                current = cls.superclass
-            }
+        if propertiesGeneration != hierarchy.propertyGeneration {
+            let chain = Array(lineage)
             var all: [PropertyInfo] = []
             var index: [String: Int] = [:]
             for cls in chain.reversed() {
@@ -112,7 +93,7 @@ public final class ClassInfo {
                 }
             }
             cachedProperties = all
-            propertiesGeneration = ClassInfo.propertyGeneration
+            propertiesGeneration = hierarchy.propertyGeneration
         }
         return cachedProperties
     }
@@ -122,13 +103,13 @@ public final class ClassInfo {
     /// A new instance's slots: every stored property's default, built once
     /// per class rather than property by property for each object.
     public var defaultSlots: [Value] {
-        if slotsGeneration != ClassInfo.propertyGeneration {
+        if slotsGeneration != hierarchy.propertyGeneration {
             var slots = [Value](repeating: .null, count: slotCount)
             for property in properties {
                 if let slot = property.slot, slot < slots.count { slots[slot] = property.defaultValue }
             }
             cachedSlots = slots
-            slotsGeneration = ClassInfo.propertyGeneration
+            slotsGeneration = hierarchy.propertyGeneration
         }
         return cachedSlots
     }
@@ -139,24 +120,22 @@ public final class ClassInfo {
         // Key paths ask for the same few keys over and over: comparing a short
         // string is far cheaper than hashing it.
         if let last = lastLookup, last.name == name { return last }
-        if resolvedGeneration != ClassInfo.propertyGeneration {
+        if resolvedGeneration != hierarchy.propertyGeneration {
             resolved = [:]
-            resolvedGeneration = ClassInfo.propertyGeneration
+            resolvedGeneration = hierarchy.propertyGeneration
         }
         if let found = resolved[name] {
             lastLookup = found
             return found
         }
         guard hierarchy.names.contains(name) else { return nil }
-        var current: ClassInfo? = self
-        while let cls = current {
+        for cls in lineage {
             if let index = cls.ownIndex[name] {
                 let found = cls.ownProperties[index]
                 resolved[name] = found
                 lastLookup = found
                 return found
             }
-            current = cls.superclass
         }
         return nil
     }
@@ -166,23 +145,26 @@ public final class ClassInfo {
     private var resolved: [String: PropertyInfo] = [:]
     private var resolvedGeneration = -1
 
-    public func isSubclass(of other: ClassInfo) -> Bool {
-        var current: ClassInfo? = self
-        while let cls = current {
-            if cls === other { return true }
+    /// This class, then its superclass, and so on up to the root: every
+    /// walk up the hierarchy goes through it.
+    public var lineage: Lineage { Lineage(current: self) }
+
+    public struct Lineage: Sequence, IteratorProtocol {
+        fileprivate var current: ClassInfo?
+        public mutating func next() -> ClassInfo? {
+            guard let cls = current else { return nil }
             current = cls.superclass
+            return cls
         }
-        return false
+    }
+
+    public func isSubclass(of other: ClassInfo) -> Bool {
+        lineage.contains { $0 === other }
     }
 
     /// The nearest declaration of a hook, from this class up to NSObject.
     public func hook<T>(_ path: KeyPath<Hooks, T?>) -> T? {
-        var current: ClassInfo? = self
-        while let cls = current {
-            if let hook = cls.ownHooks[keyPath: path] { return hook }
-            current = cls.superclass
-        }
-        return nil
+        lineage.lazy.compactMap { $0.ownHooks[keyPath: path] }.first
     }
 
     /// `observeValue`, looked up through the superclasses once per change of
@@ -206,23 +188,13 @@ public final class ClassInfo {
 
     /// A zero-argument method KVC can use as the getter `-key`.
     public func getterMethod(_ key: String) -> ((KVOObject) throws -> Value)? {
-        var current: ClassInfo? = self
-        while let cls = current {
-            if let method = cls.ownHooks.getterMethods[key] { return method }
-            current = cls.superclass
-        }
-        return nil
+        lineage.lazy.compactMap { $0.ownHooks.getterMethods[key] }.first
     }
 
     /// A one-argument method KVC can use as a setter (`-setKey:`) or as
     /// `-objectInKeyAtIndex:`.
     public func oneArgumentMethod(_ name: String) -> ((KVOObject, Value) throws -> Value)? {
-        var current: ClassInfo? = self
-        while let cls = current {
-            if let method = cls.ownHooks.oneArgumentMethods[name] { return method }
-            current = cls.superclass
-        }
-        return nil
+        lineage.lazy.compactMap { $0.ownHooks.oneArgumentMethods[name] }.first
     }
 
     /// What KVC's getter search finds under one name: a property's getter
@@ -265,11 +237,9 @@ public final class ClassInfo {
         if accessorNamesGeneration != hierarchy.hookChanges {
             var get = false
             var set = false
-            var current: ClassInfo? = self
-            while let cls = current {
+            for cls in lineage {
                 get = get || cls.ownHooks.getterMethods.keys.contains { $0.hasPrefix("get") }
                 set = set || cls.ownHooks.oneArgumentMethods.keys.contains { $0.hasPrefix("set") }
-                current = cls.superclass
             }
             cachedAccessorNames = (get, set)
             accessorNamesGeneration = hierarchy.hookChanges
@@ -466,4 +436,26 @@ public final class ClassInfo {
         dependencyGraph.reachedSize += reached.count + 1
         return reached.contains(observed)
     }
+}
+
+/// What the classes of one hierarchy share, from its root class down: the
+/// names declared anywhere in it (a name declared nowhere is known missing
+/// without walking the superclasses), and counts of changes that the
+/// per-class caches compare with (a subclass's cached `observeValue` is
+/// current while the hook count it saw is).
+///
+/// The counts belong to the hierarchy, not to the process: a class's
+/// properties and hooks come from its own chain of superclasses, all in one
+/// hierarchy, so a change elsewhere (another hierarchy, another run on
+/// another thread) cannot make its caches stale.
+final class ClassHierarchy {
+    var names: Set<String> = []
+    var hookChanges = 0
+    /// Bumped whenever a property is added, or a property's default changes,
+    /// anywhere in the hierarchy: the per-class caches of properties, default
+    /// slots and lookups are then worked out again.
+    var propertyGeneration = 0
+    /// Some property is named `get…`: KVC's first choice, `get<Key>`,
+    /// may then come before a property `key`.
+    var hasGetNames = false
 }

@@ -44,4 +44,15 @@ public final class KVOObject: CustomStringConvertible {
     public var description: String { "<\(cls.runtimeName): \(name)>" }
     /// `<Account acct>`, Apple's `<%@ %p>` with the name in place of the pointer.
     public var pointerDescription: String { "<\(cls.runtimeName) \(name)>" }
+
+    /// The one check of a use after `release(x)` (KVC, the engine, the
+    /// interpreter's member access and built-ins): a runtime error.
+    @inline(__always)
+    public func checkAlive() throws {
+        if isReleased { throw ScriptError.runtime(usedAfterRelease) }
+    }
+
+    /// What using the object after its release says (a compiled program
+    /// ends with it).
+    public var usedAfterRelease: String { "use of released object \(description)" }
 }

@@ -181,22 +181,16 @@ enum NumberDescription {
         var decimals = 15 - exponent
         // Trailing zeros (at most 15) in steps of 8, 4, 2 and 1, while they
         // are decimals.
-        if decimals >= 8, significant % 100_000_000 == 0 {
-            significant /= 100_000_000
-            decimals -= 8
+        func dropZeros(_ count: Int, _ power: UInt64) {
+            if decimals >= count, significant % power == 0 {
+                significant /= power
+                decimals -= count
+            }
         }
-        if decimals >= 4, significant % 10_000 == 0 {
-            significant /= 10_000
-            decimals -= 4
-        }
-        if decimals >= 2, significant % 100 == 0 {
-            significant /= 100
-            decimals -= 2
-        }
-        if decimals >= 1, significant % 10 == 0 {
-            significant /= 10
-            decimals -= 1
-        }
+        dropZeros(8, 100_000_000)
+        dropZeros(4, 10_000)
+        dropZeros(2, 100)
+        dropZeros(1, 10)
         if exponent >= -4 {
             if decimals > 0 {
                 return ShortDecimal.write(

@@ -14,8 +14,11 @@ public final class PropertyInfo {
     /// The default of a stored property; the interpreter may set it from the
     /// declaration's initial value.
     public var defaultValue: Value {
-        didSet { ClassInfo.propertyGeneration &+= 1 }
+        didSet { hierarchy?.propertyGeneration &+= 1 }
     }
+    /// The hierarchy of the class that declares this property (set by
+    /// `ClassInfo.addProperty`): a new default makes its caches stale.
+    var hierarchy: ClassHierarchy?
     /// A computed property's getter.
     public var getter: ((KVOObject) throws -> Value)?
     /// A custom `set { }` block, which replaces the plain store.

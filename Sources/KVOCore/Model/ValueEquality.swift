@@ -14,7 +14,13 @@ extension Value: Equatable {
     /// where Swift's `==` would keep every one (NaN != NaN).
     @inline(__always)
     public static func isMember(_ lhs: Value, _ rhs: Value) -> Bool {
-        equal(lhs, rhs, nanIsEqual: true) { _ in }
+        equal(lhs, rhs, nanIsEqual: true, setDepth: 0) { _ in }
+    }
+
+    /// Membership asked while comparing sets `setDepth` levels deep.
+    @inline(__always)
+    static func isMember(_ lhs: Value, _ rhs: Value, setDepth: Int) -> Bool {
+        equal(lhs, rhs, nanIsEqual: true, setDepth: setDepth) { _ in }
     }
 
     /// `==` that charges `meter` one unit per pair of elements compared, so a
@@ -33,9 +39,12 @@ extension Value: Equatable {
     /// already found equal are remembered by storage: `a = [a, a]` forty times
     /// is a small value with 2^40 leaves, and comparing it with an equal copy
     /// then costs one visit per distinct array, not per leaf.
-    static func equal(_ lhs: Value, _ rhs: Value, nanIsEqual: Bool, charge: (Int) throws -> Void) rethrows -> Bool {
+    /// `setDepth`: how many sets deep this comparison runs (`shallow`).
+    static func equal(
+        _ lhs: Value, _ rhs: Value, nanIsEqual: Bool, setDepth: Int = 0, charge: (Int) throws -> Void
+    ) rethrows -> Bool {
         var first: ([Value], [Value])
-        switch try shallow(lhs, rhs, nanIsEqual, charge) {
+        switch try shallow(lhs, rhs, nanIsEqual, setDepth, charge) {
         case .equal: return true
         case .different: return false
         case .arrays(let a, let b): first = (a, b)
@@ -56,7 +65,7 @@ extension Value: Equatable {
             }
             stack[top].next = index + 1
             try charge(1)
-            switch try shallow(stack[top].a[index], stack[top].b[index], nanIsEqual, charge) {
+            switch try shallow(stack[top].a[index], stack[top].b[index], nanIsEqual, setDepth, charge) {
             case .equal: continue
             case .different: return false
             case .arrays(let a, let b):
@@ -67,25 +76,26 @@ extension Value: Equatable {
         return true
     }
 
-    /// Two arrays' storage, identified by address: both stay alive (held by
-    /// the values compared) for the whole comparison.
+    /// Two arrays' storage, identified by address (`storageIdentity`): both
+    /// stay alive (held by the values compared) for the whole comparison.
     private struct StoragePair: Hashable {
         let a: UnsafeRawPointer?
         let b: UnsafeRawPointer?
         init(_ a: [Value], _ b: [Value]) {
-            self.a = a.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-            self.b = b.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            self.a = storageIdentity(a)
+            self.b = storageIdentity(b)
         }
     }
 
     /// Sets compare elements through their hash index, which compares
     /// elements in turn: sets inside sets recurse once per level, bounded here.
-    /// Deeper sets compare unequal rather than overflow the stack.
-    nonisolated(unsafe) private static var setDepth = 0
+    /// Deeper sets compare unequal rather than overflow the stack. The depth
+    /// is passed down the recursion (`ValueSet.contains(_:setDepth:)`), so a
+    /// comparison on one thread never sees another's.
     private static let maxSetDepth = 200
 
     private static func shallow(
-        _ lhs: Value, _ rhs: Value, _ nanIsEqual: Bool,
+        _ lhs: Value, _ rhs: Value, _ nanIsEqual: Bool, _ setDepth: Int,
         _ charge: (Int) throws -> Void
     ) rethrows -> Shallow {
         func result(_ equal: Bool) -> Shallow { equal ? .equal : .different }
@@ -122,9 +132,7 @@ extension Value: Equatable {
             guard case .set(let b) = rhs, a.count == b.count else { return .different }
             try charge(a.count)
             guard setDepth < maxSetDepth else { return .different }
-            setDepth += 1
-            defer { setDepth -= 1 }
-            return result(a.elements.allSatisfy { b.contains($0) })
+            return result(a.elements.allSatisfy { b.contains($0, setDepth: setDepth + 1) })
         case .context(let a):
             if case .context(let b) = rhs { return result(a === b) }
             return .different
@@ -263,7 +271,7 @@ extension Value {
             work.removeLast()
             // Only storage nobody else holds is taken apart; shared storage is
             // just let go (its other holder keeps it, so nothing recurses).
-            guard isUnique(&elements) else { continue }
+            guard hasUniqueStorage(&elements) else { continue }
             while !elements.isEmpty {
                 let index = elements.count - 1
                 switch elements[index] {
@@ -291,15 +299,6 @@ extension Value {
             elements = set.takeElements()
         default:
             break
-        }
-    }
-
-    /// Whether the array's storage has no other holder. An Array is one
-    /// reference to its storage object; it is inspected in place, without the
-    /// retain a cast would add.
-    private static func isUnique(_ elements: inout [Value]) -> Bool {
-        withUnsafeMutablePointer(to: &elements) { pointer in
-            pointer.withMemoryRebound(to: AnyObject.self, capacity: 1) { isKnownUniquelyReferenced(&$0.pointee) }
         }
     }
 

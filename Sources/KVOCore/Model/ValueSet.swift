@@ -34,8 +34,14 @@ public struct ValueSet {
     public var count: Int { elements.count }
 
     public func contains(_ value: Value) -> Bool {
-        if index == nil { return elements.contains { Value.isMember($0, value) } }
-        return find(value, Value.setHash(value)).index != nil
+        contains(value, setDepth: 0)
+    }
+
+    /// `contains`, asked while comparing sets `setDepth` levels deep
+    /// (`Value.equal`), which bounds how deep the comparison recurses.
+    func contains(_ value: Value, setDepth: Int) -> Bool {
+        if index == nil { return elements.contains { Value.isMember($0, value, setDepth: setDepth) } }
+        return find(value, Value.setHash(value), setDepth: setDepth).index != nil
     }
 
     @discardableResult
@@ -110,7 +116,7 @@ public struct ValueSet {
 
     /// The slot holding `value`'s position (index non-nil), or the empty slot
     /// where it would go.
-    private func find(_ value: Value, _ hash: Int) -> (index: Int?, slot: Int) {
+    private func find(_ value: Value, _ hash: Int, setDepth: Int = 0) -> (index: Int?, slot: Int) {
         guard let index else { return (nil, 0) }
         let table = index.table, hashes = index.hashes
         let mask = table.count - 1
@@ -118,7 +124,9 @@ public struct ValueSet {
         while true {
             let entry = table[slot]
             if entry == 0 { return (nil, slot) }
-            if hashes[entry - 1] == hash && Value.isMember(elements[entry - 1], value) { return (entry - 1, slot) }
+            if hashes[entry - 1] == hash && Value.isMember(elements[entry - 1], value, setDepth: setDepth) {
+                return (entry - 1, slot)
+            }
             slot = (slot + 1) & mask
         }
     }
@@ -143,7 +151,47 @@ public struct ValueSet {
             table[slot] = position + 1
         }
         index = HashIndex(hashes: hashes, table: table)
+        // Checked where the index is built anew, which costs as much:
+        // checking at every insert would make building a set quadratic.
+        _checkInvariants()
     }
+
+    #if KVO_CHECKED
+    /// The checked lane's audit of the index: present exactly past
+    /// `linearLimit` elements, one hash per element and each the element's
+    /// own, a power-of-two table at most half full, every element's position
+    /// in it once and reachable by probing from its hash.
+    public func _checkInvariants() {
+        guard let index else {
+            precondition(elements.count <= Self.linearLimit, "a large set has no hash index")
+            return
+        }
+        precondition(elements.count > Self.linearLimit, "a small set kept its hash index")
+        precondition(index.hashes.count == elements.count, "the index has not one hash per element")
+        let table = index.table
+        precondition(table.count > 0 && table.count & (table.count - 1) == 0, "the table size is not a power of two")
+        precondition(elements.count * 2 <= table.count, "the table is more than half full")
+        var seen = [Bool](repeating: false, count: elements.count)
+        for entry in table where entry != 0 {
+            precondition(entry >= 1 && entry <= elements.count, "a table entry points past the elements")
+            precondition(!seen[entry - 1], "an element is in the table twice")
+            seen[entry - 1] = true
+        }
+        precondition(!seen.contains(false), "an element is missing from the table")
+        let mask = table.count - 1
+        for (position, element) in elements.enumerated() {
+            let hash = index.hashes[position]
+            precondition(hash == Value.setHash(element), "an element's hash is not its own")
+            var slot = hash & mask
+            while table[slot] != position + 1 {
+                precondition(table[slot] != 0, "an element cannot be reached from its hash")
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+    #else
+    @inline(__always) public func _checkInvariants() {}
+    #endif
 
     /// Elements in the order they are printed: sorted by description.
     public var sorted: [Value] { sorted(keyBudget: Value.descriptionLimit) }
@@ -159,14 +207,16 @@ public struct ValueSet {
     /// so describing a key never recurses far.
     public func sorted(keyBudget: Int) -> [Value] {
         guard elements.count > 1 else { return elements }
-        if Self.sortingDepth >= Self.maxSortingDepth { return elements }
-        Self.sortingDepth += 1
-        defer { Self.sortingDepth -= 1 }
-        let budget = min(keyBudget, Self.keyBudgetInForce)
+        let depth = Self.sortingDepth.value
+        if depth >= Self.maxSortingDepth { return elements }
+        Self.sortingDepth.value = depth + 1
+        defer { Self.sortingDepth.value = depth }
+        // 0: no sort under way on this thread, so no budget in force.
+        let saved = Self.keyBudgetInForce.value
+        let budget = saved == 0 ? keyBudget : min(keyBudget, saved)
         let cap = max(64, min(budget / elements.count, Self.maxKeyLength))
-        let saved = Self.keyBudgetInForce
-        Self.keyBudgetInForce = cap
-        defer { Self.keyBudgetInForce = saved }
+        Self.keyBudgetInForce.value = cap
+        defer { Self.keyBudgetInForce.value = saved }
         let keyed = elements.map { element -> (Value, String) in
             var key = ""
             element.describe(into: &key, limit: cap)
@@ -176,9 +226,12 @@ public struct ValueSet {
     }
 
     /// How deep `sorted` is running inside the keys of outer sets, and the
-    /// key budget of the innermost: the interpreter runs on one thread.
-    nonisolated(unsafe) private static var sortingDepth = 0
-    nonisolated(unsafe) private static var keyBudgetInForce = Int.max
+    /// key budget of the innermost (0 when none): recursion guards, so kept
+    /// per thread. They cannot be passed down: the keys are descriptions, and
+    /// a description reaches nested sets through values' own descriptions
+    /// (a change dictionary inside a set sorts its sets too).
+    private static let sortingDepth = ThreadLocalInt()
+    private static let keyBudgetInForce = ThreadLocalInt()
     private static let maxSortingDepth = 32
     private static let maxKeyLength = 1 << 16
 }

@@ -71,12 +71,7 @@ public indirect enum ValueType: Equatable, CustomStringConvertible {
         case (.string, .string), (.string, .null): return value
         case (.object, .null), (.array, .null), (.set, .null): return value
         case (.object(let name), .object(let object)):
-            var cls: ClassInfo? = object.cls
-            while let current = cls {
-                if current.name == name { return value }
-                cls = current.superclass
-            }
-            return nil
+            return object.cls.lineage.contains { $0.name == name } ? value : nil
         case (.array(let element), .array(let values)):
             var converted = values
             for index in converted.indices {

@@ -2,6 +2,7 @@ import KVOCore
 import KVOHost
 import KVOOutput
 import KVOScript
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,7 +39,11 @@ enum Runner {
     static func run(file: String?, options: ScenarioOptions) -> Int32 {
         let start = Clock.now()
         let renderer = options.makeRenderer()
-        let session = Session.commandLine(options: options.runOptions, output: renderer)
+        // The REPL's session stops for Ctrl-C: its flag is the one the
+        // interrupt handler sets.
+        let interactive = file == nil && isatty(0) != 0
+        let session = Session.commandLine(
+            options: options.runOptions, output: renderer, stop: interactive ? TerminalState.interrupt : StopFlag())
         var status: Int32
         let format = options.format
         if let file {
@@ -69,7 +74,7 @@ enum Runner {
                 return status
             }
             status = session.run(source, file: file == "-" ? "<stdin>" : file)
-        } else if isatty(0) != 0 {
+        } else if interactive {
             var repl = REPL(
                 session: session, input: ReadlineInput(session: session), swiftSettings: options.swiftSettings)
             status = repl.run()
@@ -91,7 +96,12 @@ enum Runner {
             reportOutputFailure()
             status = ExitStatus.outputFailed
         }
-        finishedSession = session
+        // Deliberately never released: the process exits next, and releasing
+        // a scenario's objects one deinit at a time (a million of them in the
+        // memory benchmark) takes longer than the system takes to reclaim the
+        // whole process. Its output is flushed above. A leak of this run's
+        // own session, not a static: nothing is shared with another run.
+        _ = Unmanaged.passRetained(session)
         return status
     }
 
@@ -116,28 +126,38 @@ enum Runner {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
-    /// The finished run's session, kept until the process exits, which it
-    /// does next: releasing a scenario's objects one deinit at a time (a
-    /// million of them in the memory benchmark) takes longer than the system
-    /// takes to reclaim the whole process. Its output is flushed above.
-    nonisolated(unsafe) private static var finishedSession: Session?
-
     /// The first write to standard output that failed anywhere in the
     /// process: `stdout(_:)`, and every `OutputWriter` on descriptor 1.
     /// `OutputCheck` makes the process's status non-zero when one is set.
-    nonisolated(unsafe) static private(set) var outputFailure: String?
-    /// Whether `outputFailure` was already said on standard error.
-    nonisolated(unsafe) static private(set) var outputFailureReported = false
+    ///
+    /// Process state by nature, not a run's: descriptor 1 belongs to the
+    /// process, every run in it writes there, and the check at exit (a C
+    /// callback with no context) must find it. Behind a lock, so runs on two
+    /// threads may record at once.
+    private static let standardOutput = Mutex(StandardOutputState())
+
+    private struct StandardOutputState: Sendable {
+        var failure: String?
+        /// Whether `failure` was already said on standard error.
+        var reported = false
+    }
+
+    static var outputFailure: String? { standardOutput.withLock { $0.failure } }
 
     static func recordOutputFailure(_ message: String) {
-        if outputFailure == nil { outputFailure = message }
+        standardOutput.withLock { state in
+            if state.failure == nil { state.failure = message }
+        }
     }
 
     /// Says `outputFailure` on standard error, once.
     static func reportOutputFailure() {
-        guard let outputFailure, !outputFailureReported else { return }
-        outputFailureReported = true
-        stderr("kvo-run: \(outputFailure)\n")
+        let unreported: String? = standardOutput.withLock { state in
+            guard let failure = state.failure, !state.reported else { return nil }
+            state.reported = true
+            return failure
+        }
+        if let unreported { stderr("kvo-run: \(unreported)\n") }
     }
 
     static func stdout(_ text: String) {

@@ -32,6 +32,8 @@ final class PictureOutput: ScriptOutput {
         if case .exception(_, false) = event { errors.emit(event) }
     }
 
+    func connect(stop: StopFlag) { errors.connect(stop: stop) }
+
     func report(_ diagnostic: Diagnostic, file: String, source: SourceText) {
         errors.report(diagnostic, file: file, source: source)
     }

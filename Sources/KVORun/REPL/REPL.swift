@@ -62,7 +62,7 @@ struct REPL<Input: LineInput> {
             startSwift(entry, file: "<repl>")
             return true
         }
-        StopFlag.process.clear()
+        session.stop.clear()
         let write = self.write
         let result = session.runEntry(entry, file: "<repl>") { write($0 + "\n") }
         record(result)
@@ -292,7 +292,7 @@ struct REPL<Input: LineInput> {
             startSwift(source, file: path)
             return
         }
-        StopFlag.process.clear()
+        session.stop.clear()
         let write = self.write
         let result = session.runEntry(source, file: path) { write($0 + "\n") }
         record(result)

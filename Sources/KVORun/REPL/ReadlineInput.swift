@@ -196,7 +196,7 @@ struct ReadlineInput: LineInput {
         sigaddset(&interrupt, SIGINT)
         pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
         // Touched once here: the handler must not be the first to initialise it.
-        StopFlag.process.clear()
+        TerminalState.interrupt.clear()
         rl_catch_signals = 0
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
@@ -211,7 +211,7 @@ struct ReadlineInput: LineInput {
                 var byte: UInt8 = 0
                 _ = write(TerminalState.wakeUp.write, &byte, 1)
             } else {
-                StopFlag.process.request(.interrupt)
+                TerminalState.interrupt.request(.interrupt)
             }
         }
     }

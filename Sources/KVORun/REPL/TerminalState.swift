@@ -24,6 +24,12 @@ enum TerminalState {
     /// The SIGINT handler writes a byte here so that a `poll` waiting for a
     /// key wakes up, whenever the signal comes (the self-pipe trick).
     nonisolated(unsafe) static var wakeUp: (read: Int32, write: Int32) = (-1, -1)
+    /// The stop flag of the REPL's session (`Runner.run` gives it to the
+    /// session), which the SIGINT handler sets while an entry runs: a
+    /// signal handler is a C function with no context, so it reaches the
+    /// flag through a global, an immutable one (an atomic, no reference
+    /// counted on the signal's path).
+    static let interrupt = StopFlag()
 
     enum LineRead {
         case waiting

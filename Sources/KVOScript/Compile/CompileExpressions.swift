@@ -391,7 +391,7 @@ extension Compiler {
 extension Value {
     func observationInfoValue() throws -> Value {
         guard case .object(let object) = self else { return .null }
-        if object.isReleased { throw ScriptError.runtime("use of released object \(object.description)") }
+        try object.checkAlive()
         return .observationInfo(object)
     }
 }

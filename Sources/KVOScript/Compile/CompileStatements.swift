@@ -407,7 +407,7 @@ extension Compiler {
     }
 
     static func ivar(_ object: KVOObject, _ property: PropertyInfo) throws -> Value {
-        if object.isReleased { throw ScriptError.runtime("use of released object \(object.description)") }
+        try object.checkAlive()
         guard let slot = property.slot else {
             throw ScriptError.runtime(
                 "computed property '\(property.name)' of \(object.cls.name) has no instance variable")

@@ -260,7 +260,7 @@ enum Builtins {
 
     static func alive(_ machine: Machine, _ value: Value) throws -> KVOObject {
         let target = try object(value, "receiver")
-        if target.isReleased { throw ScriptError.runtime("use of released object \(target.description)") }
+        try target.checkAlive()
         return target
     }
 

@@ -64,7 +64,7 @@ public final class Machine {
     /// Ctrl-C and failed output: checked at every statement.
     let stop: StopFlag
 
-    init(kvo: KVORuntime, stop: StopFlag = .process) {
+    init(kvo: KVORuntime, stop: StopFlag) {
         self.kvo = kvo
         self.stop = stop
         // A comparison, description or KVC call over a huge value runs inside

@@ -59,11 +59,8 @@ extension Machine {
             observation.isValid
         else { return }
         observation.isValid = false
-        if let observed = observation.observed, !observed.isReleased {
-            kvo.explainObservationEnded(observed, keyPath: observation.keyPath, released: released)
-            try? kvo.removeObserver(
-                token, from: .object(observed), keyPath: observation.keyPath,
-                context: .exactly(nil))
+        if let observed = observation.observed {
+            kvo.endObservation(of: token, on: observed, keyPath: observation.keyPath, released: released)
         }
         tokens.observations[ObjectIdentifier(token)] = nil
     }

@@ -4,6 +4,11 @@ import Synchronization
 /// another thread than the one running the scenario) or output that can no
 /// longer be written. The machine checks it at every statement and every
 /// chunk of work inside one.
+///
+/// Each session has its own (`Session.stop`), handed to its output
+/// (`ScriptOutput.connect(stop:)`): output failing in one run must not stop
+/// another running on another thread. The REPL's interrupt handler reaches
+/// its session's flag through `ReadlineInput`.
 public final class StopFlag: Sendable {
     public enum Reason: Int32, Sendable {
         case interrupt = 1
@@ -14,9 +19,6 @@ public final class StopFlag: Sendable {
     private let raw = Atomic<Int32>(0)
 
     public init() {}
-
-    /// The process's flag: the one SIGINT and the standard streams set.
-    public static let process = StopFlag()
 
     /// Relaxed atomics: a lock-free store is safe in a signal handler, and
     /// the flag orders nothing else.

@@ -11,9 +11,14 @@ public protocol ScriptOutput: EventSink {
     /// An exception no `do/catch` handled, and what it stopped. Its event is
     /// the same whatever it stopped; only the text's words differ.
     func uncaught(_ exception: CocoaException, stopping: UncaughtStop)
+    /// The running session's stop flag, which output that can no longer be
+    /// written sets (a print loop into a closed pipe must end).
+    func connect(stop: StopFlag)
 }
 
 extension ScriptOutput {
+    public func connect(stop: StopFlag) {}
+
     public func uncaught(_ exception: CocoaException, stopping: UncaughtStop) {
         emit(.exception(exception, caught: false))
     }

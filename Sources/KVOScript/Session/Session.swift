@@ -8,6 +8,9 @@ public final class Session {
     private(set) var machine: Machine
     private(set) var compiler: Compiler
     public private(set) var options: RunOptions
+    /// Ctrl-C and failed output ask this session's run to stop: its own
+    /// flag, so two sessions (on two threads) never stop each other.
+    public let stop: StopFlag
     /// What to tell the user when a run goes past a limit: how to raise it
     /// depends on the front end (a command-line flag, a REPL command).
     public var limitAdvice: (RuntimeFailure.Limit) -> String? = { _ in nil }
@@ -17,28 +20,30 @@ public final class Session {
     /// and `kvo-run trace` names the statement that caused what follows.
     public var beforeStatement: ((_ location: SourceLocation) -> Void)?
 
-    public init(options: RunOptions, output: ScriptOutput) {
+    public init(options: RunOptions, output: ScriptOutput, stop: StopFlag = StopFlag()) {
         self.options = options
         self.output = output
-        (kvo, machine, compiler) = Session.makeInterpreter(output, options)
+        self.stop = stop
+        output.connect(stop: stop)
+        (kvo, machine, compiler) = Session.makeInterpreter(output, options, stop)
     }
 
     private static func makeInterpreter(
-        _ output: ScriptOutput, _ options: RunOptions
+        _ output: ScriptOutput, _ options: RunOptions, _ stop: StopFlag
     ) -> (KVORuntime, Machine, Compiler) {
         let kvo = KVORuntime(sink: output)
         kvo.maxDepth = options.maxDepth
         kvo.reportsNotifications = !options.quiet
         kvo.explains = options.explain
         kvo.legacyDealloc = options.legacyDealloc
-        let machine = Machine(kvo: kvo)
+        let machine = Machine(kvo: kvo, stop: stop)
         machine.maxSteps = options.maxSteps
         return (kvo, machine, Compiler(machine: machine))
     }
 
     /// Forgets every class, object, variable and observation (the REPL's `:reset`).
     public func reset() {
-        (kvo, machine, compiler) = Session.makeInterpreter(output, options)
+        (kvo, machine, compiler) = Session.makeInterpreter(output, options, stop)
     }
 
     public var statementsExecuted: Int { machine.totalSteps }
@@ -274,6 +279,9 @@ public final class Session {
         execution.outcomes = Array(repeating: .notRun, count: program.compiled.count)
         for (index, statement) in program.compiled.enumerated() {
             beforeStatement?(statement.location)
+            // The checked lane audits the machine and the engine after every
+            // statement, however it ended (empty in other builds).
+            defer { machine._checkInvariants() }
             do {
                 let value = try statement.exec(machine)
                 execution.outcomes[index] = .completed
