@@ -9,28 +9,6 @@ import Darwin
 // the identity of an array's storage, an in-place uniqueness check, and the
 // unowned-unsafe references of the observation info (`UncheckedReference`).
 
-/// An `Int` kept per thread, in a POSIX thread-specific slot: recursion
-/// guards that must not be shared by two runs on two threads (a process-wide
-/// static would be), and the stack guard of the thread a run is on.
-///
-/// Safe because the value is stored as the slot's pointer bits, never
-/// dereferenced: no allocation, nothing to free when the thread ends, and a
-/// thread that never set it reads 0.
-struct ThreadLocalInt: Sendable {
-    private let key: pthread_key_t
-
-    init() {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        self.key = key
-    }
-
-    var value: Int {
-        get { Int(bitPattern: pthread_getspecific(key)) }
-        nonmutating set { pthread_setspecific(key, UnsafeRawPointer(bitPattern: newValue)) }
-    }
-}
-
 /// The address of an array's storage, as an identity: two arrays with the
 /// same address share their elements (copy-on-write), so they are equal
 /// without looking inside. Empty arrays may have no storage (nil).
@@ -64,24 +42,4 @@ func hasUniqueStorage(_ elements: inout [Value]) -> Bool {
     withUnsafeMutablePointer(to: &elements) { pointer in
         pointer.withMemoryRebound(to: AnyObject.self, capacity: 1) { isKnownUniquelyReferenced(&$0.pointee) }
     }
-}
-
-/// A reference that neither retains nor checks: reading it after the object
-/// is freed is undefined behaviour. The observation info's cached direct-set
-/// answer holds its property this way (a retain and release per set cost 4%
-/// of B1).
-///
-/// Safe only where something else keeps the object alive for as long as the
-/// reference is read: each use says what. The checked lane compiles it as a
-/// checked `unowned` reference, which traps if it is read after the object
-/// is freed, so the tests run with the claim checked.
-struct UncheckedReference<Object: AnyObject> {
-    #if KVO_CHECKED
-    unowned let object: Object
-    #else
-    unowned(unsafe) let object: Object
-    #endif
-
-    @inline(__always)
-    init(_ object: Object) { self.object = object }
 }
