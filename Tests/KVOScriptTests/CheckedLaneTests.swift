@@ -1,7 +1,7 @@
 import Foundation
 import KVOCore
 import KVOOutput
-import KVORun
+import KVOHost
 import Testing
 import _KVOTestSupport
 
