@@ -14,16 +14,28 @@ public struct RuntimeFailure: Equatable, Sendable {
     }
 
     public var message: String
+    /// Which error this is, stable while the words change: the
+    /// `MessageID` of the language's `RuntimeMessage` (`runtime.divisionByZero`),
+    /// or `freeTextID` for words with no message case of their own. A plain
+    /// string, because the message types live above this module.
+    public var id: String
     public var line: Int?
     public var column: Int?
     public var limit: Limit?
     /// The innermost notifications a depth failure unwound through
     /// (`object.keyPath`, innermost first): what repeats in a runaway loop.
     public var notificationTrail: [String] = []
-    public init(_ message: String, line: Int? = nil, column: Int? = nil, limit: Limit? = nil) {
+    public init(
+        _ message: String, id: String = RuntimeFailure.freeTextID, line: Int? = nil, column: Int? = nil,
+        limit: Limit? = nil
+    ) {
         self.message = message
+        self.id = id
         self.line = line
         self.column = column
         self.limit = limit
     }
+
+    /// The id of a failure whose words have no message case (`MessageID.freeText`).
+    public static let freeTextID = "text.freeText"
 }

@@ -34,6 +34,7 @@ struct REPL<Input: LineInput> {
         self.write = write
         self.swiftSettings = swiftSettings
         session.limitAdvice = { $0.replAdvice }
+        session.earlierEntryNote = REPLWording.earlierEntryNote
     }
 
     mutating func run() -> Int32 {
@@ -199,10 +200,10 @@ struct REPL<Input: LineInput> {
             swift = nil
             write("session reset: no classes, objects or observations\n")
         case "objects":
-            let lines = session.objectSummary
+            let lines = session.objectSummary.map(\.replLine)
             write(lines.isEmpty ? "no objects bound to names\n" : lines.joined(separator: "\n") + "\n")
         case "classes":
-            let lines = session.classSummary
+            let lines = session.classSummary.map(\.replLine)
             write(lines.isEmpty ? "no classes declared\n" : lines.joined(separator: "\n") + "\n")
         case "info":
             guard needsArgument("an object's name", example: "acct") else { return true }
@@ -216,7 +217,7 @@ struct REPL<Input: LineInput> {
                 return true
             }
             // A name, looked up: never compiled, so `:info a); f(` runs nothing.
-            if let problem = session.showObservationInfo(of: argument) { write(problem + "\n") }
+            if let problem = session.showObservationInfo(of: argument) { write(problem.replText + "\n") }
         case "set":
             guard needsArgument("a limit and a number", example: "max-depth 2000") else { return true }
             set(argument)
@@ -299,7 +300,8 @@ struct REPL<Input: LineInput> {
     }
 
     private mutating func record(_ result: EntryResult) {
-        guard let replay = result.replay else { return }
+        guard let parts = result.replay else { return }
+        let replay = REPLWording.saved(parts)
         transcript.append(result.redeclares && !transcript.isEmpty ? Session.entryMarker + "\n" + replay : replay)
     }
 

@@ -54,7 +54,7 @@ extension Compiler {
             return Typed({ machine in
                 if try Operators.truth(try argumentEvals[0](machine)) { return .null }
                 let message = argumentEvals.count > 1 ? try argumentEvals[1](machine).printDescription : ""
-                throw ScriptError.runtime("assertion failed" + (message.isEmpty ? "" : ": \(message)"))
+                throw ScriptError.runtime(.assertionFailed(message: message))
             })
         case "type", "object_getClass", "NSStringFromClass", "NSError":
             return compileSwiftBuiltin(name, arguments)
@@ -93,7 +93,7 @@ extension Compiler {
                 var objects: [KVOObject] = []
                 for value in try argumentEvals.map({ try $0(machine) }) {
                     guard case .object(let object) = value else {
-                        throw ScriptError.runtime("graph(…) takes objects; got \(value.typeName)")
+                        throw ScriptError.runtime(.graphNeedsObjects(type: value.typeName))
                     }
                     objects.append(object)
                 }
@@ -126,8 +126,8 @@ extension Compiler {
                         guard let slot = property.slot else { return }
                         guard let accepted = property.type.accept(value) else {
                             throw ScriptError.runtime(
-                                "cannot use \(value.typeName) as the initial value of '\(property.name)', declared \(property.type)"
-                            )
+                                .initialValueType(
+                                    type: value.typeName, property: property.name, declared: "\(property.type)"))
                         }
                         Value.replace(&object.slots[slot], with: accepted)
                     }
@@ -204,13 +204,13 @@ extension Compiler {
             let target = try receiverEval(machine)
             guard case .object(let object) = target else {
                 if target.isNull { return .null }
-                throw ScriptError.runtime("value of type \(target.typeName) has no method '\(name)'")
+                throw ScriptError.runtime(.noMethodOnValue(type: target.typeName, method: name))
             }
             guard let box = cache.method(machine, object, name) else {
                 let names = machine.classes[ObjectIdentifier(object.cls)]?.allMethodNames ?? []
                 throw ScriptError.runtime(
-                    "value of type '\(object.cls.name)' has no method '\(name)'\(Suggestion.didYouMean(name, in: names))"
-                )
+                    .noMethod(
+                        className: object.cls.name, method: name, suggestion: Suggestion.didYouMean(name, in: names)))
             }
             return try machine.invokeMethod(
                 box, on: object, arguments: try argumentEvals.map { try $0(machine) }, notifying: notifying)
@@ -279,14 +279,14 @@ extension Compiler {
             case .arrayProxy, .setProxy:
                 _ = try Builtins.call("add(_:)", machine, current, [value])
             default:
-                throw ScriptError.runtime("cannot append to \(current.typeName)")
+                throw ScriptError.runtime(.cannotAppend(type: current.typeName))
             }
             return .null
         })
     }
 
     static func appendToProxy(_ target: Value, _ value: Value, _ machine: Machine) throws -> Value {
-        guard target.isProxy else { throw ScriptError.runtime("cannot append to \(target.typeName)") }
+        guard target.isProxy else { throw ScriptError.runtime(.cannotAppend(type: target.typeName)) }
         return try Builtins.call("add(_:)", machine, target, [value])
     }
 
@@ -315,7 +315,7 @@ extension Compiler {
             return Typed({ machine in
                 let values = try argumentEvals.map { try $0(machine) }
                 guard let observer = machine.selfObject, case .object(let object) = values[1] else {
-                    throw ScriptError.runtime("super.observeValue needs the observed object")
+                    throw ScriptError.runtime(.superObserveValueNeedsObject)
                 }
                 var change = Change(kind: .setting)
                 if case .change(let given) = values[2] { change = given }

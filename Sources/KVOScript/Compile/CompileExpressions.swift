@@ -335,7 +335,7 @@ extension Compiler {
             }
             let names = object.cls.properties.map(\.name) + ["observationInfo"]
             throw ScriptError.runtime(
-                "value of type '\(object.cls.name)' has no property '\(name)'\(Suggestion.didYouMean(name, in: names))")
+                .noProperty(className: object.cls.name, key: name, suggestion: Suggestion.didYouMean(name, in: names)))
         case .null:
             return .null
         case .array(let elements):
@@ -384,7 +384,7 @@ extension Compiler {
         case .bool, .int, .double, .float, .decimal, .option, .setMutation, .observationInfo:
             break
         }
-        throw ScriptError.runtime("value of type \(value.typeName) has no member '\(name)'")
+        throw ScriptError.runtime(.noMember(type: value.typeName, name: name))
     }
 }
 

@@ -18,9 +18,7 @@ extension Compiler {
             var text = (machine.pendingPrint ?? "") + parts.joined(separator: separatorText) + terminatorText
             machine.pendingPrint = nil
             if text.utf8.count > Operators.maxStringBytes {
-                throw ScriptError.runtime(
-                    "print would write more than \(Operators.maxStringBytes) bytes; print fewer or smaller values at a time"
-                )
+                throw ScriptError.runtime(.printTooLarge(limit: Operators.maxStringBytes))
             }
             guard let lastBreak = text.lastIndex(where: { $0 == "\n" || $0 == "\r\n" }) else {
                 machine.pendingPrint = text
@@ -36,7 +34,7 @@ extension Compiler {
 
     static func printString(_ value: Value, _ label: String) throws -> String {
         guard case .string(let text) = value else {
-            throw ScriptError.runtime("print's \(label): must be a string, not \(value.typeName)")
+            throw ScriptError.runtime(.printLabelNotString(label: label, type: value.typeName))
         }
         return text
     }

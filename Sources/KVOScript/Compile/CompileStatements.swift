@@ -123,8 +123,9 @@ extension Compiler {
                     let value = try eval(machine)
                     guard let accepted = declared.accept(value) else {
                         throw ScriptError.runtime(
-                            "cannot assign \(value.typeName) \(value.diagnosticDescription) to '\(name)' of type \(declared)"
-                        )
+                            .assignType(
+                                type: value.typeName, value: value.diagnosticDescription, name: name,
+                                declared: "\(declared)"))
                     }
                     store(machine, accepted)
                     return nil
@@ -217,7 +218,7 @@ extension Compiler {
             let eval = compileExpr(target).eval
             return { machine in
                 guard case .object(let object) = try eval(machine) else {
-                    throw ScriptError.runtime("release needs an object")
+                    throw ScriptError.runtime(.releaseNeedsObject)
                 }
                 machine.invalidate(.object(object), released: true)  // a released token unregisters silently
                 try machine.kvo.release(object)
@@ -244,10 +245,10 @@ extension Compiler {
             return { machine in
                 guard case .int(let from) = try lowerEval(machine), case .int(let to) = try upperEval(machine) else {
                     throw ScriptError.runtime(
-                        RuntimeFailure("a range needs Int bounds", line: opLocation.line, column: opLocation.column))
+                        RuntimeFailure(.rangeNeedsInts, line: opLocation.line, column: opLocation.column))
                 }
                 guard from <= to else {
-                    throw ScriptError.runtime("Range requires lowerBound <= upperBound (\(from) \(op) \(to))")
+                    throw ScriptError.runtime(.rangeBounds(from: from, op: op, to: to))
                 }
                 if from == to && !closed { return nil }
                 var index = from
@@ -275,7 +276,7 @@ extension Compiler {
                 default: items = []
                 }
             case let other:
-                throw ScriptError.runtime("for-in needs an array, a set or a range, got \(other.typeName)")
+                throw ScriptError.runtime(.forInNeedsCollection(type: other.typeName))
             }
             for item in items {
                 try machine.step()
@@ -312,10 +313,10 @@ extension Compiler {
         case .local(let slot, _, _): return { machine in machine.local(slot) }
         case .context(let context): return { _ in .context(context) }
         case .function(let box):
-            return { _ in throw ScriptError.runtime("'\(box.name)' is a function; call it with '\(box.name)(…)'") }
+            return { _ in throw ScriptError.runtime(.functionUsedAsValue(box.name)) }
         case .classRef(let cls):
             return { _ in
-                throw ScriptError.runtime("'\(cls.info.name)' is a class; create an instance with '\(cls.info.name)()'")
+                throw ScriptError.runtime(.classUsedAsValue(cls.info.name))
             }
         }
     }
@@ -354,15 +355,13 @@ extension Compiler {
                             return try Builtins.replace(container, at: position, with: value, machine)
                         }
                         guard case .array(var elements) = container else {
-                            throw ScriptError.runtime("cannot assign through a subscript of \(container.typeName)")
+                            throw ScriptError.runtime(.subscriptAssignment(type: container.typeName))
                         }
                         guard case .int(let offset) = position else {
-                            throw ScriptError.runtime("an array index must be an Int")
+                            throw ScriptError.runtime(.arrayIndexNotInt)
                         }
                         guard elements.indices.contains(offset) else {
-                            throw ScriptError.runtime(
-                                "index \(offset) out of range for an array of \(elements.count) element\(elements.count == 1 ? "" : "s")"
-                            )
+                            throw ScriptError.runtime(.arrayIndexOutOfRange(index: offset, count: elements.count))
                         }
                         elements[offset] = value
                         try place.set(machine, .array(elements))
@@ -401,7 +400,7 @@ extension Compiler {
     static func object(_ value: Value, for member: String) throws -> KVOObject {
         guard case .object(let object) = value else {
             throw ScriptError.runtime(
-                "cannot use '.\(member)' on \(value.typeName) \(value.diagnosticDescription): it is not an object")
+                .notAnObject(member: member, type: value.typeName, value: value.diagnosticDescription))
         }
         return object
     }
@@ -409,8 +408,7 @@ extension Compiler {
     static func ivar(_ object: KVOObject, _ property: PropertyInfo) throws -> Value {
         try object.checkAlive()
         guard let slot = property.slot else {
-            throw ScriptError.runtime(
-                "computed property '\(property.name)' of \(object.cls.name) has no instance variable")
+            throw ScriptError.runtime(.computedHasNoIvar(property: property.name, className: object.cls.name))
         }
         return object.slots[slot]
     }
@@ -421,14 +419,12 @@ extension Compiler {
         }
         if container.isNull { return .null }
         guard case .int(let offset) = position else {
-            throw ScriptError.runtime("an index must be an Int, got \(position.typeName)")
+            throw ScriptError.runtime(.indexNotInt(type: position.typeName))
         }
         switch container {
         case .array(let elements):
             guard elements.indices.contains(offset) else {
-                throw ScriptError.runtime(
-                    "index \(offset) out of range for an array of \(elements.count) element\(elements.count == 1 ? "" : "s")"
-                )
+                throw ScriptError.runtime(.arrayIndexOutOfRange(index: offset, count: elements.count))
             }
             return elements[offset]
         case .arrayProxy:
@@ -441,11 +437,11 @@ extension Compiler {
         case .string(let text):
             let characters = Array(text)
             guard characters.indices.contains(offset) else {
-                throw ScriptError.runtime("index \(offset) out of range for a string of \(characters.count) characters")
+                throw ScriptError.runtime(.stringIndexOutOfRange(index: offset, count: characters.count))
             }
             return .string(String(characters[offset]))
         default:
-            throw ScriptError.runtime("cannot subscript \(container.typeName)")
+            throw ScriptError.runtime(.cannotSubscript(type: container.typeName))
         }
     }
 }

@@ -24,8 +24,7 @@ extension Compiler {
                 if !conditional && !forced { return value }
                 if let cast = Self.cast(value, to: target) { return cast }
                 if conditional { return .null }
-                throw ScriptError.runtime(
-                    "Fatal error: Could not cast value of type '\(value.typeName)' to '\(written)'")
+                throw ScriptError.runtime(.castFailed(type: value.typeName, written: written))
             }, cls)
     }
 
@@ -186,8 +185,7 @@ extension Compiler {
         let eval = compileExpr(value).eval
         return { machine in
             guard case .exception(let error) = try eval(machine) else {
-                throw ScriptError.runtime(
-                    "'throw' needs an error: 'throw NSError(domain: \"D\", code: 1, description: \"…\")'")
+                throw ScriptError.runtime(.throwNeedsError)
             }
             // Raised anew here: this depth, and located at this statement.
             var raised = CocoaException(name: error.name, reason: error.reason, depth: machine.kvo.depth)

@@ -42,7 +42,7 @@ final class Compiler {
 
     /// Code for a path the checker rules out; reaching it is a bug.
     static func unreachable(_ what: String) -> Eval {
-        { _ in throw ScriptError.runtime("internal error: \(what) after a successful check; please report it") }
+        { _ in throw ScriptError.runtime(.internalError(what: what)) }
     }
 
     // MARK: Programs
@@ -242,13 +242,11 @@ final class Compiler {
                 case .array(let array): values = array
                 case .set(let set): values = set.elements
                 default:
-                    throw ScriptError.runtime(
-                        "keyPathsForValuesAffecting must return an array of key paths, got \(result.typeName)")
+                    throw ScriptError.runtime(.affectingNotArray(type: result.typeName))
                 }
                 return try values.map { value in
                     guard case .string(let path) = value else {
-                        throw ScriptError.runtime(
-                            "keyPathsForValuesAffecting must return key-path strings, got \(value.typeName)")
+                        throw ScriptError.runtime(.affectingNotStrings(type: value.typeName))
                     }
                     return path
                 }

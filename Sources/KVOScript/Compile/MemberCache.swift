@@ -10,8 +10,9 @@ final class MemberCache {
         if object.cls === cls, let cached { return cached }
         guard let property = object.cls.property(named: key) else {
             throw ScriptError.runtime(
-                "value of type '\(object.cls.name)' has no property '\(key)'\(Suggestion.didYouMean(key, in: object.cls.properties.map(\.name)))"
-            )
+                .noProperty(
+                    className: object.cls.name, key: key,
+                    suggestion: Suggestion.didYouMean(key, in: object.cls.properties.map(\.name))))
         }
         cls = object.cls
         cached = property

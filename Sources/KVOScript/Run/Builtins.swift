@@ -7,7 +7,9 @@ enum Builtins {
     typealias Implementation = (Machine, Value, [Value]) throws -> Value
 
     static func call(_ signature: String, _ machine: Machine, _ receiver: Value, _ arguments: [Value]) throws -> Value {
-        guard let implementation = table[signature] else { throw ScriptError.runtime("no method \(signature)") }
+        guard let implementation = table[signature] else {
+            throw ScriptError.runtime(.noBuiltinMethod(signature: signature))
+        }
         return try implementation(machine, receiver, arguments)
     }
 
@@ -184,12 +186,12 @@ enum Builtins {
             case .string(let text):
                 guard case .string(let part) = a[0] else { return .bool(false) }
                 return .bool(text.contains(part))
-            default: throw ScriptError.runtime("contains(_:) needs an array, a set or a string, not \(r.typeName)")
+            default: throw ScriptError.runtime(.containsNeedsCollection(type: r.typeName))
             }
         },
         "object(at:)": { m, r, a in
             guard case .array(let elements) = try m.kvo.proxyContents(r) else {
-                throw ScriptError.runtime("object(at:) needs an array")
+                throw ScriptError.runtime(.objectAtNeedsArray)
             }
             let position = try int(a[0], "index")
             guard elements.indices.contains(position) else {
@@ -238,14 +240,15 @@ enum Builtins {
 
     static func string(_ value: Value, _ what: String) throws -> String {
         guard case .string(let text) = value else {
-            throw ScriptError.runtime("expected a \(what) string, got \(value.typeName) \(value.diagnosticDescription)")
+            throw ScriptError.runtime(
+                .expectedString(what: what, type: value.typeName, value: value.diagnosticDescription))
         }
         return text
     }
 
     static func int(_ value: Value, _ what: String) throws -> Int {
         guard case .int(let number) = value else {
-            throw ScriptError.runtime("expected an Int \(what), got \(value.typeName)")
+            throw ScriptError.runtime(.expectedInt(what: what, type: value.typeName))
         }
         return number
     }
@@ -253,7 +256,7 @@ enum Builtins {
     static func object(_ value: Value, _ what: String) throws -> KVOObject {
         guard case .object(let object) = value else {
             throw ScriptError.runtime(
-                "expected an object as the \(what), got \(value.typeName) \(value.diagnosticDescription)")
+                .expectedObject(what: what, type: value.typeName, value: value.diagnosticDescription))
         }
         return object
     }
@@ -269,7 +272,7 @@ enum Builtins {
         case .null: return nil
         case .context(let context): return context
         default:
-            throw ScriptError.runtime("a context must be declared with 'context NAME' or be nil, got \(value.typeName)")
+            throw ScriptError.runtime(.contextNotDeclared(type: value.typeName))
         }
     }
 
@@ -280,26 +283,26 @@ enum Builtins {
             var options: ObservingOptions = []
             for item in values {
                 guard case .option(let option) = item else {
-                    throw ScriptError.runtime("options are .new, .old, .initial and .prior; got \(item.typeName)")
+                    throw ScriptError.runtime(.unknownOption(type: item.typeName))
                 }
                 options.formUnion(option)
             }
             return options
         case .null: return []
-        default: throw ScriptError.runtime("options are written [.new, .old]; got \(value.typeName)")
+        default: throw ScriptError.runtime(.optionsNotArray(type: value.typeName))
         }
     }
 
     static func kind(_ value: Value) throws -> Change.Kind {
         guard case .int(let raw) = value, let kind = Change.Kind(rawValue: raw) else {
-            throw ScriptError.runtime("a change kind is .setting, .insertion, .removal or .replacement")
+            throw ScriptError.runtime(.unknownChangeKind)
         }
         return kind
     }
 
     static func mutation(_ value: Value) throws -> SetMutation {
         guard case .setMutation(let mutation) = value else {
-            throw ScriptError.runtime("a set mutation is .union, .minus, .intersect or .set")
+            throw ScriptError.runtime(.unknownSetMutation)
         }
         return mutation
     }
@@ -320,7 +323,7 @@ enum Builtins {
                     ))
             }
             return Array(Set(numbers)).sorted()
-        default: throw ScriptError.runtime("indexes are written [0, 2]; got \(value.typeName)")
+        default: throw ScriptError.runtime(.indexesNotArray(type: value.typeName))
         }
     }
 
@@ -329,12 +332,12 @@ enum Builtins {
         case .set(let set): return set
         case .array(let values): return ValueSet(values)
         case .setProxy, .arrayProxy: return try valueSet(try proxyless(value))
-        default: throw ScriptError.runtime("expected an array or a set of objects, got \(value.typeName)")
+        default: throw ScriptError.runtime(.expectedObjects(type: value.typeName))
         }
     }
 
     private static func proxyless(_ value: Value) throws -> Value {
-        throw ScriptError.runtime("pass the objects as an array, not a proxy")
+        throw ScriptError.runtime(.proxyNotAllowed)
     }
 
     static func addObserver(
@@ -357,7 +360,7 @@ enum Builtins {
 
     static func arrayProxy(_ machine: Machine, _ receiver: Value) throws -> (KVOObject, String, [Value]) {
         guard case .arrayProxy(let owner, let path) = receiver else {
-            throw ScriptError.runtime("this method needs a mutableArrayValue(forKey:) proxy, not \(receiver.typeName)")
+            throw ScriptError.runtime(.needsArrayProxy(type: receiver.typeName))
         }
         guard case .array(let elements) = try machine.kvo.proxyContents(receiver) else { return (owner, path, []) }
         return (owner, path, elements)
@@ -377,7 +380,7 @@ enum Builtins {
         _ machine: Machine, _ receiver: Value, _ mutation: SetMutation, _ objects: Value
     ) throws -> Value {
         guard case .setProxy(let owner, let path) = receiver else {
-            throw ScriptError.runtime("this method needs a mutableSetValue(forKey:) proxy, not \(receiver.typeName)")
+            throw ScriptError.runtime(.needsSetProxy(type: receiver.typeName))
         }
         try machine.kvo.mutateSet(owner, keyPath: path, mutation, try valueSet(objects))
         return .null

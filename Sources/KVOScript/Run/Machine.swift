@@ -25,7 +25,7 @@ public final class Machine {
     /// Runs `body` on `self`, borrowed.
     @inline(__always)
     func withSelf<T>(_ body: (KVOObject) throws -> T) throws -> T {
-        guard let current = currentSelf else { throw ScriptError.runtime("'self' is not available here") }
+        guard let current = currentSelf else { throw ScriptError.runtime(.selfUnavailable) }
         return try current._withUnsafeGuaranteedRef(body)
     }
 
@@ -80,10 +80,7 @@ public final class Machine {
         workSteps &+= chunks
         stepBudget = maxSteps &- min(maxSteps, workSteps)
         if steps &+ workSteps > maxSteps {
-            throw ScriptError.runtime(
-                RuntimeFailure(
-                    "more than \(maxSteps) steps executed (statements, and one step per \(WorkMeter.chunk) units of work inside long operations such as comparing or describing large values)",
-                    limit: .steps))
+            throw ScriptError.runtime(.stepsExceeded(maxSteps: maxSteps, chunk: WorkMeter.chunk))
         }
     }
 
@@ -111,7 +108,7 @@ public final class Machine {
         steps &+= 1
         if steps > stepBudget || stop.isSet {
             if stop.isSet { try stopRequested() }
-            throw ScriptError.runtime(RuntimeFailure("more than \(maxSteps) statements executed", limit: .steps))
+            throw ScriptError.runtime(.statementsExceeded(maxSteps: maxSteps))
         }
     }
 
@@ -121,10 +118,10 @@ public final class Machine {
     private func stopRequested() throws {
         switch stop.pending {
         case .outputFailed?:
-            throw ScriptError.runtime("stopped: the output cannot be written")
+            throw ScriptError.runtime(.outputUnwritable)
         case .interrupt?:
             stop.clear()
-            throw ScriptError.runtime("interrupted")
+            throw ScriptError.runtime(.interrupted)
         case nil:
             return
         }
@@ -135,21 +132,19 @@ public final class Machine {
     /// Calls a scenario function or method with a fresh frame.
     func invoke(_ function: FunctionBox, selfObject: KVOObject?, arguments: [Value]) throws -> Value {
         guard callDepth < kvo.maxDepth else {
-            throw ScriptError.runtime(
-                RuntimeFailure("method calls nested deeper than the maximum depth (\(kvo.maxDepth))", limit: .depth))
+            throw ScriptError.runtime(.methodCallsTooDeep(maxDepth: kvo.maxDepth))
         }
         guard let body = function.body else {
-            throw ScriptError.runtime("'\(function.name)' is not available: its declaration has errors")
+            throw ScriptError.runtime(.functionUnavailable(function.name))
         }
         if let selfObject, selfObject.isReleased {
             throw ScriptError.runtime(
-                "-[\(selfObject.cls.name) \(function.name)]: message sent to deallocated instance \(selfObject.description)"
-            )
+                .messageToDeallocated(
+                    className: selfObject.cls.name, selector: function.name, instance: selfObject.description))
         }
         guard arguments.count == function.parameters.count else {
             throw ScriptError.runtime(
-                "'\(function.name)' takes \(function.parameters.count) argument\(function.parameters.count == 1 ? "" : "s"), got \(arguments.count)"
-            )
+                .argumentCount(function: function.name, parameters: function.parameters.count, given: arguments.count))
         }
         try kvo.stackGuard.check("method calls")
         let newBase = stack.count

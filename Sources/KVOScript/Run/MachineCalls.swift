@@ -10,13 +10,11 @@ extension Machine {
     @inline(__always)
     func checkAccessorCall(_ name: String, on object: KVOObject) throws {
         guard callDepth < kvo.maxDepth else {
-            throw ScriptError.runtime(
-                "accessor calls nested deeper than the maximum depth (\(kvo.maxDepth)) in '\(name)'; raise it with --max-depth"
-            )
+            throw ScriptError.runtime(.accessorCallsTooDeep(maxDepth: kvo.maxDepth, accessor: name))
         }
         if object.isReleased {
             throw ScriptError.runtime(
-                "-[\(object.cls.name) \(name)]: message sent to deallocated instance \(object.description)")
+                .messageToDeallocated(className: object.cls.name, selector: name, instance: object.description))
         }
         try kvo.stackGuard.check("accessor calls")
     }
@@ -90,7 +88,7 @@ extension Machine {
     }
 
     func selfValue() throws -> Value {
-        guard let object = selfObject else { throw ScriptError.runtime("'self' is not available here") }
+        guard let object = selfObject else { throw ScriptError.runtime(.selfUnavailable) }
         return .object(object)
     }
 
@@ -126,9 +124,7 @@ extension Machine {
         let initializers = cls.allInitializers
         guard !initializers.isEmpty else { return }
         guard callDepth < kvo.maxDepth else {
-            throw ScriptError.runtime(
-                "initial values nested deeper than the maximum depth (\(kvo.maxDepth)) creating '\(cls.info.name)'; does a property's initial value create its own class? (--max-depth raises the limit)"
-            )
+            throw ScriptError.runtime(.initialValuesTooDeep(maxDepth: kvo.maxDepth, className: cls.info.name))
         }
         try kvo.stackGuard.check("initial values")
         callDepth += 1

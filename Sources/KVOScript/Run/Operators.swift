@@ -129,14 +129,13 @@ enum Operators {
 
     static func checkSize(string count: Int) throws {
         if count > maxStringBytes {
-            throw ScriptError.runtime("string of \(count) bytes is larger than the limit of \(maxStringBytes) bytes")
+            throw ScriptError.runtime(.stringTooLarge(bytes: count, limit: maxStringBytes))
         }
     }
 
     static func checkSize(array count: Int) throws {
         if count > maxArrayCount {
-            throw ScriptError.runtime(
-                "array of \(count) elements is larger than the limit of \(maxArrayCount) elements")
+            throw ScriptError.runtime(.arrayTooLarge(elements: count, limit: maxArrayCount))
         }
     }
 
@@ -150,8 +149,7 @@ enum Operators {
             let part = try value.printDescription(meter: meter)
             let total = text.utf8.count + part.utf8.count + (index > 0 ? 1 : 0)
             if total > maxStringBytes {
-                throw ScriptError.runtime(
-                    "print would write more than \(maxStringBytes) bytes; print fewer or smaller values at a time")
+                throw ScriptError.runtime(.printTooLarge(limit: maxStringBytes))
             }
             if index > 0 { text += " " }
             text += part
@@ -184,7 +182,7 @@ enum Operators {
         switch (lhs, rhs) {
         case (.int(let a), .int(let b)):
             let (result, overflow) = intOp(a, b)
-            if overflow { throw ScriptError.runtime("arithmetic overflow: \(a) \(op) \(b) does not fit in Int") }
+            if overflow { throw ScriptError.runtime(.arithmeticOverflow(lhs: a, op: op, rhs: b)) }
             return .int(result)
         case (.int, .double), (.double, .int), (.double, .double):
             return .double(doubleOp(lhs.number ?? 0, rhs.number ?? 0))
@@ -194,16 +192,15 @@ enum Operators {
             guard let a = lhs.number, let b = rhs.number, lhs.isScalar, rhs.isScalar else { fallthrough }
             return .double(doubleOp(a, b))
         default:
-            throw ScriptError.runtime(
-                "binary operator '\(op)' cannot be applied to \(lhs.typeName) and \(rhs.typeName)")
+            throw ScriptError.runtime(.binaryOperatorTypes(op: op, lhs: lhs.typeName, rhs: rhs.typeName))
         }
     }
 
     static func divide(_ lhs: Value, _ rhs: Value) throws -> Value {
         if case .int(let a) = lhs, case .int(let b) = rhs {
-            if b == 0 { throw ScriptError.runtime("division by zero") }
+            if b == 0 { throw ScriptError.runtime(.divisionByZero) }
             let (result, overflow) = a.dividedReportingOverflow(by: b)
-            if overflow { throw ScriptError.runtime("arithmetic overflow: \(a) / \(b) does not fit in Int") }
+            if overflow { throw ScriptError.runtime(.arithmeticOverflow(lhs: a, op: "/", rhs: b)) }
             return .int(result)
         }
         return try arithmetic("/", lhs, rhs, { $0.dividedReportingOverflow(by: $1) }, /)
@@ -211,17 +208,17 @@ enum Operators {
 
     static func remainder(_ lhs: Value, _ rhs: Value) throws -> Value {
         guard case .int(let a) = lhs, case .int(let b) = rhs else {
-            throw ScriptError.runtime("binary operator '%' needs two Ints, got \(lhs.typeName) and \(rhs.typeName)")
+            throw ScriptError.runtime(.remainderNeedsInts(lhs: lhs.typeName, rhs: rhs.typeName))
         }
-        if b == 0 { throw ScriptError.runtime("division by zero in remainder") }
+        if b == 0 { throw ScriptError.runtime(.remainderByZero) }
         let (result, overflow) = a.remainderReportingOverflow(dividingBy: b)
-        if overflow { throw ScriptError.runtime("arithmetic overflow: \(a) % \(b)") }
+        if overflow { throw ScriptError.runtime(.remainderOverflow(lhs: a, rhs: b)) }
         return .int(result)
     }
 
     static func less(_ lhs: Value, _ rhs: Value, _ op: String) throws -> Bool {
         guard let result = Value.compare(lhs, rhs) else {
-            throw ScriptError.runtime("binary operator '\(op)' cannot compare \(lhs.typeName) and \(rhs.typeName)")
+            throw ScriptError.runtime(.cannotCompare(op: op, lhs: lhs.typeName, rhs: rhs.typeName))
         }
         return result
     }
@@ -230,20 +227,19 @@ enum Operators {
         switch value {
         case .int(let a):
             let (result, overflow) = Int(0).subtractingReportingOverflow(a)
-            if overflow { throw ScriptError.runtime("arithmetic overflow: -(\(a)) does not fit in Int") }
+            if overflow { throw ScriptError.runtime(.negationOverflow(a)) }
             return .int(result)
         case .double(let a): return .double(-a)
         case .float(let a): return .float(-a)
         case .decimal: return .double(-(value.number ?? 0))
-        default: throw ScriptError.runtime("unary operator '-' cannot be applied to \(value.typeName)")
+        default: throw ScriptError.runtime(.unaryMinus(type: value.typeName))
         }
     }
 
     /// Conditions must be Bool, as in Swift.
     static func truth(_ value: Value) throws -> Bool {
         guard case .bool(let flag) = value else {
-            throw ScriptError.runtime(
-                "a condition must be a Bool, got \(value.typeName) \(value.diagnosticDescription)")
+            throw ScriptError.runtime(.conditionNotBool(type: value.typeName, value: value.diagnosticDescription))
         }
         return flag
     }

@@ -14,6 +14,10 @@ public final class Session {
     /// What to tell the user when a run goes past a limit: how to raise it
     /// depends on the front end (a command-line flag, a REPL command).
     public var limitAdvice: (RuntimeFailure.Limit) -> String? = { _ in nil }
+    /// Added to a problem raised in code an earlier REPL entry declared, which
+    /// has no text any more (the statement that called it is shown): the
+    /// REPL's words.
+    public var earlierEntryNote = ""
     /// Called before each top-level statement runs, with where it starts:
     /// `kvo-run graph --at LINE` takes its picture once, before the first
     /// statement past LINE (so before anything ran when LINE comes first),
@@ -368,7 +372,7 @@ extension Session {
         guard repl, !program.statement(at: statement.location, contains: location, in: text) else {
             return (location, "")
         }
-        return (program.start(of: statement.location), " (in code declared by an earlier entry)")
+        return (program.start(of: statement.location), earlierEntryNote)
     }
 }
 
@@ -427,19 +431,13 @@ extension Session {
     /// variable holds, as `print(NAME.observationInfo)` would; returns what is
     /// wrong instead when NAME is not such a variable. The argument is only
     /// ever looked up as a name: meta-command arguments are not source.
-    public func showObservationInfo(of name: String) -> String? {
-        guard Session.isIdentifier(name) else {
-            return
-                ":info takes the name of a variable holding an object, as in ':info acct'; '\(ControlCharacters.escaping(name))' is not a name"
-        }
+    public func showObservationInfo(of name: String) -> ObservationInfoProblem? {
+        guard Session.isIdentifier(name) else { return .notAName(shown: ControlCharacters.escaping(name)) }
         guard let value = globalValue(name) else {
-            return
-                "no variable named '\(name)'\(Suggestion.didYouMean(name, in: namesInScope)); :objects lists the objects"
+            return .noVariable(name, suggestion: Suggestion.didYouMean(name, in: namesInScope))
         }
-        guard case .object(let object) = value else {
-            return "'\(name)' holds \(value.typeName), not an object; :info shows an object's observation info"
-        }
-        if object.isReleased { return "'\(name)' is a released object (\(object.description))" }
+        guard case .object(let object) = value else { return .notAnObject(name, typeName: value.typeName) }
+        if object.isReleased { return .released(name, description: object.description) }
         output.emit(.observationInfo(object: object, observances: object.observanceSnapshots, depth: 0))
         output.flush()
         return nil
@@ -457,25 +455,24 @@ extension Session {
     }
 
     /// `:objects`: each object bound to a name, with its class and whether it is observed.
-    public var objectSummary: [String] {
+    public var objectSummary: [ObjectSummary] {
         compiler.environment.globalNames.keys.sorted().compactMap { name in
             guard case .object(let object)? = globalValue(name) else { return nil }
-            let state =
+            let state: ObjectSummary.State =
                 object.isReleased
-                ? "released"
-                : object.observationInfo == nil
-                    ? "not observed"
-                    : "observed (\(object.observationInfo?.count ?? 0) observance\(object.observationInfo?.count == 1 ? "" : "s"))"
-            return "\(name): \(object.description), \(state)"
+                ? .released
+                : object.observationInfo.map { .observed(observances: $0.count) } ?? .notObserved
+            return ObjectSummary(name: name, description: object.description, state: state)
         }
     }
 
     /// `:classes`: each declared class with its superclass and properties.
-    public var classSummary: [String] {
+    public var classSummary: [ClassSummary] {
         compiler.environment.classes.keys.sorted().compactMap { name in
             guard let cls = compiler.environment.classes[name] else { return nil }
-            let properties = cls.info.properties.map { "\($0.name): \($0.type)" }.joined(separator: ", ")
-            return "\(name): \(cls.superclass?.info.name ?? "NSObject") { \(properties) }"
+            return ClassSummary(
+                name: name, superclass: cls.superclass?.info.name ?? "NSObject",
+                properties: cls.info.properties.map { ClassSummary.Property(name: $0.name, type: "\($0.type)") })
         }
     }
 }

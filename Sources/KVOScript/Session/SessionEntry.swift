@@ -4,8 +4,9 @@ import KVOCore
 public struct EntryResult {
     public var ending: Session.Ending
     /// The entry as `:save` writes it, so that the saved file does what the
-    /// session did; nil when the entry had errors and so did nothing.
-    public var replay: String?
+    /// session did (one part a line or more, the REPL words the comments);
+    /// nil when the entry had errors and so did nothing.
+    public var replay: [ReplayPart]?
     /// Whether the entry replaced a class, function or context an earlier
     /// entry declared: `:save` writes `Session.entryMarker` before it.
     public var redeclares = false
@@ -23,19 +24,21 @@ extension Session {
         // A `:save`d session loaded again: its entries, one after another,
         // until one does not complete; the replay keeps their markers.
         let whole = SourceText(source)
-        var replays: [String] = []
+        var replays: [[ReplayPart]] = []
         var result = EntryResult(ending: .completed, replay: nil)
         for entry in entries {
             let part = runOneEntry(entry, file: file, echo: echo, shownText: whole)
             result.ending = part.ending
-            if let replay = part.replay {
-                let trimmed = replay.drop { $0 == "\n" }
-                replays.append(replays.isEmpty ? String(trimmed) : Self.entryMarker + "\n" + trimmed)
+            if var replay = part.replay {
+                if case .asTyped(let first)? = replay.first {
+                    replay[0] = .asTyped(String(first.drop { $0 == "\n" }))
+                }
+                replays.append(replays.isEmpty ? replay : [.entryMarker] + replay)
             }
             result.redeclares = result.redeclares || (replays.count <= 1 && part.redeclares)
             if part.ending != .completed { break }
         }
-        result.replay = replays.isEmpty ? nil : replays.joined(separator: "\n")
+        result.replay = replays.isEmpty ? nil : replays.flatMap { $0 }
         return result
     }
 
@@ -91,11 +94,11 @@ extension Session {
     /// runs on past it with the same effects (for a declaration, which bound
     /// nothing, only its initializer); one stopped by a runtime error,
     /// and those after it that never ran, as comments.
-    static func replay(_ source: String, _ program: Program, _ outcomes: [StatementOutcome]) -> String {
+    static func replay(_ source: String, _ program: Program, _ outcomes: [StatementOutcome]) -> [ReplayPart] {
         var outcomeAt: [SourceLocation: StatementOutcome] = [:]
         for (statement, outcome) in zip(program.compiled, outcomes) { outcomeAt[statement.location] = outcome }
         let pieces = cut(source, at: program.starts)
-        var parts: [String] = []
+        var parts: [ReplayPart] = []
         for (index, statement) in program.statements.enumerated() where index < pieces.count {
             let piece = pieces[index]
             let declares: Bool
@@ -104,7 +107,7 @@ extension Session {
             case .classDecl, .function, .context, .importModule:
                 // `import Foundation` decides how every class after it
                 // behaves: commented out, the file would replay differently.
-                parts.append(piece)
+                parts.append(.asTyped(piece))
                 continue
             case .binding(_, _, _, _, let at):
                 declares = true
@@ -115,32 +118,22 @@ extension Session {
             }
             switch outcomeAt[location] ?? .notRun {
             case .completed:
-                parts.append(piece)
+                parts.append(.asTyped(piece))
             case .raised where !declares:
-                parts.append("do {\n" + piece + "\n} catch {\n}")
+                parts.append(.caught(piece))
             case .raised:
                 // Its initializer ran until the exception: run it alone, binding nothing.
-                guard let equals = piece.firstIndex(of: "=") else {
-                    parts.append(commented(piece, "raised an uncaught exception in the session; bound nothing"))
-                    continue
+                parts.append(.commentedOut(piece, because: .raisedAndBoundNothing))
+                if let equals = piece.firstIndex(of: "=") {
+                    parts.append(.caught(String(piece[piece.index(after: equals)...].drop { $0 == " " })))
                 }
-                let initializer = piece[piece.index(after: equals)...].drop { $0 == " " }
-                parts.append(
-                    commented(piece, "raised an uncaught exception in the session; bound nothing")
-                        + "\ndo {\n" + initializer + "\n} catch {\n}")
             case .failed:
-                parts.append(commented(piece, "stopped by a runtime error in the session"))
+                parts.append(.commentedOut(piece, because: .stoppedByRuntimeError))
             case .notRun:
-                parts.append(commented(piece, "not run in the session: an earlier statement of its entry stopped"))
+                parts.append(.commentedOut(piece, because: .notRun))
             }
         }
-        return parts.joined(separator: "\n")
-    }
-
-    private static func commented(_ piece: String, _ note: String) -> String {
-        "// (\(note))\n"
-            + piece.split(separator: "\n", omittingEmptySubsequences: false).map { "// " + $0 }
-            .joined(separator: "\n")
+        return parts
     }
 
     /// `source` cut where each top-level statement starts (line and column in
