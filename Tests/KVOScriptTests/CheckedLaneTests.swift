@@ -1,7 +1,7 @@
 import Foundation
 import KVOCore
+import KVOHost
 import KVOOutput
-import KVORun
 import Testing
 import _KVOTestSupport
 
