@@ -1,7 +1,7 @@
 import Foundation
 import KVOCore
-import KVOOutput
 import KVOHost
+import KVOOutput
 import Testing
 import _KVOTestSupport
 

@@ -40,7 +40,7 @@ extension KVORuntime {
             let key = branch[branch.startIndex]
             // A slice of the same storage: no copy of the rest of the path.
             let rest = branch.dropFirst()
-            let reached = try? value(of: .object(object), forKey: key)
+            let reached = try? forwardedValue(of: object, key, along: branch, isAffecting || inAffecting, root)
             if raisingOnCollections, let reached, reached.isCollection, !KeyPaths.isLoneOperator(rest) {
                 throw exception(
                     Exceptions.observeCollection(
@@ -82,6 +82,25 @@ extension KVORuntime {
                 try forward(from: object, along: affecting[...], isAffecting: true, inAffecting: false)
             }
         }
+    }
+
+    /// `value(of: .object(object), forKey: key)` for the first key of
+    /// `branch`: on the root's own path the property comes from the root's
+    /// resolved path (a class identity compared, where the lookup by name
+    /// hashes the key at every swap of B4); anything else, or a key the
+    /// resolved path does not answer, by name.
+    @inline(__always)
+    private func forwardedValue(
+        of object: KVOObject, _ key: String, along branch: ArraySlice<String>, _ offPath: Bool, _ root: Observance
+    ) throws -> Value {
+        // A branch off the root's path is a slice of another array: its
+        // indices say nothing about the root's components.
+        if !offPath, let property = root.pathProperty(branch.startIndex - root.components.startIndex, on: object.cls),
+            !property.kvcHidden
+        {
+            return try get(object, property)
+        }
+        return try value(of: .object(object), forKey: key)
     }
 
     /// The context of an affecting key path's forwarders: the nested property

@@ -34,7 +34,10 @@ extension KVORuntime {
     /// changes under their object and key.
     private func checkPendingStack() {
         var taken = 0
-        let spare = Set(spareChanges.map(ObjectIdentifier.init))
+        var spare = Set(spareChanges.map(ObjectIdentifier.init))
+        if let spareChange {
+            precondition(spare.insert(ObjectIdentifier(spareChange)).inserted, "a change is kept for reuse twice")
+        }
         let pendingChanges = Set(pending.map(ObjectIdentifier.init))
         for change in pending {
             if change.isTaken { taken += 1 }

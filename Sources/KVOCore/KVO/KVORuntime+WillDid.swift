@@ -15,7 +15,7 @@ extension KVORuntime {
     /// delivers prior notifications in registration order.
     public func willChange(_ object: KVOObject, key: String, _ spec: ChangeSpec = .setting) throws {
         try checkAlive(object)
-        let change = spareChanges.popLast() ?? PendingChange()
+        let change = takeSpareChange()
         change.start(object: object, key: key, spec: spec)
         pending.append(change)
         pendingIndex?[ObjectKey(object, key), default: []].append(change)
@@ -303,7 +303,22 @@ extension KVORuntime {
     private func recycle(_ change: PendingChange) {
         change.finish()
         // A tombstone is still in `pending`: never reused.
-        if !change.isTaken && spareChanges.count < 64 { spareChanges.append(change) }
+        guard !change.isTaken else { return }
+        if spareChange == nil {
+            spareChange = change
+        } else if spareChanges.count < 64 {
+            spareChanges.append(change)
+        }
+    }
+
+    /// A finished change to start, else a new one.
+    @inline(__always)
+    private func takeSpareChange() -> PendingChange {
+        if let change = spareChange {
+            spareChange = nil
+            return change
+        }
+        return spareChanges.popLast() ?? PendingChange()
     }
 
     /// The affected elements of a to-many change: at the indexes for arrays, the

@@ -65,6 +65,10 @@ public final class KVORuntime {
 
     /// Finished changes kept for reuse, so a notifying set allocates nothing new.
     var spareChanges: [PendingChange] = []
+    /// The most recently finished change, kept apart from `spareChanges`: a
+    /// set that nests no other change takes and gives back this one, without
+    /// the array's uniqueness checks (`popLast`, `append`).
+    var spareChange: PendingChange?
     /// Emptied observation infos kept for reuse (see `remove(_:from:)`).
     var spareInfos: [ObservationInfo] = []
     var changeStamp = 0
