@@ -68,6 +68,10 @@ test-unit: setup revision
 # The checked lane: release without the unsafe speed flags of Package.swift
 # (exclusivity checks on, atomic reference counting), in its own scratch path,
 # running every unit test (goldens included). CI runs it after `make test`.
+# A warm scratch path can go stale: SwiftPM did not recompile the modules that
+# use KVOCore after KVORuntime gained an internal stored property, and the tests
+# corrupted the heap at the old field offsets (seen 2026-11-26; a clean build
+# passed). If a checked run fails that way, `rm -rf .build-checked` first.
 test-checked: setup
 	KVO_CHECKED=1 $(SWIFT) test -c release -Xswiftc -enable-testing --no-parallel --scratch-path .build-checked
 
