@@ -16,7 +16,7 @@ extension KVORuntime {
             }
             owner = resolved
         }
-        try checkAlive(owner)
+        try owner.checkAlive()
         guard let property = owner.cls.property(named: key) else {
             throw exception(Exceptions.undefinedKeyGet(owner.pointerDescription, key: key))
         }

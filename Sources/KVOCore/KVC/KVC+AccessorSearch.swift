@@ -42,7 +42,7 @@ extension KVORuntime {
         }
         for name in ["_" + key, "_is" + capital, key, "is" + capital] {
             if let ivar = cls.ivar(named: name) {
-                try checkAlive(object)
+                try object.checkAlive()
                 return ivar.slot.map { object.slots[$0] } ?? .null
             }
         }
@@ -75,7 +75,7 @@ extension KVORuntime {
             }
             let coerced = try coerce(value, to: ivar.type, key: key, of: object)
             try notifyingAutomatically(object, key: key) {
-                try checkAlive(object)
+                try object.checkAlive()
                 guard let slot = ivar.slot else { return }
                 Value.replace(&object.slots[slot], with: try checked(coerced, for: ivar, of: object, asKVC: true))
             }

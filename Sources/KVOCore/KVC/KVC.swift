@@ -5,7 +5,7 @@ extension KVORuntime {
 
     /// `o.prop`: the getter.
     public func get(_ object: KVOObject, _ property: PropertyInfo) throws -> Value {
-        try checkAlive(object)
+        try object.checkAlive()
         if let slot = property.slot { return object.slots[slot] }
         guard let getter = property.getter else { return .null }
         return try getter(object)
@@ -17,7 +17,7 @@ extension KVORuntime {
     /// `asKVC`: the value comes from `setValue(_:forKey:)`, which converts
     /// only into scalars and stores anything else as it is (SPEC §4.2).
     public func set(_ object: KVOObject, _ property: PropertyInfo, _ value: Value, asKVC: Bool = false) throws {
-        try checkAlive(object)
+        try object.checkAlive()
         guard object.observationInfo != nil, try object.cls.automaticallyNotifies(property) else {
             guard explains(about: object) else { return try store(object, property, value, asKVC: asKVC) }
             guard property.setter != nil else {
@@ -65,7 +65,7 @@ extension KVORuntime {
 
     /// Stores into the instance variable: no setter runs, nobody is told.
     func storeIvar(_ object: KVOObject, _ property: PropertyInfo, _ value: Value) throws {
-        try checkAlive(object)
+        try object.checkAlive()
         guard let slot = property.slot else {
             throw ScriptError.runtime(
                 "computed property '\(property.name)' of \(object.cls.name) has no instance variable")
@@ -98,7 +98,7 @@ extension KVORuntime {
     public func value(of target: Value, forKey key: String, owner: CollectionOwner? = nil) throws -> Value {
         switch target {
         case .object(let object):
-            try checkAlive(object)
+            try object.checkAlive()
             if let property = object.cls.kvcProperty(named: key), !property.kvcHidden {
                 return try get(object, property)
             }
@@ -167,7 +167,7 @@ extension KVORuntime {
     public func setValue(_ value: Value, of target: Value, forKey key: String) throws {
         switch target {
         case .object(let object):
-            try checkAlive(object)
+            try object.checkAlive()
             let setterMethod = object.cls.setterMethod(forKey: key)
             guard setterMethod == nil, let property = object.cls.property(named: key), !property.isReadOnly,
                 !property.kvcHidden

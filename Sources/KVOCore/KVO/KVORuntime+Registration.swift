@@ -14,8 +14,8 @@ extension KVORuntime {
         default:
             throw exception(Exceptions.observeCollection(collectionReceiver(target, owner: owner), keyPath: keyPath))
         }
-        try checkAlive(object)
-        try checkAlive(observer)
+        try object.checkAlive()
+        try observer.checkAlive()
         let path = split(keyPath)
         try checkNoCollectionAlongPath(object, path)
 
@@ -67,7 +67,7 @@ extension KVORuntime {
                     collectionReceiver(target, owner: owner),
                     keyPath: keyPath, withContext: withContext))
         }
-        try checkAlive(object)
+        try object.checkAlive()
         let match = object.observationInfo?.lastRegistration(of: observer, keyPath: keyPath, context: context)
         guard let observance = match else {
             throw exception(Exceptions.cannotRemove(observer: observer, keyPath: keyPath, from: object))

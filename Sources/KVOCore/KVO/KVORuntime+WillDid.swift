@@ -14,7 +14,7 @@ extension KVORuntime {
     /// notification for each affected observance, old values read now, and
     /// delivers prior notifications in registration order.
     public func willChange(_ object: KVOObject, key: String, _ spec: ChangeSpec = .setting) throws {
-        try checkAlive(object)
+        try object.checkAlive()
         let change = takeSpareChange()
         change.start(object: object, key: key, spec: spec)
         pending.append(change)
@@ -122,7 +122,7 @@ extension KVORuntime {
     /// `didChangeValue(forKey:)`: pops this key's most recent pending change and
     /// delivers its notifications from the most recent registration back.
     public func didChange(_ object: KVOObject, key: String) throws {
-        try checkAlive(object)
+        try object.checkAlive()
         guard let change = takePending(object, key: key) else {
             if explains { explain(.silent(object: object.name, key: key, reason: .unpairedDidChange)) }
             return

@@ -130,11 +130,6 @@ public final class KVORuntime {
         object.observationInfo = nil
     }
 
-    @inline(__always)
-    public func checkAlive(_ object: KVOObject) throws {
-        try object.checkAlive()
-    }
-
     /// Raises a Cocoa exception at the current depth.
     public func exception(_ nameAndReason: (String, String)) -> ScriptError {
         .exception(CocoaException(name: nameAndReason.0, reason: nameAndReason.1, depth: depth))

@@ -21,19 +21,7 @@ final class ScriptClass {
     /// This class, then its superclasses, nearest first: every lookup that
     /// inherits walks it. A loop, not recursion, as chains of thousands of
     /// classes are allowed.
-    var lineage: Lineage { Lineage(self) }
-
-    struct Lineage: Sequence, IteratorProtocol {
-        private var current: ScriptClass?
-
-        init(_ start: ScriptClass) { current = start }
-
-        mutating func next() -> ScriptClass? {
-            let cls = current
-            current = cls?.superclass
-            return cls
-        }
-    }
+    var lineage: UnfoldFirstSequence<ScriptClass> { sequence(first: self, next: \.superclass) }
 
     /// The nearest `init`, from this class up.
     var anyInitializer: FunctionBox? {

@@ -23,7 +23,7 @@ extension Machine {
     @inline(__always)
     func ownSlot(_ slot: Int) throws -> Value {
         try withSelf { object in
-            try kvo.checkAlive(object)
+            try object.checkAlive()
             return object.slots[slot]
         }
     }
@@ -34,7 +34,7 @@ extension Machine {
     @inline(__always)
     func ownGetter<Result>(_ name: String, _ body: (Machine) throws -> Result) throws -> Result {
         try withSelf { object in
-            try kvo.checkAlive(object)
+            try object.checkAlive()
             try checkAccessorCall(name, on: object)
             callDepth += 1
             defer { callDepth -= 1 }
