@@ -221,9 +221,19 @@ public func _kvoWill(_ object: NSObject, _ key: String) {
         process.fail(engineObject.usedAfterRelease, column: process.statementColumn)
     }
     if process.isStoringForKVC(engineObject, key) { return }
-    let notifies =
-        engineObject.observationInfo != nil
-        && process.run { try engineObject.cls.automaticallyNotifies(forKey: key) }
+    let notifies: Bool
+    if engineObject.observationInfo == nil {
+        notifies = false
+    } else {
+        // By the property when there is one: its answer is cached on it, and
+        // `property(named:)` compares the last key asked for before hashing.
+        let cls = engineObject.cls
+        if let property = cls.property(named: key) {
+            notifies = process.run { try cls.automaticallyNotifies(property) }
+        } else {
+            notifies = process.run { try cls.automaticallyNotifies(forKey: key) }
+        }
+    }
     process.openChanges.append(notifies)
     if notifies {
         process.run { try process.kvo.willChangeAutomatically(engineObject, key: key) }

@@ -162,11 +162,11 @@ extension KVORuntime {
         try changeToMany(owner, property, spec) {
             if let slot = property.slot {
                 var elements: [Value] = []
-                if case .array(let current) = owner.slots[slot] {
-                    owner.slots[slot] = .null
+                if case .array(let current) = owner[slot: slot] {
+                    owner[slot: slot] = .null
                     elements = current
                 }
-                defer { owner.slots[slot] = .array(elements) }
+                defer { owner[slot: slot] = .array(elements) }
                 try mutate(&elements)
             } else {
                 guard case .array(var elements) = try proxyContents(.arrayProxy(owner, keyPath: property.name)) else {

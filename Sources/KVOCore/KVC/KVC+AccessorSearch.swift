@@ -43,7 +43,7 @@ extension KVORuntime {
         for name in ["_" + key, "_is" + capital, key, "is" + capital] {
             if let ivar = cls.ivar(named: name) {
                 try object.checkAlive()
-                return ivar.slot.map { object.slots[$0] } ?? .null
+                return ivar.slot.map { object[slot: $0] } ?? .null
             }
         }
         return nil
@@ -77,7 +77,7 @@ extension KVORuntime {
             try notifyingAutomatically(object, key: key) {
                 try object.checkAlive()
                 guard let slot = ivar.slot else { return }
-                Value.replace(&object.slots[slot], with: try checked(coerced, for: ivar, of: object, asKVC: true))
+                Value.replace(&object[slot: slot], with: try checked(coerced, for: ivar, of: object, asKVC: true))
             }
             return true
         }

@@ -6,7 +6,7 @@ extension KVORuntime {
     /// `o.prop`: the getter.
     public func get(_ object: KVOObject, _ property: PropertyInfo) throws -> Value {
         try object.checkAlive()
-        if let slot = property.slot { return object.slots[slot] }
+        if let slot = property.slot { return object[slot: slot] }
         guard let getter = property.getter else { return .null }
         return try getter(object)
     }
@@ -50,7 +50,7 @@ extension KVORuntime {
         guard let slot = property.slot else {
             throw ScriptError.runtime("property '\(property.name)' of \(object.cls.name) is read-only")
         }
-        Value.replace(&object.slots[slot], with: try checked(value, for: property, of: object, asKVC: asKVC))
+        Value.replace(&object[slot: slot], with: try checked(value, for: property, of: object, asKVC: asKVC))
     }
 
     /// `o._prop = v`: the instance variable, never notifying.
@@ -70,7 +70,7 @@ extension KVORuntime {
             throw ScriptError.runtime(
                 "computed property '\(property.name)' of \(object.cls.name) has no instance variable")
         }
-        Value.replace(&object.slots[slot], with: try checked(value, for: property, of: object))
+        Value.replace(&object[slot: slot], with: try checked(value, for: property, of: object))
     }
 
     /// The value a property stores: the declared type's conversion, or the

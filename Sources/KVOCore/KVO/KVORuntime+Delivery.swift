@@ -18,9 +18,11 @@ extension KVORuntime {
         }
         guard let handler = observer.cls.observeValueHook else { return }
         do {
-            try nested {
-                try handler(observer, observance.keyPath, observance.observed, change, observance.context)
-            }
+            // `nested`'s steps written out: a closure capturing `change`
+            // copied it (and its values) three times per notification.
+            try enterNested()
+            defer { depth -= 1 }
+            try handler(observer, observance.keyPath, observance.observed, change, observance.context)
         } catch ScriptError.runtime(var failure) where failure.limit == .depth && failure.notificationTrail.count < 64 {
             // Unwinding a runaway loop: note which notifications it went through.
             failure.notificationTrail.append("\(observance.observed.name).\(observance.keyPath)")
@@ -30,6 +32,15 @@ extension KVORuntime {
 
     /// Runs `body` one handler level deeper, within `maxDepth`.
     public func nested<T>(_ body: () throws -> T) throws -> T {
+        try enterNested()
+        defer { depth -= 1 }
+        return try body()
+    }
+
+    /// One handler level deeper, within `maxDepth`; the caller steps back
+    /// (`depth -= 1`) when the handler returns.
+    @inline(__always)
+    func enterNested() throws {
         guard depth < maxDepth else {
             throw ScriptError.runtime(
                 RuntimeFailure("notifications nested deeper than the maximum depth (\(maxDepth))", limit: .depth))
@@ -37,8 +48,6 @@ extension KVORuntime {
         try stackGuard.check("notifications")
         depth += 1
         handlerRuns &+= 1
-        defer { depth -= 1 }
-        return try body()
     }
 
     /// NSObject's `observeValue(forKeyPath:of:change:context:)`: a subclass failed

@@ -99,7 +99,7 @@ public final class KVORuntime {
     /// Creates an instance; `name` nil gives `Class#n`.
     public func makeObject(_ cls: ClassInfo, name: String?) -> KVOObject {
         objectCount += 1
-        return KVOObject(cls: cls, name: name)
+        return KVOObject.make(cls: cls, name: name)
     }
 
     /// `release(x)`: the object becomes a zombie and its observers are

@@ -15,6 +15,9 @@ public final class ClassInfo {
     public private(set) var slotCount = 0
     /// Objects of this class created so far, for `Class#n` names.
     public var instanceCount = 0
+    /// The names of this class's objects that have one (assigned, or
+    /// `Class#n` once spelled out), removed when the object goes.
+    var objectNames: [ObjectIdentifier: String] = [:]
     /// What the classes of one hierarchy share (`ClassHierarchy`).
     private let hierarchy: ClassHierarchy
     /// Positions in `ownProperties` by name.

@@ -1,44 +1,130 @@
+/// What an instance keeps before its slots: 24 bytes, so that an object
+/// with three stored properties is one 88-byte allocation (a 96-byte malloc
+/// chunk). The name Apple would print as an address lives in the class's
+/// `objectNames` table, since most objects (a benchmark's million) never
+/// show theirs.
+public struct KVOObjectHeader {
+    @usableFromInline let cls: ClassInfo
+    @usableFromInline var observationInfo: ObservationInfo?
+    /// The serial (`Class#n`) in the low 40 bits, the slot count in the
+    /// next 22, then whether the object was released and whether it has an
+    /// entry in `cls.objectNames`.
+    @usableFromInline var bits: UInt64
+
+    @usableFromInline static let serialMask: UInt64 = (1 << 40) - 1
+    @usableFromInline static let countShift: UInt64 = 40
+    @usableFromInline static let countMask: UInt64 = (1 << 22) - 1
+    @usableFromInline static let releasedBit: UInt64 = 1 << 62
+    @usableFromInline static let namedBit: UInt64 = 1 << 63
+}
+
 /// An instance of a scenario class. Identity matters (observers, `==`), so a class.
-public final class KVOObject: CustomStringConvertible {
-    public let cls: ClassInfo
-    /// Stored properties by slot index, resolved when the class was declared.
-    public var slots: [Value]
+///
+/// Its stored properties live in the same allocation, after the header
+/// (`ManagedBuffer`'s tail elements), by slot index resolved when the class
+/// was declared: a separate `[Value]` cost a second allocation and its
+/// 32-byte array header per object.
+public final class KVOObject: ManagedBuffer<KVOObjectHeader, Value>, CustomStringConvertible {
+    /// Most stored properties one class may have (the slot count's 22 bits).
+    public static let maxSlots = Int(KVOObjectHeader.countMask)
+
+    /// Creates an instance named `name`, or `Class#n` when `name` is nil,
+    /// its slots set to the class's defaults. The caller checks that the
+    /// class has at most `maxSlots` slots (`KVORuntime.makeObject`).
+    public static func make(cls: ClassInfo, name: String?) -> KVOObject {
+        let defaults = cls.defaultSlots
+        let count = min(defaults.count, maxSlots)
+        cls.instanceCount += 1
+        let serial = UInt64(truncatingIfNeeded: cls.instanceCount) & KVOObjectHeader.serialMask
+        let header = KVOObjectHeader(
+            cls: cls, observationInfo: nil, bits: serial | UInt64(count) << KVOObjectHeader.countShift)
+        // `create` allocates an instance of the class it is called on.
+        let object = unsafeDowncast(create(minimumCapacity: count) { _ in header }, to: KVOObject.self)
+        object.withUnsafeMutablePointerToElements { slots in
+            defaults.withUnsafeBufferPointer { values in
+                if let base = values.baseAddress { slots.initialize(from: base, count: count) }
+            }
+        }
+        if let name { object.assignName(name) }
+        return object
+    }
+
+    deinit {
+        let count = slotCount
+        withUnsafeMutablePointerToElements { slots in
+            // Slots may hold arrays nested millions deep, which Swift would
+            // free recursively.
+            for index in 0..<count { Value.dispose(&slots[index]) }
+            slots.deinitialize(count: count)
+        }
+        if header.bits & KVOObjectHeader.namedBit != 0 { cls.objectNames[ObjectIdentifier(self)] = nil }
+    }
+
+    @inlinable public var cls: ClassInfo { header.cls }
+
+    /// nil while nobody observes the object: a set checks only this.
+    @inlinable public var observationInfo: ObservationInfo? {
+        get { header.observationInfo }
+        set { header.observationInfo = newValue }
+    }
+
+    /// Set by `release(x)`: the name stays bound to a zombie.
+    @inlinable public var isReleased: Bool {
+        get { header.bits & KVOObjectHeader.releasedBit != 0 }
+        set {
+            if newValue { header.bits |= KVOObjectHeader.releasedBit } else { header.bits &= ~KVOObjectHeader.releasedBit }
+        }
+    }
+
+    /// How many stored-property slots the object has.
+    @inlinable public var slotCount: Int {
+        Int(truncatingIfNeeded: header.bits >> KVOObjectHeader.countShift & KVOObjectHeader.countMask)
+    }
+
+    /// Its number among the instances of its class, from 1.
+    private var serial: UInt64 { header.bits & KVOObjectHeader.serialMask }
+
+    /// The stored property in `slot`. A slot past the object's count is a
+    /// defect of the caller (slots are resolved from the object's class),
+    /// stopped here as `[Value]`'s bounds check stopped it.
+    @inlinable public subscript(slot slot: Int) -> Value {
+        get {
+            precondition(slot >= 0 && slot < slotCount, "slot out of range")
+            return withUnsafeMutablePointerToElements { $0[slot] }
+        }
+        _modify {
+            precondition(slot >= 0 && slot < slotCount, "slot out of range")
+            // The elements stay where they are for the object's life, and
+            // `self` is held for the access.
+            let slots = withUnsafeMutablePointerToElements { $0 }
+            yield &slots[slot]
+        }
+    }
+
+    /// The stored properties in slot order.
+    public var slots: [Value] {
+        withUnsafeMutablePointerToElements { Array(UnsafeBufferPointer(start: $0, count: slotCount)) }
+    }
+
     /// The display name used wherever Apple would print an address (docs/language.md#object-names).
     /// `Class#n` is spelled out the first time it is shown: most of the
     /// objects a benchmark creates (100,000 observers) never are.
     public var name: String {
-        if let assignedName { return assignedName }
+        if header.bits & KVOObjectHeader.namedBit != 0, let assigned = cls.objectNames[ObjectIdentifier(self)] {
+            return assigned
+        }
         let spelled = "\(cls.name)#\(serial)"
-        assignedName = spelled
+        assignName(spelled)
         return spelled
-    }
-    private var assignedName: String?
-    /// Its number among the instances of its class, from 1.
-    private let serial: Int
-    /// nil while nobody observes the object: a set checks only this.
-    public var observationInfo: ObservationInfo?
-    /// Set by `release(x)`: the name stays bound to a zombie.
-    public var isReleased = false
-
-    /// Creates an instance named `name`, or `Class#n` when `name` is nil.
-    public init(cls: ClassInfo, name: String?) {
-        self.cls = cls
-        cls.instanceCount += 1
-        self.assignedName = name
-        self.serial = cls.instanceCount
-        self.slots = cls.defaultSlots
-    }
-
-    deinit {
-        // Slots may hold arrays nested millions deep, which Swift would free
-        // recursively.
-        for index in slots.indices { Value.dispose(&slots[index]) }
     }
 
     /// Names the object once it exists: a compiled Swift program learns the
     /// top-level binding an object is stored in (docs/language.md#object-names)
     /// only after its initializer has returned.
-    public func assignName(_ name: String) { assignedName = name }
+    public func assignName(_ name: String) {
+        cls.objectNames[ObjectIdentifier(self)] = name
+        header.bits |= KVOObjectHeader.namedBit
+    }
 
     /// `<Account: acct>`, the object's `-description`.
     public var description: String { "<\(cls.runtimeName): \(name)>" }

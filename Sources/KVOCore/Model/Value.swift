@@ -12,10 +12,13 @@ public enum Value {
     case float(Float)
     /// An NSDecimalNumber (`@sum`, `@avg`).
     indirect case decimal(DecimalNumber)
-    case string(String)
+    /// Boxed, as the sets are: a String (16 bytes) or a ValueSet (16) inline
+    /// would make every Value 24 bytes instead of 16, in every slot, array
+    /// and variable.
+    indirect case string(String)
     case object(KVOObject)
     case array([Value])
-    case set(ValueSet)
+    indirect case set(ValueSet)
     case context(Context)
     /// `.new`, `.old`, `.initial`, `.prior`.
     case option(ObservingOptions)

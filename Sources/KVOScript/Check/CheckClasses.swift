@@ -120,6 +120,9 @@ extension Checker {
             affectedBy: decl.affectedBy.map(\.0))
         property.hasSetter = decl.setter != nil
         cls.info.addProperty(property)
+        if case .stored = storage, cls.info.slotCount == KVOObject.maxSlots + 1 {
+            error(.tooManyStoredProperties(className: cls.info.name, limit: KVOObject.maxSlots), at: decl.location)
+        }
         declarePropertyObservers(decl, in: cls)
         if let initial = decl.initial {
             if let constant = initial.constantValue {

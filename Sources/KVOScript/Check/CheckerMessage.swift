@@ -7,6 +7,7 @@ enum CheckerMessage: DiagnosticMessage {
     case builtinName(String)
     case alreadyDeclaredAt(String, line: Int)
     case alreadyDeclared(String)
+    case tooManyStoredProperties(className: String, limit: Int)
     case notInScope(String, suggestion: String)
     case duplicateParameter(String, function: String)
     case selfOutsideMethod
@@ -95,6 +96,8 @@ enum CheckerMessage: DiagnosticMessage {
         case .alreadyDeclaredAt(let name, let line):
             return "'\(name)' is already declared at line \(line); give one of them another name"
         case .alreadyDeclared(let name): return "'\(name)' is already declared; give one of them another name"
+        case .tooManyStoredProperties(let className, let limit):
+            return "class '\(className)' has more than \(limit) stored properties (its own and inherited); split it into smaller classes"
         case .notInScope(let name, let suggestion): return "cannot find '\(name)' in scope\(suggestion)"
         case .duplicateParameter(let name, let function): return "duplicate parameter '\(name)' in '\(function)'"
         case .selfOutsideMethod: return "'self' is only available inside methods"

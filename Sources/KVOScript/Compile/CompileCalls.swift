@@ -129,7 +129,7 @@ extension Compiler {
                                 .initialValueType(
                                     type: value.typeName, property: property.name, declared: "\(property.type)"))
                         }
-                        Value.replace(&object.slots[slot], with: accepted)
+                        Value.replace(&object[slot: slot], with: accepted)
                     }
                     for (property, eval) in setters {
                         try machine.kvo.set(object, property, try eval(machine))

@@ -22,7 +22,7 @@ import KVOCore
 /// Int literals are promoted only when the other operand is a Double, as the
 /// boxed operators do; anything Int-valued (`count / 2` truncates) stays on
 /// the boxed path.
-typealias SlotsEval = ([Value]) throws(NotADouble) -> Double
+typealias SlotsEval = (KVOObject) throws(NotADouble) -> Double
 
 /// Thrown by an unboxed read that finds something other than a Double in its
 /// slot; the getter then runs its boxed form. Stores into a `Double`
@@ -64,7 +64,7 @@ extension Compiler {
         case .unary("-", let operand, _):
             guard let inner = compileUnboxed(operand) else { return nil }
             let eval = inner.eval
-            return UnboxedGetter(eval: { slots throws(NotADouble) in -(try eval(slots)) }, depth: inner.depth)
+            return UnboxedGetter(eval: { object throws(NotADouble) in -(try eval(object)) }, depth: inner.depth)
         case .binary(let op, let lhs, let rhs, _):
             guard ["+", "-", "*", "/"].contains(op) else { return nil }
             switch (numericLiteral(lhs), numericLiteral(rhs)) {
@@ -113,7 +113,7 @@ extension Compiler {
     private func selfDoubleRead(_ expr: Expr) -> UnboxedGetter? {
         guard let property = selfProperty(expr) else { return nil }
         if let slot = Self.doubleSlot(property) {
-            return UnboxedGetter(eval: { slots throws(NotADouble) in try Self.slotDouble(slots, slot) }, depth: 0)
+            return UnboxedGetter(eval: { object throws(NotADouble) in try Self.slotDouble(object, slot) }, depth: 0)
         }
         guard let getter = getterBodies[ObjectIdentifier(property)], let body = getter.unboxed,
             body.depth < UnboxedGetter.maxDepth
@@ -123,44 +123,44 @@ extension Compiler {
 
     /// The Double in `slot`.
     @inline(__always)
-    private static func slotDouble(_ slots: [Value], _ slot: Int) throws(NotADouble) -> Double {
-        guard case .double(let value) = slots[slot] else { throw NotADouble() }
+    private static func slotDouble(_ object: KVOObject, _ slot: Int) throws(NotADouble) -> Double {
+        guard case .double(let value) = object[slot: slot] else { throw NotADouble() }
         return value
     }
 
     private static func double(_ op: String, slot: Int, _ right: Double) -> SlotsEval {
         switch op {
-        case "+": return { slots throws(NotADouble) in try slotDouble(slots, slot) + right }
-        case "-": return { slots throws(NotADouble) in try slotDouble(slots, slot) - right }
-        case "*": return { slots throws(NotADouble) in try slotDouble(slots, slot) * right }
-        default: return { slots throws(NotADouble) in try slotDouble(slots, slot) / right }
+        case "+": return { object throws(NotADouble) in try slotDouble(object, slot) + right }
+        case "-": return { object throws(NotADouble) in try slotDouble(object, slot) - right }
+        case "*": return { object throws(NotADouble) in try slotDouble(object, slot) * right }
+        default: return { object throws(NotADouble) in try slotDouble(object, slot) / right }
         }
     }
 
     private static func double(_ op: String, _ left: @escaping SlotsEval, _ right: @escaping SlotsEval) -> SlotsEval {
         switch op {
-        case "+": return { slots throws(NotADouble) in try left(slots) + right(slots) }
-        case "-": return { slots throws(NotADouble) in try left(slots) - right(slots) }
-        case "*": return { slots throws(NotADouble) in try left(slots) * right(slots) }
-        default: return { slots throws(NotADouble) in try left(slots) / right(slots) }
+        case "+": return { object throws(NotADouble) in try left(object) + right(object) }
+        case "-": return { object throws(NotADouble) in try left(object) - right(object) }
+        case "*": return { object throws(NotADouble) in try left(object) * right(object) }
+        default: return { object throws(NotADouble) in try left(object) / right(object) }
         }
     }
 
     private static func double(_ op: String, _ left: @escaping SlotsEval, _ right: Double) -> SlotsEval {
         switch op {
-        case "+": return { slots throws(NotADouble) in try left(slots) + right }
-        case "-": return { slots throws(NotADouble) in try left(slots) - right }
-        case "*": return { slots throws(NotADouble) in try left(slots) * right }
-        default: return { slots throws(NotADouble) in try left(slots) / right }
+        case "+": return { object throws(NotADouble) in try left(object) + right }
+        case "-": return { object throws(NotADouble) in try left(object) - right }
+        case "*": return { object throws(NotADouble) in try left(object) * right }
+        default: return { object throws(NotADouble) in try left(object) / right }
         }
     }
 
     private static func double(_ op: String, _ left: Double, _ right: @escaping SlotsEval) -> SlotsEval {
         switch op {
-        case "+": return { slots throws(NotADouble) in left + (try right(slots)) }
-        case "-": return { slots throws(NotADouble) in left - (try right(slots)) }
-        case "*": return { slots throws(NotADouble) in left * (try right(slots)) }
-        default: return { slots throws(NotADouble) in left / (try right(slots)) }
+        case "+": return { object throws(NotADouble) in left + (try right(object)) }
+        case "-": return { object throws(NotADouble) in left - (try right(object)) }
+        case "*": return { object throws(NotADouble) in left * (try right(object)) }
+        default: return { object throws(NotADouble) in left / (try right(object)) }
         }
     }
 }

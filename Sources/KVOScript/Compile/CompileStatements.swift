@@ -410,7 +410,7 @@ extension Compiler {
         guard let slot = property.slot else {
             throw ScriptError.runtime(.computedHasNoIvar(property: property.name, className: object.cls.name))
         }
-        return object.slots[slot]
+        return object[slot: slot]
     }
 
     static func element(of container: Value, at position: Value, _ machine: Machine) throws -> Value {

@@ -261,7 +261,7 @@ extension Compiler {
                         name: "willSet \(name)"
                     ) { try exec($0) ?? .null }
                 }
-                let old = object.slots[property.slot ?? 0]
+                let old = object[slot: property.slot ?? 0]
                 try machine.kvo.setIvar(object, property, value)
                 if let (exec, frameSize) = didSet {
                     _ = try machine.invokeBody(

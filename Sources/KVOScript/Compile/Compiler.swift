@@ -148,7 +148,7 @@ final class Compiler {
                     // already counted this call and checked `self`.
                     eval = { machine in
                         if unboxed.runs(atCallDepth: machine.callDepth, maxDepth: machine.kvo.maxDepth) {
-                            do { return .double(try machine.withSelf { try run($0.slots) }) } catch is NotADouble {}
+                            do { return .double(try machine.withSelf { try run($0) }) } catch is NotADouble {}
                         }
                         return try boxed(machine)
                     }
@@ -160,7 +160,7 @@ final class Compiler {
                                 !object.isReleased
                             {
                                 try machine.kvo.stackGuard.check("accessor calls")
-                                if let value = try? run(object.slots) { return .double(value) }
+                                if let value = try? run(object) { return .double(value) }
                             }
                             return try machine.invokeGetter(selfObject: object, name: name, boxed)
                         }

@@ -24,7 +24,7 @@ extension Machine {
     func ownSlot(_ slot: Int) throws -> Value {
         try withSelf { object in
             try object.checkAlive()
-            return object.slots[slot]
+            return object[slot: slot]
         }
     }
 
