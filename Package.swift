@@ -18,7 +18,8 @@ import PackageDescription
 let checkedLane = Context.environment["KVO_CHECKED"] != nil
 let fastRelease: [SwiftSetting] = checkedLane ? [.define("KVO_CHECKED")] : [
     .unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization",
-                  "-Xfrontend", "-assume-single-threaded"], .when(configuration: .release)),
+                  "-Xfrontend", "-assume-single-threaded",
+                  "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release)),
 ]
 
 // kvo-run links the Swift runtime (and the FoundationEssentials that

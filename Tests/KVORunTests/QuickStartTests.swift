@@ -7,20 +7,24 @@ import Testing
 @Suite(.serialized) struct QuickStartTests {
     static let subcommands = ["run", "check", "test", "graph", "trace", "help"]
 
-    /// Every option the parser would fill is filled: reading one left unset
-    /// would trap, so a new option of ScenarioOptions must be added to
-    /// QuickStart too. Compared field by field with the parser's defaults.
+    /// Every option the parser has is a setting, and QuickStart's settings
+    /// are the parser's when given only the same flags: a new option of
+    /// ScenarioOptions must be added to ScenarioSettings (and its default
+    /// kept the same) too.
     @Test func fillsEveryOptionAsTheParserWould() throws {
-        let quick = try #require(QuickStart.parse(["bank.kvo"], subcommands: Self.subcommands)).options
+        let quick = try #require(QuickStart.parse(["bank.kvo"], subcommands: Self.subcommands)).settings
         let parsed = try ScenarioOptions.parse([])
-        let quickFields = Mirror(reflecting: quick).children.map {
-            "\($0.label ?? "?")=\(String(describing: $0.value))"
-        }
-        let parsedFields = Mirror(reflecting: parsed).children.map {
-            "\($0.label ?? "?")=\(String(describing: $0.value))"
-        }
-        #expect(quickFields == parsedFields)
+        // The parser's fields are its property wrappers, `_format` for `format`.
+        let optionNames = Mirror(reflecting: parsed).children.compactMap { $0.label.map { String($0.drop { $0 == "_" }) } }
+        let settingNames = Mirror(reflecting: quick).children.compactMap(\.label)
+        #expect(optionNames == settingNames)
+        #expect(quick == parsed.settings)
+        let flags = ["--quiet", "--stats", "--keep-going", "--no-color"]
+        let quickFlagged = try #require(QuickStart.parse(["bank.kvo"] + flags, subcommands: Self.subcommands))
+        #expect(quickFlagged.settings == (try ScenarioOptions.parse(flags)).settings)
+        #expect(quickFlagged.settings != quick)
     }
+
     @Test func takesAFileWithTheSimpleFlags() throws {
         let plain = try #require(QuickStart.parse(["bank.kvo"], subcommands: Self.subcommands))
         #expect(plain.file == "bank.kvo")

@@ -67,3 +67,20 @@ import _KVOTestSupport
         #expect(err.capturedText.contains("<repl>:1:11: error: division by zero [elsewhere]"), "\(err.capturedText)")
     }
 }
+
+/// Entry markers are found by their bytes (`Session.containsUTF8`), not by
+/// `String.contains`, whose Character table cost every start-up a scan of
+/// the binary's conformance records.
+@Suite struct EntryMarkerSearchTests {
+    @Test func findsTheMarkerByItsBytes() {
+        #expect(Session.containsUTF8("a\n// kvo-run: next entry\nb", Session.entryMarker))
+        #expect(Session.containsUTF8(Session.entryMarker, Session.entryMarker))
+        #expect(!Session.containsUTF8("// kvo-run: next entr", Session.entryMarker))
+        #expect(!Session.containsUTF8("", Session.entryMarker))
+        #expect(Session.containsUTF8("anything", ""))
+        #expect(Session.containsUTF8("ééé// kvo-run: next entry", Session.entryMarker))
+        #expect(!Session.containsUTF8("print(1)\n", Session.entryMarker))
+        #expect(Session.entries(of: "print(1)\n") == nil)
+        #expect(Session.entries(of: "print(1)\n// kvo-run: next entry\nprint(2)\n")?.count == 2)
+    }
+}

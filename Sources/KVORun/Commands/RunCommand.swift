@@ -50,7 +50,7 @@ public struct RunCommand: ParsableCommand {
         let options = self.options
         let file = self.file
         let status = LargeStack.run {
-            Runner.run(file: file, options: options)
+            Runner.run(file: file, settings: options.settings)
         }
         throw ExitCode(status)
     }

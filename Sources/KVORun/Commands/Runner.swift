@@ -36,7 +36,7 @@ enum Runner {
         }
     }
 
-    static func run(file: String?, options: ScenarioOptions) -> Int32 {
+    static func run(file: String?, settings options: ScenarioSettings) -> Int32 {
         let start = Clock.now()
         let renderer = options.makeRenderer()
         // The REPL's session stops for Ctrl-C: its flag is the one the
@@ -108,7 +108,7 @@ enum Runner {
     /// `--stats`' line, or `--quiet`'s count, on standard error: the same
     /// for a scenario and a compiled Swift program.
     static func reportCounts(
-        notifications: Int, objects: Int, statements: Int, since start: Double, options: ScenarioOptions
+        notifications: Int, objects: Int, statements: Int, since start: Double, options: ScenarioSettings
     ) {
         if options.stats {
             let elapsed = Clock.now() - start

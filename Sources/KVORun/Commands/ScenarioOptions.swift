@@ -45,55 +45,6 @@ public struct ScenarioOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Stop a Swift program after this many seconds (default: none).")
     var timeout: Double?
 
-    /// How a Swift program (SPEC §11.0) is compiled and run with these options.
-    var swiftSettings: SwiftProgram.Settings {
-        var settings = SwiftProgram.Settings()
-        settings.swiftc = swiftc
-        settings.format = format
-        settings.maxDepth = maxDepth
-        settings.quiet = quiet
-        settings.legacyDealloc = legacyDealloc
-        settings.timeout = timeout
-        settings.explain = explain
-        settings.keepGoing = keepGoing
-        settings.color = !noColor && format == .text && Terminal.colorAllowed(descriptor: 1)
-        settings.diagnosticColor = !noColor && format == .text && Terminal.colorAllowed(descriptor: 2)
-        return settings
-    }
-
-    /// The flags the plainest command line (`kvo-run [run] FILE`) may take
-    /// without the parser (`QuickStart`), each at most once, spelled as the
-    /// parser spells the fields above (QuickStartTests runs both ways).
-    static func plainFlag(_ name: String) -> WritableKeyPath<ScenarioOptions, Bool>? {
-        switch name {
-        case "--quiet": \.quiet
-        case "--stats": \.stats
-        case "--keep-going": \.keepGoing
-        case "--no-color": \.noColor
-        default: nil
-        }
-    }
-
-    /// These options as the parser fills them when given only `flags` (of
-    /// `plainFlag`): the defaults above, those flags on. Every field is set:
-    /// a field the parser has not filled cannot be read.
-    static func plain(_ flags: [WritableKeyPath<ScenarioOptions, Bool>]) -> ScenarioOptions {
-        var options = ScenarioOptions()
-        options.format = .text
-        options.keepGoing = false
-        options.noColor = false
-        options.maxDepth = defaultMaxDepth
-        options.maxSteps = nil
-        options.quiet = false
-        options.stats = false
-        options.explain = false
-        options.legacyDealloc = false
-        options.swiftc = nil
-        options.timeout = nil
-        for flag in flags { options[keyPath: flag] = true }
-        return options
-    }
-
     public func validate() throws {
         try Self.validateLimits(maxDepth: maxDepth, maxSteps: maxSteps)
         if let timeout, !(timeout > 0) {
@@ -112,19 +63,11 @@ public struct ScenarioOptions: ParsableArguments {
         }
     }
 
-    var runOptions: RunOptions {
-        var options = RunOptions()
-        options.keepGoing = keepGoing
-        options.maxDepth = maxDepth
-        options.maxSteps = maxSteps ?? Int.max
-        options.quiet = quiet
-        options.explain = explain
-        options.legacyDealloc = legacyDealloc
-        return options
-    }
-
-    /// Standard output and standard error, rendering in the chosen format.
-    func makeRenderer() -> EventRenderer {
-        EventRenderer.standardStreams(format: format, noColor: noColor)
+    /// The values the parser filled, for running.
+    public var settings: ScenarioSettings {
+        ScenarioSettings(
+            format: format, keepGoing: keepGoing, noColor: noColor, maxDepth: maxDepth, maxSteps: maxSteps,
+            quiet: quiet, stats: stats, explain: explain, legacyDealloc: legacyDealloc, swiftc: swiftc,
+            timeout: timeout)
     }
 }
