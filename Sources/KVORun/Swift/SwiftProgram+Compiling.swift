@@ -107,9 +107,11 @@ extension SwiftProgram {
 
     /// A program is compiled as Apple's `swift file.swift` compiles a
     /// script: unoptimised (a new program compiles sooner, and a program
-    /// has no optimiser to please), Swift 5 mode, module `main`.
+    /// has no optimiser to please), Swift 5 mode, module `main`; metadata
+    /// through accessors, as the runtime's (`runtimeFlags` says why).
     static let programFlags = [
         "-swift-version", "5", "-module-name", "main", "-Onone", "-suppress-warnings", "-diagnostic-style", "llvm",
+        "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
     ]
 
     /// `swiftc`'s arguments for compiling `source` into `output` against
