@@ -178,7 +178,7 @@ final class DependentStringFixture {
         let color = colorClass.addProperty(PropertyInfo(name: "color", type: .string, storage: .computed,
                                                         affectedBy: ["l"]))
         color.getter = { object in
-            guard case .double(let l) = object.slots[0] else { return .null }
+            guard case .double(let l) = object[slot: 0] else { return .null }
             // One allocation for the result: what the getter itself costs.
             let red = Value.describe(double: (l + 16) * 0.75 / 100)
             var text = "rgb("
@@ -250,7 +250,7 @@ let benchmarks: @Sendable () -> Void = {
             for index in benchmark.scaledIterations {
                 must("set") { try fixture.runtime.set(fixture.object, fixture.value, .int(index)) }
             }
-            blackHole(fixture.object.slots)
+            blackHole(fixture.object[slot: fixture.value.slot ?? 0])
             blackHole(fixture.runtime.notificationCount)
         } setup: {
             must("SetFixture") { try SetFixture(observers: observers) }
@@ -262,7 +262,7 @@ let benchmarks: @Sendable () -> Void = {
         for index in benchmark.scaledIterations {
             must("set") { try fixture.runtime.set(fixture.object, fixture.value, .int(index)) }
         }
-        blackHole(fixture.object.slots)
+        blackHole(fixture.object[slot: fixture.value.slot ?? 0])
         blackHole(fixture.runtime.notificationCount)
     } setup: {
         must("SetFixture") { try SetFixture(observers: 1, reportsNotifications: false) }
