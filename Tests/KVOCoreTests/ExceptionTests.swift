@@ -102,7 +102,9 @@ import Testing
         let setting = Change(kind: .setting, new: .double(100.5), old: .array([]))
         #expect(setting.dictionaryDescription == "{\n    kind = 1;\n    new = \"100.5\";\n    old = (\n    );\n}")
         let nested = Change(kind: .setting, new: .set(ValueSet([.array([.int(1)])])))
-        #expect(nested.dictionaryDescription == "{\n    kind = 1;\n    new = {(\n        (\n            1\n        )\n    )};\n}")
+        #expect(
+            nested.dictionaryDescription
+                == "{\n    kind = 1;\n    new = {(\n        (\n            1\n        )\n    )};\n}")
     }
 
     @Test func exceptionsRecordTheDepthTheyAreRaisedAt() throws {

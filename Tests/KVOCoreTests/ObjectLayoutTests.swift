@@ -1,8 +1,8 @@
 #if canImport(Glibc)
-    /// glibc's `malloc_usable_size` (in <malloc.h>, which the Glibc module
-    /// does not export).
-    @_silgen_name("malloc_usable_size")
-    private func mallocUsableSize(_ pointer: UnsafeMutableRawPointer?) -> Int
+/// glibc's `malloc_usable_size` (in <malloc.h>, which the Glibc module
+/// does not export).
+@_silgen_name("malloc_usable_size")
+private func mallocUsableSize(_ pointer: UnsafeMutableRawPointer?) -> Int
 #endif
 import Testing
 import _KVOTestTraits
@@ -24,10 +24,10 @@ import _KVOTestTraits
         #expect(object.slotCount == 3)
         #expect(object.slots.map { $0 == .int(1) } == [true, false, false])
         #if canImport(Glibc)
-            // 16 (Swift's object header) + 24 (KVOObject's) + 3 × 16, in a
-            // 96-byte malloc chunk: 88 usable bytes.
-            let usable = mallocUsableSize(Unmanaged.passUnretained(object).toOpaque())
-            #expect(usable == 88)
+        // 16 (Swift's object header) + 24 (KVOObject's) + 3 × 16, in a
+        // 96-byte malloc chunk: 88 usable bytes.
+        let usable = mallocUsableSize(Unmanaged.passUnretained(object).toOpaque())
+        #expect(usable == 88)
         #endif
     }
 

@@ -15,7 +15,9 @@ import Testing
         let quick = try #require(QuickStart.parse(["bank.kvo"], subcommands: Self.subcommands)).settings
         let parsed = try ScenarioOptions.parse([])
         // The parser's fields are its property wrappers, `_format` for `format`.
-        let optionNames = Mirror(reflecting: parsed).children.compactMap { $0.label.map { String($0.drop { $0 == "_" }) } }
+        let optionNames = Mirror(reflecting: parsed).children.compactMap {
+            $0.label.map { String($0.drop { $0 == "_" }) }
+        }
         let settingNames = Mirror(reflecting: quick).children.compactMap(\.label)
         #expect(optionNames == settingNames)
         #expect(quick == parsed.settings)

@@ -102,7 +102,8 @@ import SwiftRewriter
             result.err.hasPrefix(
                 "kvo-run: warning: --max-steps counts a scenario's statements and does not apply to a compiled Swift program; it stops at --timeout SECONDS, --max-depth or Ctrl-C\n"
             ), "\(result)")
-        #expect(result.err.contains("loop.swift:2:1: error: the program ran longer than 1 s and was stopped (--timeout)"))
+        #expect(
+            result.err.contains("loop.swift:2:1: error: the program ran longer than 1 s and was stopped (--timeout)"))
     }
 
     @Test func theCacheNoticesAChangedRuntime() throws {

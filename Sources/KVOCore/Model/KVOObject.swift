@@ -29,8 +29,9 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, Value>, CustomStrin
     public static let maxSlots = Int(KVOObjectHeader.countMask)
 
     /// Creates an instance named `name`, or `Class#n` when `name` is nil,
-    /// its slots set to the class's defaults. The caller checks that the
-    /// class has at most `maxSlots` slots (`KVORuntime.makeObject`).
+    /// its slots set to the class's defaults. A scenario's class with more
+    /// than `maxSlots` stored properties is refused by the checker; a
+    /// compiled program's cannot have that many (swiftc would not build it).
     public static func make(cls: ClassInfo, name: String?) -> KVOObject {
         let defaults = cls.defaultSlots
         let count = min(defaults.count, maxSlots)
@@ -72,7 +73,11 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, Value>, CustomStrin
     @inlinable public var isReleased: Bool {
         get { header.bits & KVOObjectHeader.releasedBit != 0 }
         set {
-            if newValue { header.bits |= KVOObjectHeader.releasedBit } else { header.bits &= ~KVOObjectHeader.releasedBit }
+            if newValue {
+                header.bits |= KVOObjectHeader.releasedBit
+            } else {
+                header.bits &= ~KVOObjectHeader.releasedBit
+            }
         }
     }
 

@@ -97,7 +97,8 @@ enum CheckerMessage: DiagnosticMessage {
             return "'\(name)' is already declared at line \(line); give one of them another name"
         case .alreadyDeclared(let name): return "'\(name)' is already declared; give one of them another name"
         case .tooManyStoredProperties(let className, let limit):
-            return "class '\(className)' has more than \(limit) stored properties (its own and inherited); split it into smaller classes"
+            return
+                "class '\(className)' has more than \(limit) stored properties (its own and inherited); split it into smaller classes"
         case .notInScope(let name, let suggestion): return "cannot find '\(name)' in scope\(suggestion)"
         case .duplicateParameter(let name, let function): return "duplicate parameter '\(name)' in '\(function)'"
         case .selfOutsideMethod: return "'self' is only available inside methods"
