@@ -68,18 +68,18 @@ import _KVOTestSupport
     }
 }
 
-/// Entry markers are found by their bytes (`Session.containsUTF8`), not by
+/// Entry markers are found by their bytes (`UTF8Search`), not by
 /// `String.contains`, whose Character table cost every start-up a scan of
 /// the binary's conformance records.
 @Suite struct EntryMarkerSearchTests {
     @Test func findsTheMarkerByItsBytes() {
-        #expect(Session.containsUTF8("a\n// kvo-run: next entry\nb", Session.entryMarker))
-        #expect(Session.containsUTF8(Session.entryMarker, Session.entryMarker))
-        #expect(!Session.containsUTF8("// kvo-run: next entr", Session.entryMarker))
-        #expect(!Session.containsUTF8("", Session.entryMarker))
-        #expect(Session.containsUTF8("anything", ""))
-        #expect(Session.containsUTF8("ééé// kvo-run: next entry", Session.entryMarker))
-        #expect(!Session.containsUTF8("print(1)\n", Session.entryMarker))
+        #expect(UTF8Search.contains(Session.entryMarker, in: "a\n// kvo-run: next entry\nb"))
+        #expect(UTF8Search.contains(Session.entryMarker, in: Session.entryMarker))
+        #expect(!UTF8Search.contains(Session.entryMarker, in: "// kvo-run: next entr"))
+        #expect(!UTF8Search.contains(Session.entryMarker, in: ""))
+        #expect(UTF8Search.contains("", in: "anything"))
+        #expect(UTF8Search.contains(Session.entryMarker, in: "ééé// kvo-run: next entry"))
+        #expect(!UTF8Search.contains(Session.entryMarker, in: "print(1)\n"))
         #expect(Session.entries(of: "print(1)\n") == nil)
         #expect(Session.entries(of: "print(1)\n// kvo-run: next entry\nprint(2)\n")?.count == 2)
     }

@@ -19,12 +19,10 @@ public enum QuickStart {
         if rest.first == "run" { rest = rest.dropFirst() }
         var file: String?
         var settings = ScenarioSettings()
-        var flags: [ScenarioSettings.PlainFlag] = []
         for argument in rest {
             if let flag = ScenarioSettings.plainFlag(argument) {
-                guard !flags.contains(flag) else { return nil }
-                flags.append(flag)
-                settings.turnOn(flag)
+                // A flag given twice is the parser's to refuse.
+                guard settings.turnOn(flag) else { return nil }
                 continue
             }
             // One file, not an option, not standard input, and not a

@@ -24,7 +24,7 @@ public struct ScenarioSettings: Equatable {
     /// The flags the plainest command line (`kvo-run [run] FILE`) may take
     /// without the parser (`QuickStart`), each at most once, spelled as the
     /// parser spells ScenarioOptions' fields (QuickStartTests runs both ways).
-    enum PlainFlag: Equatable {
+    enum PlainFlag {
         case quiet, stats, keepGoing, noColor
     }
 
@@ -38,13 +38,16 @@ public struct ScenarioSettings: Equatable {
         }
     }
 
-    mutating func turnOn(_ flag: PlainFlag) {
+    /// Turns `flag` on; false when it was on already.
+    mutating func turnOn(_ flag: PlainFlag) -> Bool {
+        let wasOn: Bool
         switch flag {
-        case .quiet: quiet = true
-        case .stats: stats = true
-        case .keepGoing: keepGoing = true
-        case .noColor: noColor = true
+        case .quiet: (wasOn, quiet) = (quiet, true)
+        case .stats: (wasOn, stats) = (stats, true)
+        case .keepGoing: (wasOn, keepGoing) = (keepGoing, true)
+        case .noColor: (wasOn, noColor) = (noColor, true)
         }
+        return !wasOn
     }
 
     /// How a Swift program (SPEC §11.0) is compiled and run with these settings.

@@ -108,11 +108,10 @@ extension SwiftProgram {
     /// A program is compiled as Apple's `swift file.swift` compiles a
     /// script: unoptimised (a new program compiles sooner, and a program
     /// has no optimiser to please), Swift 5 mode, module `main`; metadata
-    /// through accessors, as the runtime's (`runtimeFlags` says why).
-    static let programFlags = [
-        "-swift-version", "5", "-module-name", "main", "-Onone", "-suppress-warnings", "-diagnostic-style", "llvm",
-        "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
-    ]
+    /// through accessors, as the runtime's (`metadataAccessorFlags` says why).
+    static let programFlags =
+        ["-swift-version", "5", "-module-name", "main", "-Onone", "-suppress-warnings", "-diagnostic-style", "llvm"]
+        + metadataAccessorFlags
 
     /// `swiftc`'s arguments for compiling `source` into `output` against
     /// `runtime`: linked by lld (about half of gold's time) when the
@@ -232,15 +231,8 @@ extension SwiftProgram {
     /// and no others. Any other mention of `import`, even in a comment,
     /// answers no: the program's object is then asked for its libraries.
     static func importsOnlyRuntime(_ program: String) -> Bool {
-        let word = Array("import".utf8)
-        let bytes = Array(program.utf8)
-        var count = 0
-        var index = 0
-        while index + word.count <= bytes.count {
-            if bytes[index] == word[0] && bytes[index..<index + word.count].elementsEqual(word) { count += 1 }
-            index += 1
-        }
-        return count == 1 && program.contains("import KVOFoundation\n")
+        UTF8Search.count(of: "import", in: program, upTo: 2) == 1
+            && UTF8Search.contains("import KVOFoundation\n", in: program)
     }
 
     /// The driver's plan for compiling against `runtime` (CompileJobs), asked

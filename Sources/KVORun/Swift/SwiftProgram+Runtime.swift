@@ -76,15 +76,17 @@ extension SwiftProgram {
     /// notifying set (Benchmarks/README.md has the counts). Programs keep
     /// Swift's checks of their own code. Not the package's other unsafe flag,
     /// `-assume-single-threaded`: a program may use threads.
-    /// `-disable-concrete-type-metadata-mangled-name-accessors`, as kvo-run's
-    /// own release build: a generic type's metadata made from its mangled
-    /// name has the runtime look its Hashable (or other) conformance up by
-    /// scanning every conformance record of the process, the static standard
-    /// library's and Foundation's included, once per new key type.
-    static let runtimeFlags = [
-        "-O", "-wmo", "-parse-as-library", "-swift-version", "5", "-enforce-exclusivity=unchecked",
-        "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
-    ]
+    static let runtimeFlags =
+        ["-O", "-wmo", "-parse-as-library", "-swift-version", "5", "-enforce-exclusivity=unchecked"]
+        + metadataAccessorFlags
+
+    /// Metadata through accessors, for the runtime and programs alike, as in
+    /// kvo-run's own release build: a generic type's metadata made from its
+    /// mangled name has the Swift runtime look its Hashable (or other)
+    /// conformance up by scanning every conformance record of the process,
+    /// the static standard library's and Foundation's included, once per new
+    /// key type.
+    static let metadataAccessorFlags = ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
 
     /// The compiled runtime for `swiftc`, built on first use (`building`
     /// is told first: it takes a minute).

@@ -184,38 +184,10 @@ public final class Session {
     /// the saved file prints what the session printed (SPEC §10.1).
     public static let entryMarker = "// kvo-run: next entry"
 
-    /// Whether `text` contains `marker`, compared byte by byte.
-    /// `String.contains(_:)` (of _StringProcessing) builds a table keyed by
-    /// Character, and the first such table makes the Swift runtime scan every
-    /// protocol-conformance record in kvo-run for Character's Hashable (about
-    /// half a million instructions of each start-up, most of them swift-syntax's
-    /// records).
-    static func containsUTF8(_ text: String, _ marker: String) -> Bool {
-        var text = text
-        var marker = marker
-        return text.withUTF8 { text in
-            marker.withUTF8 { marker in
-                guard let first = marker.first else { return true }
-                guard marker.count <= text.count else { return false }
-                var index = 0
-                let last = text.count - marker.count
-                while index <= last {
-                    if text[index] == first
-                        && UnsafeBufferPointer(rebasing: text[index..<(index + marker.count)]).elementsEqual(marker)
-                    {
-                        return true
-                    }
-                    index += 1
-                }
-                return false
-            }
-        }
-    }
-
     /// `source` cut at its entry markers, each part padded with blank lines
     /// so that its line numbers are the file's; nil when it has none.
     static func entries(of source: String) -> [String]? {
-        guard containsUTF8(source, entryMarker) else { return nil }
+        guard UTF8Search.contains(entryMarker, in: source) else { return nil }
         var parts: [String] = []
         var part = ""
         var linesBefore = 0
