@@ -47,8 +47,7 @@ run: build
 # through the binary, `kvo-run test scenarios`, on its own).
 # One release build: the conformance cases run against the kvo-run that
 # `test-unit` built in .build-test, the binary the CLI tests run too, so
-# `make test` never builds .build as well (it did: a second release build of
-# every target, swift-syntax's included, for one script).
+# `make test` never builds .build as well.
 test: test-unit
 	scripts/conformance $(TEST_BIN) $(CONFORMANCE)
 
@@ -60,8 +59,8 @@ test: test-unit
 # One test at a time: release builds count references non-atomically
 # (Package.swift), so no two tests may run the engine at once.
 # Its own scratch path (.build-test): `-Xswiftc -enable-testing` reaches every
-# target, swift-syntax included, so sharing .build with `make build` would
-# rebuild swift-syntax twice on every `make test`.
+# target, so sharing .build with `make build` would rebuild everything twice
+# on every `make test`.
 test-unit: setup revision
 	$(SWIFT) test -c release -Xswiftc -enable-testing --no-parallel --scratch-path .build-test
 
@@ -86,7 +85,8 @@ test-conformance: build
 # still change, except a long line holding a string literal (scripts/lint).
 .PHONY: format lint
 format:
-	$(SWIFT) format -i -r --configuration .swift-format Sources Tests
+	find Sources Tests -name '*.swift' -not -path 'Tests/RewriterPairs/*' -print0 \
+		| xargs -0 $(SWIFT) format -i --configuration .swift-format
 
 lint:
 	scripts/lint
@@ -115,8 +115,9 @@ INSTALL_MAN := $(DESTDIR)$(PREFIX)/share/man/man1
 INSTALL_BASH := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 INSTALL_ZSH := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 INSTALL_FISH := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-# The Swift runtime's sources (SPEC §11.0): kvo-run compiles them on the first
-# Swift program, with the toolchain that compiles the program, and caches them.
+# The Swift runtime's and the rewriter helper's sources (SPEC §11.0): kvo-run
+# compiles them on the first Swift program, with the toolchain that compiles
+# the program (the helper against its own swift-syntax), and caches them.
 INSTALL_RUNTIME := $(DESTDIR)$(PREFIX)/share/kvo-run/runtime
 INSTALLED := $(INSTALL_BIN)/kvo-run $(INSTALL_MAN)/kvo-run.1 $(INSTALL_BASH)/kvo-run \
 	$(INSTALL_ZSH)/_kvo-run $(INSTALL_FISH)/kvo-run.fish
@@ -143,7 +144,7 @@ install: build manual completions
 	install -m 644 $(COMPLETIONS)/_kvo-run $(INSTALL_ZSH)/_kvo-run
 	install -m 644 $(COMPLETIONS)/kvo-run.fish $(INSTALL_FISH)/kvo-run.fish
 	rm -rf $(INSTALL_RUNTIME) && install -d $(INSTALL_RUNTIME)
-	cp -R Sources/KVOCore Sources/KVOOutput Sources/KVOFoundation $(INSTALL_RUNTIME)/
+	cp -R Sources/KVOCore Sources/KVOOutput Sources/KVOFoundation Sources/RewriterProtocol Sources/RewriterHelper $(INSTALL_RUNTIME)/
 
 uninstall:
 	rm -f $(INSTALLED)

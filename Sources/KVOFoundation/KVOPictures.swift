@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The pictures a compiled program's run draws for `kvo-run graph` and
-/// `kvo-run trace` (`KVO_GRAPH_FILE`, `KVO_TRACE_FILE`: see `_KVORunReport`).
+/// `kvo-run trace` (`ProgramChannel.Picture`: see `_KVORunReport`).
 final class _KVOPictures {
     /// Where the graph goes, and the line it is drawn after (nil: at the end).
     let graphPath: String?
@@ -18,12 +18,15 @@ final class _KVOPictures {
     let traceTitle: String
     let trace: TraceDiagram.Builder?
 
-    init?(environment: (String) -> String?) {
-        graphPath = environment("KVO_GRAPH_FILE")
-        tracePath = environment("KVO_TRACE_FILE")
-        guard graphPath != nil || tracePath != nil else { return nil }
-        graphAt = environment("KVO_GRAPH_AT").flatMap { Int($0) }
-        traceTitle = environment("KVO_TRACE_TITLE") ?? "kvo-run trace"
+    init?(_ picture: ProgramChannel.Picture?) {
+        switch picture {
+        case .graph(let file, let at)?:
+            (graphPath, graphAt, tracePath, traceTitle) = (file, at, nil, "")
+        case .trace(let file, let title)?:
+            (graphPath, graphAt, tracePath, traceTitle) = (nil, nil, file, title)
+        case nil:
+            return nil
+        }
         // The classes of objects bound to names, for a name the trace meets
         // before any event has shown its object (an observer removed before
         // it was told): looked up among the live bound objects.

@@ -1,5 +1,6 @@
 @_exported import Foundation
 import KVOCore
+import KVOOutput
 
 #if canImport(Glibc)
 import Glibc
@@ -9,9 +10,7 @@ import Glibc
 /// reports through: the events go to standard output in kvo-run's text or
 /// JSON format, diagnostics about the run to standard error, as `kvo-run`
 /// prints them for a scenario. The driver passes the options in the
-/// environment (`KVO_FORMAT`, `KVO_MAX_DEPTH`, `KVO_SOURCE_NAME`,
-/// `KVO_SOURCE_PATH`, `KVO_LEGACY_DEALLOC`, `KVO_QUIET`, `KVO_EXPLAIN`,
-/// `KVO_KEEP_GOING`, `KVO_COLOR`, `KVO_DIAGNOSTIC_COLOR`), and asks for
+/// environment (KVOOutput's `ProgramChannel.Settings`), and asks for
 /// counts and pictures back in files (`_KVOPictures`, `_KVORunReport`).
 ///
 /// A program may use threads, but KVO is delivered on the thread that makes
@@ -29,6 +28,8 @@ public final class _KVOProcess {
 
     let kvo: KVORuntime
     let output: _KVOEventOutput
+    /// What kvo-run asked of this run.
+    let settings: ProgramChannel.Settings
     let sourceName: String
     let sourcePath: String?
     /// The statement running now, as the rewriter marked it: line, the
@@ -38,7 +39,7 @@ public final class _KVOProcess {
     var callColumn = 0
     /// Statements run (each `_kvoAt`), for `--stats`.
     var statements = 0
-    /// Where the counts go at the end (`KVO_SUMMARY_FILE`).
+    /// Where the counts go at the end (`ProgramChannel.Summary`).
     let summaryPath: String?
     /// `--keep-going`, which a Swift program cannot honour: said when it ends.
     let keepGoing: Bool
@@ -93,27 +94,26 @@ public final class _KVOProcess {
 
     private init() {
         // getenv, not ProcessInfo's dictionary of the whole environment.
-        func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-        output = _KVOEventOutput(
-            json: environment("KVO_FORMAT") == "json", color: environment("KVO_COLOR") == "1",
-            diagnosticColor: environment("KVO_DIAGNOSTIC_COLOR") == "1")
-        output.pictures = _KVOPictures(environment: environment)
+        let settings = ProgramChannel.Settings { getenv($0).map { String(cString: $0) } }
+        self.settings = settings
+        output = _KVOEventOutput(json: settings.json, color: settings.color, diagnosticColor: settings.diagnosticColor)
+        output.pictures = _KVOPictures(settings.picture)
         kvo = KVORuntime(sink: output)
         // The trace draws what caused each notification from the engine's
         // --explain steps (none of them printed), as for a scenario.
-        kvo.explains = environment("KVO_EXPLAIN") == "1" || output.pictures?.trace != nil
+        kvo.explains = settings.explain || output.pictures?.trace != nil
         kvo.explainsUnobservedReleases = false
-        keepGoing = environment("KVO_KEEP_GOING") == "1"
-        summaryPath = environment("KVO_SUMMARY_FILE")
-        if let depth = environment("KVO_MAX_DEPTH").flatMap(Int.init), depth > 0 { kvo.maxDepth = depth }
-        kvo.legacyDealloc = environment("KVO_LEGACY_DEALLOC") == "1"
-        kvo.reportsNotifications = environment("KVO_QUIET") != "1"
+        keepGoing = settings.keepGoing
+        summaryPath = settings.summaryFile
+        if let depth = settings.maxDepth { kvo.maxDepth = depth }
+        kvo.legacyDealloc = settings.legacyDealloc
+        kvo.reportsNotifications = !settings.quiet
         // The engine checks the native stack against its own thread's bounds:
         // deep recursion in a compiled program is the program's own, and
         // Swift traps it (reported by kvo-run as a signal).
-        if let trapFile = environment("KVO_TRAP_FILE") { _KVOTrapReport.install(path: trapFile) }
-        sourceName = environment("KVO_SOURCE_NAME") ?? "main.swift"
-        sourcePath = environment("KVO_SOURCE_PATH")
+        if let trapFile = settings.trapFile { _KVOTrapReport.install(path: trapFile) }
+        sourceName = settings.sourceName
+        sourcePath = settings.sourcePath
         rootClass = ClassInfo(name: "NSObject", superclass: nil)
         rootClass.runtimeName = "NSObject"
         installHooks(rootClass, for: NSObject.self)
@@ -195,18 +195,10 @@ public final class _KVOProcess {
         hosts[ObjectIdentifier(object)]?.object
     }
 
-    /// `object_getClass`: KVO's generated subclass while a key the class
-    /// notifies automatically (and Objective-C can see) is observed.
+    /// `object_getClass` (KVOCore's `runtimeClassName`); an exception raised
+    /// by a class's hook while asking leaves the class as it is.
     func runtimeClassName(_ object: KVOObject) -> String {
-        let name = object.cls.runtimeName
-        for observance in object.observationInfo?.observances ?? [] {
-            let key = observance.firstKey
-            guard let property = object.cls.property(named: key), !property.kvcHidden else { continue }
-            if (try? object.cls.automaticallyNotifies(forKey: key)) == true {
-                return (name.contains(".") ? ".." : "") + "NSKVONotifying_" + name
-            }
-        }
-        return name
+        (try? object.runtimeClassName()) ?? object.cls.runtimeName
     }
 
     /// The string of a key path, as the overlay's `_kvcKeyPathString`: a

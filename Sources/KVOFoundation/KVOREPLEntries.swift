@@ -1,3 +1,5 @@
+import KVOOutput
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,29 +14,17 @@ import Glibc
 /// `puts`) is kept out, and everything from the new entry's first statement
 /// on is shown, as it happens.
 ///
-/// The driver passes, in the environment: `KVO_REPL_MARKS`, a file where the
-/// program notes that it reached the new entry and the end (kvo-run keeps an
-/// entry only when its run reached the end), and `KVO_REPL_ENTRIES`, one line
-/// per entry, `FIRST-LINE NAME`, the line of the whole program where the
-/// entry starts and the name it goes by in diagnostics (`<repl>` for the new
+/// The driver passes (`ProgramChannel.REPL`) a file where the program notes
+/// that it reached the new entry and the end (kvo-run keeps an entry only
+/// when its run reached the end), and each entry's first line in the whole
+/// program and the name it goes by in diagnostics (`<repl>` for the new
 /// one), so that a run-time error names the entry's own line.
 enum _KVOREPL {
-    struct Entry {
-        let firstLine: Int
-        let name: String
-    }
-
-    static let entries: [Entry] = {
-        guard let text = getenv("KVO_REPL_ENTRIES").map({ String(cString: $0) }) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            guard let space = line.firstIndex(of: " "), let first = Int(line[..<space]), first > 0 else { return nil }
-            return Entry(firstLine: first, name: String(line[line.index(after: space)...]))
-        }
-    }()
+    static var entries: [ProgramChannel.REPL.Entry] { _KVOProcess.shared.settings.repl?.entries ?? [] }
 
     /// Writes `word` and a newline to the marks file.
     static func mark(_ word: String) {
-        guard let path = getenv("KVO_REPL_MARKS") else { return }
+        guard let path = _KVOProcess.shared.settings.repl?.marksFile else { return }
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
         guard descriptor >= 0 else { return }
         _ = (word + "\n").utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
@@ -61,13 +51,13 @@ public func _kvoEntryBegins() {
     _KVOREPL.endPendingLine()
     fflush(stdout)
     fflush(stderr)
-    if getenv("KVO_REPL_MARKS") != nil, fcntl(3, F_GETFD) >= 0, fcntl(4, F_GETFD) >= 0 {
+    if _KVOProcess.shared.settings.repl != nil, fcntl(3, F_GETFD) >= 0, fcntl(4, F_GETFD) >= 0 {
         dup2(3, 1)
         dup2(4, 2)
         close(3)
         close(4)
     }
-    _KVOREPL.mark("begins")
+    _KVOREPL.mark(ProgramChannel.REPL.begins)
 }
 
 /// After the new entry: its run reached the end.
@@ -75,7 +65,7 @@ public func _kvoEntryEnds() {
     _kvoStart()
     _KVOREPL.endPendingLine()
     fflush(stdout)
-    _KVOREPL.mark("ends")
+    _KVOREPL.mark(ProgramChannel.REPL.ends)
 }
 
 extension _KVOProcess {

@@ -5,16 +5,15 @@ import KVOOutput
 import Glibc
 #endif
 
-/// What `kvo-run` asks of a compiled program's run besides its output, each
-/// through the environment, and gets back in files it names (the program's
-/// own standard streams are the program's):
-/// - `KVO_SUMMARY_FILE`: at the end, the counts `--stats` and `--quiet` say
+/// What `kvo-run` asks of a compiled program's run besides its output
+/// (KVOOutput's `ProgramChannel`), and gets back in files it names (the
+/// program's own standard streams are the program's):
+/// - the summary: at the end, the counts `--stats` and `--quiet` say
 ///   (notifications, objects, statements) and, for a trace, the events
 ///   drawn and not drawn;
-/// - `KVO_GRAPH_FILE` (with `KVO_GRAPH_AT`, a line): the observation graph
-///   as DOT, for `kvo-run graph`;
-/// - `KVO_TRACE_FILE` (with `KVO_TRACE_TITLE`): the sequence diagram as SVG,
-///   for `kvo-run trace`.
+/// - a graph picture (drawn after a given line, or at the end): the
+///   observation graph as DOT, for `kvo-run graph`;
+/// - a trace picture, titled: the sequence diagram as SVG, for `kvo-run trace`.
 /// The pictures are the ones a scenario gets, drawn by the same code
 /// (KVOOutput's `ObservationGraph`, `TraceDiagram`) from the same engine state.
 enum _KVORunReport {
@@ -30,13 +29,15 @@ enum _KVORunReport {
         fflush(stdout)
         process.output.pictures?.finish(process)
         guard let path = process.summaryPath else { return }
-        var summary = "notifications \(process.kvo.notificationCount)\n"
-        summary += "objects \(process.kvo.objectCount)\n"
-        summary += "statements \(process.statements)\n"
+        var summary = ProgramChannel.Summary()
+        summary.notifications = process.kvo.notificationCount
+        summary.objects = process.kvo.objectCount
+        summary.statements = process.statements
         if let trace = process.output.pictures?.trace {
-            summary += "drawn \(trace.eventsDrawn)\nnotDrawn \(trace.dropped)\n"
+            summary.eventsDrawn = trace.eventsDrawn
+            summary.eventsNotDrawn = trace.dropped
         }
-        write(summary, to: path)
+        write(summary.encoded, to: path)
     }
 
     static func write(_ text: String, to path: String) {

@@ -4,7 +4,7 @@ import Glibc
 
 /// Where a trap or a crash happened, for kvo-run to report: the statement
 /// the program was running (`_kvoAt`), written by a signal handler to the
-/// file kvo-run names in `KVO_TRAP_FILE`. Only async-signal-safe calls run in
+/// file kvo-run names (`ProgramChannel.TrapMark`, whose format `write` spells). Only async-signal-safe calls run in
 /// the handler (digits by hand, `write`), on its own stack, so a stack
 /// overflow can be reported too; then the signal's default action ends the
 /// program as before.

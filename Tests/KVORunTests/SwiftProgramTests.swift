@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import _KVOTestSupport
 @testable import KVORun
-import SwiftRewriter
+import RewriterProtocol
 
 /// The compiled Swift route (SPEC §11.0): the driver's errors, its caches
 /// and its limits. The programs' own behaviour is in scenarios/swift/.
@@ -35,13 +35,13 @@ import SwiftRewriter
         return ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "", status)
     }
 
-    @Test func aScenarioThatImportsFoundationIsSwift() {
+    @Test func aScenarioThatImportsFoundationIsSwift() throws {
         #expect(SwiftProgram.isSwift("// note\n\n/* a\n b */\nimport Foundation\n", file: "x.kvo"))
         #expect(SwiftProgram.isSwift("print(1)", file: "x.swift"))
         #expect(!SwiftProgram.isSwift("class A { }\nimport Foundation\n", file: "x.kvo"))
     }
 
-    @Test func withoutAToolchainOneClearError() {
+    @Test func withoutAToolchainOneClearError() throws {
         var settings = SwiftProgram.Settings()
         settings.swiftc = "/nonexistent/swiftc"
         let result = Self.run("import Foundation\nprint(1)\n", settings: settings)
@@ -55,7 +55,7 @@ import SwiftRewriter
         #expect(none.text.contains("needs the Swift compiler 'swiftc', which is not on PATH"))
     }
 
-    @Test func compileErrorsLandOnTheUsersLine() {
+    @Test func compileErrorsLandOnTheUsersLine() throws {
         let source = """
             import Foundation
             class Account: NSObject {
@@ -71,12 +71,12 @@ import SwiftRewriter
         #expect(result.text.contains("\nacct.balance = \"a lot\"\n               ^\n"))
     }
 
-    @Test func checkCompilesWithoutRunning() {
+    @Test func checkCompilesWithoutRunning() throws {
         let result = Self.run("import Foundation\nprint(\"ran\")\n", compileOnly: true)
         #expect(result == ("", 0))
     }
 
-    @Test func timeoutStopsARunawayProgram() {
+    @Test func timeoutStopsARunawayProgram() throws {
         var settings = SwiftProgram.Settings()
         settings.timeout = 1
         let result = Self.run("import Foundation\nprint(\"start\")\nwhile true {}\n", settings: settings)
@@ -111,7 +111,7 @@ import SwiftRewriter
         let sources = packageRoot().appendingPathComponent("Sources")
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-runtime-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: copy) }
-        for module in SwiftProgram.runtimeModules {
+        for module in SwiftProgram.sourceModules {
             try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
             try FileManager.default.copyItem(
                 at: sources.appendingPathComponent(module), to: copy.appendingPathComponent(module))
@@ -131,7 +131,7 @@ import SwiftRewriter
         // the key alone says whether it would be).
         func key() -> String {
             SwiftProgram.runtimeKey(
-                sources: copy.path, files: Array(SwiftProgram.runtimeFiles(copy.path).joined()),
+                sources: copy.path, files: SwiftProgram.allSourceFiles(copy.path),
                 toolchain: SwiftProgram.toolchainVersion(swiftc))
         }
         let before = key()
@@ -158,7 +158,7 @@ import SwiftRewriter
             _ = try SwiftProgram.runtimeDirectory(swiftc: swiftc)
         } throws: { error in
             (error as? SwiftProgram.Failure)?.message
-                == "the Swift runtime's sources in \(folder.path) have no KVOOutput folder; set KVO_RUNTIME_SOURCES to the Sources folder of a kvo-run checkout (it holds KVOCore, KVOOutput, KVOFoundation)"
+                == "the Swift runtime's sources in \(folder.path) have no KVOOutput folder; set KVO_RUNTIME_SOURCES to the Sources folder of a kvo-run checkout (it holds KVOCore, KVOOutput, KVOFoundation, RewriterProtocol, RewriterHelper)"
         }
     }
 
@@ -181,7 +181,7 @@ import SwiftRewriter
     /// What the runtime and programs are compiled with (SPEC §11.0; issue 28's
     /// measurements in Benchmarks/README.md; issue 31's metadata accessors,
     /// which change no behaviour): changing it is a decision.
-    @Test func theCompileCommandsArePinned() {
+    @Test func theCompileCommandsArePinned() throws {
         #expect(
             SwiftProgram.runtimeFlags == [
                 "-O", "-wmo", "-parse-as-library", "-swift-version", "5", "-enforce-exclusivity=unchecked",
@@ -270,7 +270,7 @@ import SwiftRewriter
         #expect(CompileJobs.plan(twoJobs, sourcePath: "/tmp/a b/main.swift", outputPath: "/tmp/a b/program") == nil)
     }
 
-    @Test func shellWordsSplitsAsAShellWould() {
+    @Test func shellWordsSplitsAsAShellWould() throws {
         #expect(
             ShellWords.split(#"a 'b c' "d\"e" f\ g 'it'\''s'  "/x y/z""#)
                 == ["a", "b c", "d\"e", "f g", "it's", "/x y/z"])
@@ -279,7 +279,7 @@ import SwiftRewriter
         #expect(ShellWords.split("") == [])
     }
 
-    @Test func onlyTheRuntimeImportLinksAgainstTheRuntimeLibrary() {
+    @Test func onlyTheRuntimeImportLinksAgainstTheRuntimeLibrary() throws {
         #expect(SwiftProgram.importsOnlyRuntime("import KVOFoundation\nlet a = 1\n"))
         #expect(!SwiftProgram.importsOnlyRuntime("import KVOFoundation\nimport Dispatch\n"))
         // Any other mention is taken for an import: the safe side.
@@ -371,7 +371,7 @@ import SwiftRewriter
                 == ["A.swift", "Model/B.swift", "Model/Deep/C.swift"].map { folder.path + "/" + $0 })
     }
 
-    @Test func theProgramsEnvironmentIsKvoRunsWithItsOwnSettings() {
+    @Test func theProgramsEnvironmentIsKvoRunsWithItsOwnSettings() throws {
         // An inherited KVO_MAX_DEPTH is replaced by kvo-run's setting; the rest is inherited.
         let result = Self.run(
             """
@@ -383,8 +383,8 @@ import SwiftRewriter
         #expect(result == ("1000 yes\n1\n", 0))
     }
 
-    @Test func rewriterKeepsColumnsAndMarksLines() {
-        let result = SwiftRewriter.rewrite(
+    @Test func rewriterKeepsColumnsAndMarksLines() throws {
+        let result = try TestRewriter.rewrite(
             "import Foundation\nclass A: NSObject {\n    @objc dynamic var x = 0\n}\nlet a = A()\na.x = 1\n",
             fileName: "f.swift")
         #expect(result.source.contains("import KVOFoundation"))
@@ -401,8 +401,8 @@ import SwiftRewriter
         #expect(result.warnings.isEmpty)
     }
 
-    @Test func onlyTopLevelStatementsAreMarkedAsTopLevel() {
-        let result = SwiftRewriter.rewrite(
+    @Test func onlyTopLevelStatementsAreMarkedAsTopLevel() throws {
+        let result = try TestRewriter.rewrite(
             "import Foundation\nfunc f() {\n    print(1)\n    print(2)\n}\nf()\n", fileName: "f.swift")
         #expect(result.source.contains("_kvoAt(3, 5, 5)\n"), "\(result.source)")
         #expect(result.source.contains("_kvoAt(4, 5, 5)\n"), "\(result.source)")
@@ -412,8 +412,8 @@ import SwiftRewriter
 
     /// `let a = A(); a.x = 1` on one line: the name was inserted after the
     /// `;`, making an empty statement swiftc rejects.
-    @Test func aNamedBindingFollowedByASemicolon() {
-        let result = SwiftRewriter.rewrite(
+    @Test func aNamedBindingFollowedByASemicolon() throws {
+        let result = try TestRewriter.rewrite(
             "import Foundation\nclass A: NSObject { }\nlet a = A(); print(a)\n", fileName: "f.swift")
         #expect(result.source.contains("let a = A(); _ = _kvoNamed(a, \"a\"); print(a)"), "\(result.source)")
     }

@@ -1,4 +1,4 @@
-import SwiftRewriter
+import RewriterProtocol
 import Testing
 
 /// The REPL's Swift program (SPEC §10.1, §11.0) as text: how the entries are
@@ -6,14 +6,14 @@ import Testing
 /// earlier ones, and when an entry is whole. The REPL running it is in
 /// SwiftREPLTests.
 @Suite struct SwiftREPLProgramTests {
-    static func entries(_ texts: String...) -> [SwiftREPLProgram.Entry] {
+    static func entries(_ texts: String...) -> [REPLEntry] {
         texts.enumerated().map { index, text in
-            SwiftREPLProgram.Entry(text: text, name: index == texts.count - 1 ? "<repl>" : "<repl entry \(index + 1)>")
+            REPLEntry(text: text, name: index == texts.count - 1 ? "<repl>" : "<repl entry \(index + 1)>")
         }
     }
 
-    @Test func eachEntryKeepsItsNameAndLinesAndTheNewOneIsMarked() {
-        let program = SwiftREPLProgram.rewrite(
+    @Test func eachEntryKeepsItsNameAndLinesAndTheNewOneIsMarked() throws {
+        let program = try TestRewriter.replProgram(
             Self.entries(
                 "import Foundation", "class A: NSObject {\n    @objc dynamic var x = 0\n}", "let a = A()",
                 "a.x = 1\na.x"))
@@ -37,33 +37,33 @@ import Testing
         #expect(program.problem == nil)
     }
 
-    @Test func onlyTheNewEntrysWarningsAtItsOwnLines() {
+    @Test func onlyTheNewEntrysWarningsAtItsOwnLines() throws {
         let declare = "class Quiz: NSObject { var score = 0 }\nlet quiz = Quiz()"
         let observe = "let t = quiz.observe(\\.score) { _, _ in }"
-        let program = SwiftREPLProgram.rewrite(Self.entries("import Foundation", declare, observe, "\n" + observe))
+        let program = try TestRewriter.replProgram(Self.entries("import Foundation", declare, observe, "\n" + observe))
         #expect(program.warnings.count == 1)
         #expect(program.warnings.first?.line == 2)
         #expect(program.warnings.first?.column == 22)
     }
 
-    @Test func anEntryThatContinuesTheOneBeforeItIsAProblem() {
-        let program = SwiftREPLProgram.rewrite(Self.entries("import Foundation", "let x = 1", "  + 2"))
+    @Test func anEntryThatContinuesTheOneBeforeItIsAProblem() throws {
+        let program = try TestRewriter.replProgram(Self.entries("import Foundation", "let x = 1", "  + 2"))
         #expect(
             program.problem?.message
                 == "Swift reads this entry as the rest of the statement at <repl entry 2>:1:1 (an entry must stand on its own; put the two together in one entry, or start this one differently)"
         )
         #expect(program.problem?.line == 1)
         #expect(program.problem?.column == 3)
-        let member = SwiftREPLProgram.rewrite(Self.entries("import Foundation", "let s = \"ab\"", ".count"))
+        let member = try TestRewriter.replProgram(Self.entries("import Foundation", "let s = \"ab\"", ".count"))
         #expect(member.problem != nil)
-        #expect(SwiftREPLProgram.rewrite(Self.entries("import Foundation", "let x = 1", "-x")).problem == nil)
+        #expect(try TestRewriter.replProgram(Self.entries("import Foundation", "let x = 1", "-x")).problem == nil)
     }
 
-    @Test func aDeclarationAgainReplacesTheEarlierOne() {
+    @Test func aDeclarationAgainReplacesTheEarlierOne() throws {
         let earlier = Self.entries(
             "import Foundation", "class A: NSObject { }\nlet a = A()", "func f(_ x: Int) -> Int { x }",
             "func f(_ x: String) -> String { x }", "struct S { }", "")
-        let replacing = SwiftREPLProgram.replacingDeclarations(
+        let replacing = try TestRewriter.replacingDeclarations(
             in: Array(earlier.dropLast()), by: "class A: NSObject { var n = 1 }\nfunc f(_ y: Int) -> Int { 2 * y }")
         #expect(replacing.replaced == ["A", "f(_:)"])
         // The class goes, the binding stays; the Int overload goes (its entry with it), the String one stays.
@@ -71,23 +71,23 @@ import Testing
             replacing.entries.map(\.text) == [
                 "import Foundation", "\nlet a = A()", "func f(_ x: String) -> String { x }", "struct S { }",
             ])
-        let none = SwiftREPLProgram.replacingDeclarations(in: earlier, by: "let b = A()")
+        let none = try TestRewriter.replacingDeclarations(in: earlier, by: "let b = A()")
         #expect(none.replaced.isEmpty)
         #expect(none.entries == earlier)
     }
 
-    @Test func anEntryGoesOnAsSwiftReadsIt() {
+    @Test func anEntryGoesOnAsSwiftReadsIt() throws {
         for open in [
             "class A: NSObject {", "let s = \"\"\"\nline", "let x = 1 +", "f(1,", "let t = a.observe(\\.x) { _, c in",
             "/* a comment", "let d: [String: Int] = [",
         ] {
-            #expect(SwiftREPLProgram.isIncomplete(open), "\(open)")
+            #expect(try TestRewriter.isIncomplete(open), "\(open)")
         }
         for whole in [
             "print(1)", "let s = \"\"\"\nline\n\"\"\"", "\"abc", "class A { }", "a.x = 1 // c", "/* done */ 1",
             "if x { }", "let x = #\"raw\"#",
         ] {
-            #expect(!SwiftREPLProgram.isIncomplete(whole), "\(whole)")
+            #expect(try !TestRewriter.isIncomplete(whole), "\(whole)")
         }
     }
 }

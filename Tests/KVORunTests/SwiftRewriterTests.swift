@@ -1,16 +1,16 @@
 import Testing
-import SwiftRewriter
+import RewriterProtocol
 
 /// The rewriter's text (SPEC §11.0): what it inserts for real code's
 /// spellings. How the programs then run is in SwiftSurfaceTests and the
 /// goldens.
 @Suite struct SwiftRewriterTests {
-    static func rewrite(_ source: String) -> SwiftRewriter.Result {
-        SwiftRewriter.rewrite(source, fileName: "f.swift")
+    static func rewrite(_ source: String) throws -> RewrittenProgram {
+        try TestRewriter.rewrite(source, fileName: "f.swift")
     }
 
-    @Test func theUnusedTokenWarningIsForKVOsObserveOnly() {
-        let result = Self.rewrite(
+    @Test func theUnusedTokenWarningIsForKVOsObserveOnly() throws {
+        let result = try Self.rewrite(
             """
             import Foundation
             class A: NSObject { @objc dynamic var x = 0 }
@@ -24,8 +24,8 @@ import SwiftRewriter
 
     /// `observe(\.key)` inside the class, on `self` without `self.`, learns its
     /// key's name too (Apple's own listing writes it so).
-    @Test func observeWithoutAReceiverLearnsItsKey() {
-        let result = Self.rewrite(
+    @Test func observeWithoutAReceiverLearnsItsKey() throws {
+        let result = try Self.rewrite(
             """
             import Foundation
             class B: NSObject { @objc dynamic var y = 0 }
@@ -39,8 +39,8 @@ import SwiftRewriter
     }
 
     /// `willChange(_:valuesAt:for:)` names its key path in `for:`.
-    @Test func keyPathsGivenAsForAreNamed() {
-        let result = Self.rewrite(
+    @Test func keyPathsGivenAsForAreNamed() throws {
+        let result = try Self.rewrite(
             """
             import Foundation
             class A: NSObject {
@@ -52,24 +52,24 @@ import SwiftRewriter
     }
 
     /// A public class's table is public: an override must be as visible as its class.
-    @Test func aPublicClassGetsAPublicTable() {
-        let result = Self.rewrite("import Foundation\npublic class A: NSObject {}\nclass B: NSObject {}\n")
+    @Test func aPublicClassGetsAPublicTable() throws {
+        let result = try Self.rewrite("import Foundation\npublic class A: NSObject {}\nclass B: NSObject {}\n")
         #expect(result.source.contains("public override class func _kvoDescribe"))
         #expect(result.source.components(separatedBy: "    override class func _kvoDescribe").count == 2)
     }
 
     /// `dynamic` without `@objc` is Swift's own: its assignments do not go
     /// through KVO, and the warning names what is missing.
-    @Test func dynamicWithoutObjCIsAPlainProperty() {
-        let result = Self.rewrite("import Foundation\nclass A: NSObject {\n    dynamic var x = 0\n}\n")
+    @Test func dynamicWithoutObjCIsAPlainProperty() throws {
+        let result = try Self.rewrite("import Foundation\nclass A: NSObject {\n    dynamic var x = 0\n}\n")
         #expect(result.source.contains("var x = 0 { willSet { _kvoPlainWill(self, \"x\", missing: \"@objc\") } }"))
         #expect(result.source.contains("objc: false, dynamic: false"))
     }
 
     /// The stored properties (not computed, static or lazy ones) make the
     /// mirror `dump` shows.
-    @Test func storedPropertiesAreListedForTheMirror() {
-        let result = Self.rewrite(
+    @Test func storedPropertiesAreListedForTheMirror() throws {
+        let result = try Self.rewrite(
             """
             import Foundation
             class A: NSObject {
@@ -88,15 +88,15 @@ import SwiftRewriter
     }
 
     /// `Swift.print` keeps its columns as `_KVOs.print`, the runtime's.
-    @Test func swiftPrintIsTheRuntimes() {
-        let result = Self.rewrite("import Foundation\nSwift.print(1); Swift.dump(2); Swift.max(1, 2)\n")
+    @Test func swiftPrintIsTheRuntimes() throws {
+        let result = try Self.rewrite("import Foundation\nSwift.print(1); Swift.dump(2); Swift.max(1, 2)\n")
         #expect(result.source.contains("_KVOs.print(1); _KVOs.dump(2); Swift.max(1, 2)"))
     }
 
     /// One-argument methods KVC finds by name are in the table; other
     /// one-argument methods, and labelled ones (whose selectors differ), are not.
-    @Test func indexedGettersAndSetterMethodsAreInTheTable() {
-        let result = Self.rewrite(
+    @Test func indexedGettersAndSetterMethodsAreInTheTable() throws {
+        let result = try Self.rewrite(
             """
             import Foundation
             class A: NSObject {
@@ -115,8 +115,8 @@ import SwiftRewriter
     }
 
     /// A static context is named with its type; `self.` adds nothing.
-    @Test func contextsThroughAMemberAreNamed() {
-        let result = Self.rewrite(
+    @Test func contextsThroughAMemberAreNamed() throws {
+        let result = try Self.rewrite(
             """
             import Foundation
             class Observer: NSObject {
@@ -135,13 +135,13 @@ import SwiftRewriter
 
     /// Two statements on a line: each binding is named, after it and
     /// before the `;` (a name after the `;` made `;;`, which Swift rejects).
-    @Test func bindingsSharingALineAreEachNamed() {
-        let result = Self.rewrite("import Foundation\nclass A: NSObject {}\nlet a = A(); let b = A()\n")
+    @Test func bindingsSharingALineAreEachNamed() throws {
+        let result = try Self.rewrite("import Foundation\nclass A: NSObject {}\nlet a = A(); let b = A()\n")
         #expect(result.source.contains("let a = A(); _ = _kvoNamed(a, \"a\"); let b = A(); _ = _kvoNamed(b, \"b\")\n"))
     }
 
-    @Test func importingCombineIsAnErrorAtTheImport() {
-        let result = Self.rewrite("import Foundation\nimport Combine\n")
+    @Test func importingCombineIsAnErrorAtTheImport() throws {
+        let result = try Self.rewrite("import Foundation\nimport Combine\n")
         #expect(result.errors.map { [$0.line, $0.column, $0.length] } == [[2, 8, 7]])
         #expect(result.errors.first?.message.hasPrefix("no such module 'Combine'") == true)
     }

@@ -8,7 +8,10 @@ public final class KVORuntime {
     /// Handlers running now: the `depth` of events.
     public internal(set) var depth = 0
     /// Deepest handler nesting allowed (`--max-depth`).
-    public var maxDepth = 1000
+    public var maxDepth = KVORuntime.defaultMaxDepth
+    /// `--max-depth`'s default, for scenarios and Swift programs alike: the
+    /// one place it is stated (the settings types and the parser refer here).
+    public static let defaultMaxDepth = 1000
     /// The native stack of the thread this runtime runs on (the one it is
     /// created on).
     public var stackGuard = StackGuard.currentThread

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KVOCore
 import KVOHost
 import KVOScript
 
@@ -19,8 +20,7 @@ public struct ScenarioOptions: ParsableArguments {
     // that '--max-depth -1' is told what is wrong with -1 (the parser said
     // "Missing value for '--max-depth'").
     @Option(parsing: .unconditional, help: "Deepest nesting of notifications and method calls.")
-    var maxDepth = ScenarioOptions.defaultMaxDepth
-    static let defaultMaxDepth = 1000
+    var maxDepth = KVORuntime.defaultMaxDepth
     /// The deepest `--max-depth` accepted: deeper nesting would overflow even
     /// the large stack the engine runs on.
     static let maxDepthCeiling = 100_000

@@ -1,3 +1,4 @@
+import KVOCore
 import KVOHost
 import KVOScript
 
@@ -12,7 +13,7 @@ public struct ScenarioSettings: Equatable {
     var format = OutputFormatKind.text
     var keepGoing = false
     var noColor = false
-    var maxDepth = ScenarioOptions.defaultMaxDepth
+    var maxDepth = KVORuntime.defaultMaxDepth
     var maxSteps: Int?
     var quiet = false
     var stats = false

@@ -48,7 +48,7 @@ public struct TestCommand: ParsableCommand {
     var maxSteps: Int?
 
     @Option(parsing: .unconditional, help: "Deepest nesting of notifications and method calls.")
-    var maxDepth = ScenarioOptions.defaultMaxDepth
+    var maxDepth = KVORuntime.defaultMaxDepth
 
     @Flag(help: "Releasing an observed object raises NSInternalInconsistencyException (Apple before macOS 10.13).")
     var legacyDealloc = false

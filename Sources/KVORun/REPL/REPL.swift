@@ -1,7 +1,6 @@
 import KVOCore
 import KVOHost
 import KVOScript
-import SwiftRewriter
 
 /// The interactive loop: reads whole entries (continuing as a file would),
 /// runs each in one session so state persists, echoes the values of
@@ -99,8 +98,8 @@ struct REPL<Input: LineInput> {
     /// grammar (a multi-line string, a closure, an operator at the end of a
     /// line go on), else by the scenario language's.
     private func shape(of text: String) -> EntryShape {
-        guard swift != nil else { return EntryShape.of(text) }
-        if SwiftREPLProgram.isIncomplete(text) { return .open }
+        guard let swift else { return EntryShape.of(text) }
+        if swift.isIncomplete(text) { return .open }
         return EntryShape.of(text) == .mayContinue ? .mayContinue : .complete
     }
 

@@ -1,6 +1,7 @@
 import KVOCore
+import KVOOutput
 import KVOScript
-import SwiftRewriter
+import RewriterProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -50,8 +51,8 @@ final class SwiftREPLSession {
     /// that an error in code an earlier entry declared says where it is. The
     /// new entry is `<repl>` (or the file it was loaded from), as in the
     /// interpreter's REPL.
-    static func named(_ texts: [String]) -> [SwiftREPLProgram.Entry] {
-        texts.enumerated().map { SwiftREPLProgram.Entry(text: $0.element, name: "<repl entry \($0.offset + 1)>") }
+    static func named(_ texts: [String]) -> [REPLEntry] {
+        texts.enumerated().map { REPLEntry(text: $0.element, name: "<repl entry \($0.offset + 1)>") }
     }
 
     /// Compiles and runs the program with `text` as its last entry, showing
@@ -59,12 +60,44 @@ final class SwiftREPLSession {
     @discardableResult
     func run(_ text: String, loadedFrom: String? = nil) -> Outcome {
         defer { output.flush() }
-        let replacing = SwiftREPLProgram.replacingDeclarations(in: Self.named(entries), by: text)
+        let replacing: (entries: [REPLEntry], replaced: [String])
+        do {
+            replacing = try tools().rewriter.replacingDeclarations(in: Self.named(entries), by: text)
+        } catch {
+            reportFailure(error, in: loadedFrom ?? "<repl>")
+            return .rejected
+        }
         let earlier = replacing.entries.map(\.text)
-        let named = Self.named(earlier) + [SwiftREPLProgram.Entry(text: text, name: loadedFrom ?? "<repl>")]
+        let named = Self.named(earlier) + [REPLEntry(text: text, name: loadedFrom ?? "<repl>")]
         let ran = compileAndRun(named, replaced: replacing.replaced)
         if ran == .kept { entries = earlier + [text] }
         return ran
+    }
+
+    /// The compiler, the runtime and the rewriter, found (and built) by
+    /// the first entry and kept for the session.
+    private var found: (swiftc: String, runtime: String, rewriter: Rewriter)?
+
+    private func tools() throws -> (swiftc: String, runtime: String, rewriter: Rewriter) {
+        if let found { return found }
+        let swiftc = try SwiftProgram.toolchain(settings.swiftc, display: "<repl>")
+        let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc) { self.write($0) }
+        let tools = (swiftc, runtime, Rewriter(executable: runtime + "/" + SwiftProgram.rewriterName))
+        found = tools
+        return tools
+    }
+
+    /// Whether `text` goes on past its last line, by Swift's grammar; when
+    /// the rewriter cannot say, the entry is taken as it is (and running it
+    /// reports why).
+    func isIncomplete(_ text: String) -> Bool {
+        (try? tools().rewriter.isIncomplete(text)) ?? false
+    }
+
+    private func reportFailure(_ error: Error, in file: String) {
+        let message = (error as? SwiftProgram.Failure)?.message ?? "\(error)"
+        guard !message.isEmpty else { return }
+        output.report(Diagnostic(.error, message, at: .init(line: 1, column: 1)), file: file, source: SourceText(""))
     }
 
     /// Forgets every entry (`:reset`).
@@ -76,7 +109,7 @@ final class SwiftREPLSession {
     func showObservationInfo(of name: String) -> String? {
         defer { output.flush() }
         var named = Self.named(entries)
-        named.append(SwiftREPLProgram.Entry(text: "print(\(name).observationInfo)", name: "<repl>"))
+        named.append(REPLEntry(text: "print(\(name).observationInfo)", name: "<repl>"))
         var firstError: String?
         let ran = compileAndRun(named, replaced: []) { diagnostic, file in
             if firstError == nil, diagnostic.severity == .error, file == "<repl>" { firstError = diagnostic.message }
@@ -93,7 +126,7 @@ final class SwiftREPLSession {
     /// `hide` may take a compile diagnostic (and its file) out of the
     /// report: true when it did.
     private func compileAndRun(
-        _ entries: [SwiftREPLProgram.Entry], replaced: [String],
+        _ entries: [REPLEntry], replaced: [String],
         hide: ((Diagnostic, String) -> Bool)? = nil
     ) -> Outcome {
         guard let new = entries.last else { return .rejected }
@@ -101,7 +134,13 @@ final class SwiftREPLSession {
         func report(_ diagnostic: Diagnostic, _ file: String) {
             output.report(diagnostic, file: file, source: texts[file] ?? SourceText(""))
         }
-        let program = SwiftREPLProgram.rewrite(entries)
+        let program: REPLProgram
+        do {
+            program = try tools().rewriter.replProgram(entries)
+        } catch {
+            reportFailure(error, in: new.name)
+            return .rejected
+        }
         if let problem = program.problem {
             report(
                 Diagnostic(
@@ -118,10 +157,7 @@ final class SwiftREPLSession {
         let binary: String
         var errorsInEarlierEntries = false
         do {
-            let swiftc = try SwiftProgram.toolchain(settings.swiftc, display: new.name)
-            let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc) {
-                self.write("building kvo-run's Swift runtime for this toolchain (once, about a minute)…\n")
-            }
+            let (swiftc, runtime, _) = try tools()
             binary = try SwiftProgram.compile(
                 program.source, files: entries.map(\.name), swiftc: swiftc, runtime: runtime
             ) { diagnostic, file in
@@ -156,7 +192,7 @@ final class SwiftREPLSession {
     }
 
     private func execute(
-        _ binary: String, _ program: SwiftREPLProgram.Rewritten, _ entries: [SwiftREPLProgram.Entry],
+        _ binary: String, _ program: REPLProgram, _ entries: [REPLEntry],
         report: (Diagnostic, String) -> Void
     ) -> Outcome {
         let new = entries.last?.name ?? "<repl>"
@@ -167,14 +203,12 @@ final class SwiftREPLSession {
         defer { for path in [trapFile, marks, sourcePath, replayPath] { unlink(path) } }
         // The runtime reads the program's lines back for its own diagnostics.
         try? Files.write(program.joined, to: sourcePath)
-        var environment = SwiftProgram.programEnvironment(
+        var channel = SwiftProgram.programSettings(
             settings, display: new, sourcePath: sourcePath, trapFile: trapFile, colour: false)
-        environment.append(("KVO_REPL_MARKS", marks))
-        environment.append(
-            (
-                "KVO_REPL_ENTRIES",
-                zip(program.firstLines, entries).map { "\($0.0) \($0.1.name)" }.joined(separator: "\n")
-            ))
+        channel.repl = ProgramChannel.REPL(
+            marksFile: marks,
+            entries: zip(program.firstLines, entries).map { .init(firstLine: $0.0, name: $0.1.name) })
+        let environment = channel.environment
         let replay = open(replayPath, O_WRONLY | O_TRUNC | O_CLOEXEC)
         defer { if replay >= 0 { close(replay) } }
         guard replay >= 0 else {
@@ -188,7 +222,7 @@ final class SwiftREPLSession {
         let ending = ChildProcess.run(
             binary, [], environment: environment, output: replay, timeout: settings.timeout, passing: [1, 2],
             standardInput: "/dev/null")
-        let reached = Set(((try? Files.read(marks)) ?? "").split(separator: "\n").map(String.init))
+        let reached = ProgramChannel.REPL.marks((try? Files.read(marks)) ?? "")
         func stopped(_ message: String) {
             let at = SwiftProgram.trapLocation(trapFile).map { program.locate($0, names: entries.map(\.name)) }
             report(
@@ -198,7 +232,7 @@ final class SwiftREPLSession {
             report(Diagnostic(.error, "cannot start the compiled program: \(why)", at: .init(line: 1, column: 1)), new)
             return .rejected
         }
-        guard reached.contains("begins") else {
+        guard reached.contains(ProgramChannel.REPL.begins) else {
             // Earlier entries that do not do again what they did (the clock,
             // random numbers, files): what they printed this time says why.
             let printed = ((try? Files.read(replayPath, limit: 1 << 20)) ?? "")
@@ -213,7 +247,7 @@ final class SwiftREPLSession {
         }
         let notKept = "entry not kept: its run stopped before its end; the session goes on as it was before it\n"
         switch ending {
-        case .exited(0) where reached.contains("ends"):
+        case .exited(0) where reached.contains(ProgramChannel.REPL.ends):
             return .kept
         case .exited(0):
             write(
@@ -236,7 +270,7 @@ final class SwiftREPLSession {
     }
 }
 
-extension SwiftREPLProgram.Rewritten {
+extension REPLProgram {
     /// The entry (its name) and the line within it of a line of the program.
     func locate(_ location: SourceLocation, names: [String]) -> (file: String, location: SourceLocation) {
         guard let index = firstLines.lastIndex(where: { $0 <= location.line }), index < names.count else {

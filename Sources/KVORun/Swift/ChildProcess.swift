@@ -27,6 +27,27 @@ enum ChildProcess {
         output: Int32? = nil, timeout: Double? = nil, standardOutputToError: Bool = false,
         passing: [Int32] = [], standardInput: String? = nil
     ) -> Ending {
+        // The child starts with Ctrl-C at its default and nothing blocked,
+        // while kvo-run ignores Ctrl-C until the child has ended: the child
+        // stops, kvo-run reports it.
+        let previous = signal(SIGINT, SIG_IGN)
+        defer { signal(SIGINT, previous) }
+        let started = start(
+            program, arguments, environment: environment, output: output,
+            standardOutputToError: standardOutputToError, passing: passing, standardInput: standardInput)
+        switch started {
+        case .success(let pid): return wait(pid, timeout: timeout)
+        case .failure(let failure): return .notStarted(failure.reason)
+        }
+    }
+
+    /// Starts `program` as `run` does, without waiting for it (Ctrl-C is the
+    /// caller's to ignore while it runs); `wait` collects it.
+    static func start(
+        _ program: String, _ arguments: [String], environment: [(name: String, value: String)] = [],
+        output: Int32? = nil, standardOutputToError: Bool = false,
+        passing: [Int32] = [], standardInput: String? = nil
+    ) -> Result<pid_t, StartFailure> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -71,9 +92,7 @@ enum ChildProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        // The child starts with Ctrl-C at its default and nothing blocked,
-        // while kvo-run ignores Ctrl-C until the child has ended: the child
-        // stops, kvo-run reports it.
+        // The child starts with Ctrl-C at its default and nothing blocked.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -84,8 +103,6 @@ enum ChildProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let previous = signal(SIGINT, SIG_IGN)
-        defer { signal(SIGINT, previous) }
         var pid = pid_t()
         let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer -> Int32 in
             (envp + [nil]).withUnsafeBufferPointer { envBuffer -> Int32 in
@@ -95,7 +112,16 @@ enum ChildProcess {
                     UnsafeMutablePointer(mutating: envBase))
             }
         }
-        guard spawned == 0 else { return .notStarted(String(cString: strerror(spawned))) }
+        guard spawned == 0 else { return .failure(StartFailure(reason: String(cString: strerror(spawned)))) }
+        return .success(pid)
+    }
+
+    struct StartFailure: Error {
+        let reason: String
+    }
+
+    /// Waits for the child `pid` to end, killing it after `timeout` seconds.
+    static func wait(_ pid: pid_t, timeout: Double? = nil) -> Ending {
         let deadline = timeout.map { Clock.now() + $0 }
         var status: Int32 = 0
         while true {

@@ -1,7 +1,6 @@
 import KVOCore
 import KVOOutput
 import KVOScript
-import SwiftRewriter
 
 #if canImport(Glibc)
 import Glibc
@@ -31,11 +30,19 @@ extension SwiftProgram {
         _ source: String, display: String, swiftc: String, runtime: String, report: (Diagnostic) -> Void
     ) throws -> String {
         let directory = cacheRoot() + "/programs/" + programKey(source, display: display, runtime: runtime)
-        if Files.exists(directory + "/program") {
+        // KVO_SHOW_REWRITTEN=1: the rewritten program on standard error, for
+        // a bug report or a contributor (a cached program is rewritten again).
+        let show = getenv("KVO_SHOW_REWRITTEN").map { String(cString: $0) == "1" } ?? false
+        if !show && Files.exists(directory + "/program") {
             for warning in storedWarnings(directory + "/warnings") { report(warning) }
             return directory + "/program"
         }
-        let rewritten = SwiftRewriter.rewrite(source, fileName: display)
+        let rewritten = try Rewriter(executable: runtime + "/" + rewriterName).rewrite(source, fileName: display)
+        if show {
+            Runner.stderr("// ---- \(display), as kvo-run's rewriter gave it to swiftc ----\n")
+            Runner.stderr(rewritten.source + (rewritten.source.hasSuffix("\n") ? "" : "\n"))
+            Runner.stderr("// ---- end of \(display) ----\n")
+        }
         let warnings = rewritten.warnings.map {
             Diagnostic(
                 .warning, $0.message, at: KVOScript.SourceLocation(line: $0.line, column: $0.column), length: $0.length)

@@ -2,7 +2,6 @@ import KVOCore
 import KVOHost
 import KVOOutput
 import KVOScript
-import SwiftRewriter
 
 #if canImport(Glibc)
 import Glibc

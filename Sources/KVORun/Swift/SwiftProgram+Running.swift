@@ -2,7 +2,6 @@ import KVOCore
 import KVOHost
 import KVOOutput
 import KVOScript
-import SwiftRewriter
 
 #if canImport(Glibc)
 import Glibc
@@ -54,7 +53,10 @@ extension SwiftProgram {
         let binary: String
         do {
             let swiftc = try toolchain(settings.swiftc, display: display)
-            let runtime = try runtimeDirectory(swiftc: swiftc)
+            // The one-time build is said at a terminal only: a capture or a
+            // JSON reader gets nothing it did not ask for.
+            let atTerminal = output == nil && isatty(STDERR_FILENO) != 0
+            let runtime = try runtimeDirectory(swiftc: swiftc, say: atTerminal ? { Runner.stderr($0) } : nil)
             binary = try program(source, display: display, swiftc: swiftc, runtime: runtime, report: report)
         } catch let failure as Failure {
             if !failure.message.isEmpty { report(Diagnostic(.error, failure.message, at: importLine())) }
@@ -67,24 +69,20 @@ extension SwiftProgram {
         // The statement a trap or a crash stopped at, written by the runtime.
         let trapFile = temporaryPath("kvo-run-trap")
         defer { unlink(trapFile) }
-        var environment = programEnvironment(
+        var channel = programSettings(
             settings, display: display, sourcePath: path.map(absolute), trapFile: trapFile, colour: output == nil)
         // What the runtime writes back as the program ends (KVORunReport.swift).
         let summaryFile = temporaryPath("kvo-run-summary")
         defer { unlink(summaryFile) }
-        environment.append(("KVO_SUMMARY_FILE", summaryFile))
+        channel.summaryFile = summaryFile
         let pictureFile = temporaryPath("kvo-run-picture")
         defer { unlink(pictureFile) }
         switch settings.picture {
-        case .graph(let at)?:
-            environment.append(("KVO_GRAPH_FILE", pictureFile))
-            if let at { environment.append(("KVO_GRAPH_AT", String(at))) }
-        case .trace(let title)?:
-            environment.append(("KVO_TRACE_FILE", pictureFile))
-            environment.append(("KVO_TRACE_TITLE", title))
-        case nil:
-            break
+        case .graph(let at)?: channel.picture = .graph(file: pictureFile, at: at)
+        case .trace(let title)?: channel.picture = .trace(file: pictureFile, title: title)
+        case nil: break
         }
+        let environment = channel.environment
         Runner.flushStandardStreams()
         let ending = ChildProcess.run(
             binary, [], environment: environment, output: output, timeout: settings.timeout,
@@ -110,59 +108,49 @@ extension SwiftProgram {
         }
     }
 
-    /// The runtime's `name value` lines, and the picture beside them; nil
-    /// when the program ended before writing them.
+    /// What the runtime wrote back (`ProgramChannel.Summary`), and the
+    /// picture beside it; nil when the program ended before writing it.
     static func readSummary(_ path: String, picture: String?) -> Summary? {
-        guard let text = try? Files.read(path), !text.isEmpty else { return nil }
+        guard let text = try? Files.read(path), let counts = ProgramChannel.Summary(decoding: text) else { return nil }
         var summary = Summary()
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: " ")
-            guard parts.count == 2, let value = Int(parts[1]) else { continue }
-            switch parts[0] {
-            case "notifications": summary.notifications = value
-            case "objects": summary.objects = value
-            case "statements": summary.statements = value
-            case "drawn": summary.eventsDrawn = value
-            case "notDrawn": summary.eventsNotDrawn = value
-            default: continue
-            }
-        }
+        summary.notifications = counts.notifications
+        summary.objects = counts.objects
+        summary.statements = counts.statements
+        summary.eventsDrawn = counts.eventsDrawn
+        summary.eventsNotDrawn = counts.eventsNotDrawn
         if let picture, let drawn = try? Files.read(picture, limit: GraphRendering.maxSVGBytes), !drawn.isEmpty {
             summary.picture = drawn
         }
         return summary
     }
 
-    /// What a compiled program is told in its environment: the options,
-    /// how to name its source, and where to note a trap. `colour`: whether
-    /// the program writes to kvo-run's own terminal (not to a capture).
-    static func programEnvironment(
+    /// What a compiled program is told (`ProgramChannel.Settings`): the
+    /// options, how to name its source, and where to note a trap. `colour`:
+    /// whether the program writes to kvo-run's own terminal (not to a capture).
+    static func programSettings(
         _ settings: Settings, display: String, sourcePath: String?, trapFile: String, colour: Bool
-    ) -> [(name: String, value: String)] {
-        var environment: [(name: String, value: String)] = [
-            ("SWIFT_DETERMINISTIC_HASHING", "1"),
-            ("SWIFT_BACKTRACE", "enable=no"),
-            ("KVO_FORMAT", settings.format.rawValue),
-            ("KVO_MAX_DEPTH", String(settings.maxDepth)),
-            ("KVO_SOURCE_NAME", display),
-            ("KVO_TRAP_FILE", trapFile),
-        ]
-        if let sourcePath { environment.append(("KVO_SOURCE_PATH", sourcePath)) }
-        if settings.quiet { environment.append(("KVO_QUIET", "1")) }
-        if settings.legacyDealloc { environment.append(("KVO_LEGACY_DEALLOC", "1")) }
-        if settings.explain { environment.append(("KVO_EXPLAIN", "1")) }
-        if settings.keepGoing { environment.append(("KVO_KEEP_GOING", "1")) }
-        if settings.color && colour { environment.append(("KVO_COLOR", "1")) }
-        if settings.diagnosticColor && colour { environment.append(("KVO_DIAGNOSTIC_COLOR", "1")) }
-        return environment
+    ) -> ProgramChannel.Settings {
+        var channel = ProgramChannel.Settings()
+        channel.json = settings.format == .json
+        channel.maxDepth = settings.maxDepth
+        channel.sourceName = display
+        channel.trapFile = trapFile
+        channel.sourcePath = sourcePath
+        channel.quiet = settings.quiet
+        channel.legacyDealloc = settings.legacyDealloc
+        channel.explain = settings.explain
+        channel.keepGoing = settings.keepGoing
+        channel.color = settings.color && colour
+        channel.diagnosticColor = settings.diagnosticColor && colour
+        return channel
     }
 
     /// The statement a trap or a crash stopped at, as the runtime noted it.
     static func trapLocation(_ trapFile: String) -> KVOScript.SourceLocation? {
-        guard let mark = try? Files.read(trapFile) else { return nil }
-        let numbers = mark.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
-        guard numbers.count == 2, numbers[0] > 0 else { return nil }
-        return KVOScript.SourceLocation(line: numbers[0], column: max(1, numbers[1]))
+        guard let text = try? Files.read(trapFile), let mark = ProgramChannel.TrapMark(decoding: text) else {
+            return nil
+        }
+        return KVOScript.SourceLocation(line: mark.line, column: mark.column)
     }
 
     /// Runs a Swift golden scenario, capturing all it prints, with the run

@@ -1,7 +1,6 @@
 import KVOCore
 import KVOOutput
 import KVOScript
-import SwiftRewriter
 
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +36,8 @@ extension SwiftProgram {
     /// the folder of that name, against the ones before it.
     static let runtimeModules = ["KVOCore", "KVOOutput", "KVOFoundation"]
 
-    /// The folder holding the runtime's sources, a folder per module.
+    /// The folder holding the runtime's sources, a folder per module (the
+    /// rewriter helper's among them).
     static func runtimeSources() -> String? {
         if let named = getenv("KVO_RUNTIME_SOURCES") {
             return String(cString: named)
@@ -53,8 +53,11 @@ extension SwiftProgram {
             if let slash = sources.lastIndex(of: "/") { sources = String(sources[..<slash]) }
         }
         candidates.append(sources)
-        return candidates.first { folder in runtimeModules.allSatisfy { Files.isDirectory(folder + "/" + $0) } }
+        return candidates.first { folder in sourceModules.allSatisfy { Files.isDirectory(folder + "/" + $0) } }
     }
+
+    /// Every folder of sources the one-time build compiles.
+    static var sourceModules: [String] { runtimeModules + rewriterModules }
 
     static func executablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
@@ -88,35 +91,59 @@ extension SwiftProgram {
     /// key type.
     static let metadataAccessorFlags = ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
 
-    /// The compiled runtime for `swiftc`, built on first use (`building`
-    /// is told first: it takes a minute).
-    static func runtimeDirectory(swiftc: String, building announce: (() -> Void)? = nil) throws -> String {
+    /// The compiled runtime for `swiftc`, and the rewriter helper beside it
+    /// (`kvo-rewriter`), built on first use: about a minute, which `say`
+    /// is told about as it starts and ends (at a terminal).
+    static func runtimeDirectory(swiftc: String, say: ((String) -> Void)? = nil) throws -> String {
         guard let sources = runtimeSources() else {
             throw Failure(
                 message:
-                    "the sources of the Swift runtime (\(runtimeModules.joined(separator: ", "))) are not installed; reinstall kvo-run with 'make install' or set KVO_RUNTIME_SOURCES to the Sources folder of its checkout",
+                    "the sources of the Swift runtime (\(sourceModules.joined(separator: ", "))) are not installed; reinstall kvo-run with 'make install' or set KVO_RUNTIME_SOURCES to the Sources folder of its checkout",
                 status: ExitStatus.scriptErrors)
         }
         // KVO_RUNTIME_SOURCES names a folder as it is: one without a module
         // would compile part of the runtime.
-        if let missing = runtimeModules.first(where: { !Files.isDirectory(sources + "/" + $0) }) {
+        if let missing = sourceModules.first(where: { !Files.isDirectory(sources + "/" + $0) }) {
             throw Failure(
                 message:
-                    "the Swift runtime's sources in \(sources) have no \(missing) folder; set KVO_RUNTIME_SOURCES to the Sources folder of a kvo-run checkout (it holds \(runtimeModules.joined(separator: ", ")))",
+                    "the Swift runtime's sources in \(sources) have no \(missing) folder; set KVO_RUNTIME_SOURCES to the Sources folder of a kvo-run checkout (it holds \(sourceModules.joined(separator: ", ")))",
                 status: ExitStatus.scriptErrors)
         }
         let files = runtimeFiles(sources)
-        let key = runtimeKey(sources: sources, files: Array(files.joined()), toolchain: toolchainVersion(swiftc))
+        let helperFiles = rewriterFiles(sources)
+        let key = runtimeKey(sources: sources, files: allSourceFiles(sources), toolchain: toolchainVersion(swiftc))
         let directory = cacheRoot() + "/runtime-" + key
         let last = "/lib" + (runtimeModules.last ?? "") + ".so"
-        if Files.exists(directory + last) { return directory }
-        announce?()
+        if Files.exists(directory + last) && Files.exists(directory + "/" + rewriterName) { return directory }
+        let host = try hostModules(swiftc: swiftc)
+        let started = Clock.now()
+        say?(
+            "kvo-run: building its Swift runtime and rewriter with \(swiftc) (once per toolchain, about a minute)…\n")
         try makeDirectories(cacheRoot())
-        // Built beside, then moved into place: two runs at once never see half a runtime.
+        // Built beside, then moved into place: two runs at once never see
+        // half a runtime, and an interrupted build leaves nothing to use.
         let building = directory + ".building-\(getpid())"
         try makeDirectories(building)
         defer { removeTree(building) }
+        // Ctrl-C stops the compilers (they start with it at its default),
+        // not kvo-run, which then says so and removes what was half built.
+        let previous = signal(SIGINT, SIG_IGN)
+        defer { signal(SIGINT, previous) }
         let log = building + "/build.log"
+        // The helper compiles on one core while the runtime takes the other.
+        let helperLog = building + "/rewriter.log"
+        let helper = try startLogged(
+            [swiftc]
+                + rewriterArguments(
+                    host: host, files: helperFiles, moduleCache: cacheRoot() + "/module-cache",
+                    output: building + "/" + rewriterName), log: helperLog)
+        var helperEnding: ChildProcess.Ending?
+        defer {
+            if helperEnding == nil {
+                kill(helper, SIGKILL)
+                _ = ChildProcess.wait(helper)
+            }
+        }
         // Each module compiled once, to an object linked twice: into its own
         // library (with Swift's shared libraries, for any program) and into
         // libKVORuntime.so (see runtimeLibrary).
@@ -143,18 +170,72 @@ extension SwiftProgram {
             unlink(building + "/\(module).o")
             unlink(building + "/\(module).autolink")
         }
+        let ending = ChildProcess.wait(helper)
+        helperEnding = ending
+        try checkStep(ending, what: "kvo-run's Swift rewriter", swiftc: swiftc, log: helperLog)
         if rename(building, directory) != 0 && !Files.exists(directory + last) {
             throw Failure(
                 message: "cannot store the Swift runtime in \(directory): \(String(cString: strerror(errno)))",
                 status: ExitStatus.failure)
         }
+        say?("kvo-run: done in \(Int((Clock.now() - started).rounded())) s\n")
         return directory
+    }
+
+    /// Starts a build step in the background, its output into `log`.
+    private static func startLogged(_ command: [String], log: String) throws -> pid_t {
+        let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        defer { if descriptor >= 0 { close(descriptor) } }
+        guard let program = command.first else { throw Failure(message: "no command", status: ExitStatus.failure) }
+        switch ChildProcess.start(program, Array(command.dropFirst()), output: descriptor >= 0 ? descriptor : nil) {
+        case .success(let pid): return pid
+        case .failure(let failure):
+            throw Failure(message: "cannot run \(program): \(failure.reason)", status: ExitStatus.failure)
+        }
+    }
+
+    /// Throws unless a build step ended well: an interruption is said as
+    /// one, a failure with the compiler's own messages.
+    static func checkStep(_ ending: ChildProcess.Ending, what: String, swiftc: String, log: String) throws {
+        switch ending {
+        case .exited(0):
+            return
+        case .signaled(SIGINT):
+            throw Failure(
+                message:
+                    "interrupted (Ctrl-C) while building \(what); nothing was kept, and the next Swift program builds it again",
+                status: ExitStatus.failure)
+        case .exited, .signaled, .timedOut, .notStarted:
+            var text = (try? Files.read(log)) ?? ""
+            while text.hasSuffix("\n") { text.removeLast() }
+            let how: String
+            switch ending {
+            case .exited(let status): how = "exited with status \(status)"
+            case .signaled(let signal): how = "was stopped by \(ChildProcess.describe(signal: signal))"
+            case .timedOut: how = "took too long"
+            case .notStarted(let why): how = "could not be started (\(why))"
+            }
+            throw Failure(
+                message: "building \(what) with \(swiftc) failed: the compiler \(how)"
+                    + (text.isEmpty ? " and printed nothing" : ":\n" + text),
+                status: ExitStatus.failure)
+        }
     }
 
     /// The Swift files of each runtime module under `sources`, module by
     /// module, each sorted.
     static func runtimeFiles(_ sources: String) -> [[String]] {
         runtimeModules.map { sourceFiles(under: sources + "/" + $0).sorted() }
+    }
+
+    /// The rewriter helper's Swift files under `sources`, sorted.
+    static func rewriterFiles(_ sources: String) -> [String] {
+        rewriterModules.flatMap { sourceFiles(under: sources + "/" + $0).sorted() }
+    }
+
+    /// Every file the one-time build compiles: what the cache key hashes.
+    static func allSourceFiles(_ sources: String) -> [String] {
+        Array(runtimeFiles(sources).joined()) + rewriterFiles(sources)
     }
 
     /// Swift's static libraries that `import Foundation` brings in (and the
@@ -283,12 +364,7 @@ extension SwiftProgram {
         let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         defer { if descriptor >= 0 { close(descriptor) } }
         let ending = ChildProcess.run(swiftc, arguments, output: descriptor >= 0 ? descriptor : nil)
-        guard ending == .exited(0) else {
-            let text = (try? Files.read(log)) ?? ""
-            throw Failure(
-                message: "building the Swift runtime with \(swiftc) failed:\n" + text,
-                status: ExitStatus.failure)
-        }
+        try checkStep(ending, what: "the Swift runtime", swiftc: swiftc, log: log)
     }
 
     /// `swiftc --version`, part of the runtime's cache key. Asking costs a

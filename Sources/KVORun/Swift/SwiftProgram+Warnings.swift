@@ -1,7 +1,6 @@
 import KVOCore
 import KVOOutput
 import KVOScript
-import SwiftRewriter
 
 #if canImport(Glibc)
 import Glibc

@@ -2,7 +2,6 @@ import KVOCore
 import KVOHost
 import KVOOutput
 import KVOScript
-import SwiftRewriter
 
 #if canImport(Glibc)
 import Glibc
@@ -28,7 +27,7 @@ public enum SwiftProgram {
     public struct Settings {
         public var swiftc: String?
         public var format: OutputFormatKind = .text
-        public var maxDepth = 1000
+        public var maxDepth = KVORuntime.defaultMaxDepth
         public var quiet = false
         public var legacyDealloc = false
         public var timeout: Double?

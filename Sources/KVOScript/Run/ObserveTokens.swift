@@ -82,19 +82,8 @@ extension Machine {
         }
     }
 
-    /// `object_getClass(o)`: KVO's generated subclass while a key the class
-    /// notifies automatically is observed, the class otherwise.
+    /// `object_getClass(o)` (KVOCore's `runtimeClassName`).
     func runtimeClassName(_ object: KVOObject) throws -> String {
-        let name = object.cls.name
-        // Each observance is classified once, by its first key (not its
-        // snapshot, which joins the whole key path), and the observation
-        // info keeps count: asking costs no walk of every observance.
-        let swizzled =
-            try object.observationInfo?.hasAutomaticObservance { observance in
-                let key = observance.firstKey
-                guard object.cls.property(named: key) != nil else { return false }
-                return try object.cls.automaticallyNotifies(forKey: key)
-            } ?? false
-        return swizzled ? "NSKVONotifying_" + name : name
+        try object.runtimeClassName()
     }
 }

@@ -9,34 +9,9 @@ import SwiftSyntax
 /// that kvo-run keeps only an entry whose run reached it; a top-level
 /// expression echoes its value (`⇢ _kvoEcho`), in every entry alike, so that
 /// a replayed entry runs exactly the code it ran before.
-public enum SwiftREPLProgram {
-    public struct Entry: Sendable, Equatable {
-        public var text: String
-        /// The file name diagnostics give its lines.
-        public var name: String
-        public init(text: String, name: String) {
-            self.text = text
-            self.name = name
-        }
-    }
-
-    public struct Rewritten: Sendable {
-        /// The program to compile.
-        public let source: String
-        /// The entries joined, as the program's lines count them: what the
-        /// runtime reads back for the source line of a run-time error.
-        public let joined: String
-        /// The line of `joined` where each entry starts.
-        public let firstLines: [Int]
-        /// The rewriter's warnings about the new (last) entry, at its own lines.
-        public let warnings: [SwiftRewriter.Warning]
-        /// Why the new entry cannot follow the others, at its own line and
-        /// column: Swift reads it as part of the entry before it.
-        public let problem: SwiftRewriter.Warning?
-    }
-
+enum SwiftREPLProgram {
     /// The program of `entries` (the last is the new one).
-    public static func rewrite(_ entries: [Entry]) -> Rewritten {
+    static func rewrite(_ entries: [REPLEntry]) -> REPLProgram {
         var joined = ""
         var starts: [Int] = []
         var firstLines: [Int] = []
@@ -65,20 +40,20 @@ public enum SwiftREPLProgram {
         let result = SwiftRewriter.rewrite(
             tree, source: joined, lines: lines, echoes: true, edits: edits, last: "\n_kvoEntryEnds()\n")
         let lastFirst = firstLines.last ?? 1
-        let warnings = result.warnings.compactMap { warning -> SwiftRewriter.Warning? in
+        let warnings = result.warnings.compactMap { warning -> RewriterRemark? in
             guard warning.line >= lastFirst else { return nil }
-            return SwiftRewriter.Warning(
+            return RewriterRemark(
                 message: warning.message, line: warning.line - lastFirst + 1, column: warning.column,
                 length: warning.length)
         }
-        return Rewritten(
+        return REPLProgram(
             source: result.source, joined: joined, firstLines: firstLines, warnings: warnings, problem: problem)
     }
 
     /// A top-level statement that begins in one entry and goes on into the
     /// next (`let x = 1` followed by an entry `+ 2`, or `.count`): the new
     /// entry would change what an earlier one means.
-    static func straddling(_ tree: SourceFileSyntax, starts: [Int], lines: LineMap) -> SwiftRewriter.Warning? {
+    static func straddling(_ tree: SourceFileSyntax, starts: [Int], lines: LineMap) -> RewriterRemark? {
         let converter = SourceLocationConverter(fileName: lines.names[0], tree: tree)
         for item in tree.statements {
             let begin = item.positionAfterSkippingLeadingTrivia.utf8Offset
@@ -94,7 +69,7 @@ public enum SwiftREPLProgram {
             let statement = converter.location(for: item.positionAfterSkippingLeadingTrivia)
             let (name, line) = lines.locate(statement.line)
             let (_, shownLine) = lines.locate(location.line)
-            return SwiftRewriter.Warning(
+            return RewriterRemark(
                 message:
                     "Swift reads this entry as the rest of the statement at \(name):\(line):\(statement.column) "
                     + "(an entry must stand on its own; put the two together in one entry, or start this one differently)",
@@ -109,7 +84,7 @@ public enum SwiftREPLProgram {
     /// bracket, a brace, a multi-line string or a block comment still open,
     /// an operator or a `,` with nothing after it. A one-line string left
     /// open is an error, not an entry to go on with.
-    public static func isIncomplete(_ text: String) -> Bool {
+    static func isIncomplete(_ text: String) -> Bool {
         let tree = Parser.parse(source: text)
         let lastPresent = tree.endOfFileToken.previousToken(viewMode: .sourceAccurate)
         let end = lastPresent?.endPositionBeforeTrailingTrivia ?? AbsolutePosition(utf8Offset: 0)
@@ -143,17 +118,17 @@ public enum SwiftREPLProgram {
     /// labels and parameter types): a later declaration replaces the earlier
     /// one (SPEC §10.1), and Swift would reject two. An entry left with no
     /// statement is left out. Returns the entries and the names replaced.
-    public static func replacingDeclarations(
-        in earlier: [Entry], by entry: String
+    static func replacingDeclarations(
+        in earlier: [REPLEntry], by entry: String
     ) -> (
-        entries: [Entry], replaced: [String]
+        entries: [REPLEntry], replaced: [String]
     ) {
         let declared = Dictionary(
             declarations(Parser.parse(source: entry)).map { ($0.key, $0.name) }, uniquingKeysWith: { first, _ in first }
         )
         guard !declared.isEmpty else { return (earlier, []) }
         var replaced: [String] = []
-        var result: [Entry] = []
+        var result: [REPLEntry] = []
         for old in earlier {
             let tree = Parser.parse(source: old.text)
             let found = declarations(tree).filter { declared[$0.key] != nil }
@@ -168,7 +143,7 @@ public enum SwiftREPLProgram {
             }
             let text = String(decoding: bytes, as: UTF8.self)
             if Parser.parse(source: text).statements.isEmpty { continue }
-            result.append(Entry(text: text, name: old.name))
+            result.append(REPLEntry(text: text, name: old.name))
         }
         return (result, replaced)
     }

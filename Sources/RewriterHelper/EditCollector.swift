@@ -8,8 +8,8 @@ final class EditCollector: SyntaxVisitor {
     /// NSObject subclasses declared in the program, and whether `@objcMembers` applies.
     let classes: [String: Bool]
     var edits: [Edit] = []
-    var warnings: [SwiftRewriter.Warning] = []
-    var errors: [SwiftRewriter.Warning] = []
+    var warnings: [RewriterRemark] = []
+    var errors: [RewriterRemark] = []
     /// Properties by name: whether any declaration of that name is `@objc dynamic`
     /// (for the warning on `observe(\.key)`).
     var dynamicProperties: [String: Bool] = [:]
@@ -214,6 +214,8 @@ final class EditCollector: SyntaxVisitor {
                     }
                 }
                 if computed && setter == nil { getterOnly = true }
+            @unknown default:
+                break
             }
         }
         let writable = !isLet && !getterOnly
@@ -445,6 +447,8 @@ final class EditCollector: SyntaxVisitor {
             if !decl.is(VariableDeclSyntax.self) { return }
         case .stmt, .expr:
             break
+        @unknown default:
+            return
         }
         let topLevel = node.parent?.parent?.is(SourceFileSyntax.self) == true
         // The only expression of a body is its value (an implicit return):

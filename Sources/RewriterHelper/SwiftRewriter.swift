@@ -22,26 +22,11 @@ import SwiftSyntax
 /// The rewrite is a list of text edits on the original source: lines that
 /// are inserted are followed by `#sourceLocation`, so every compiler
 /// diagnostic points at the user's own file, line and column.
-public struct SwiftRewriter {
-    public struct Warning: Equatable, Sendable {
-        public let message: String
-        public let line: Int
-        public let column: Int
-        public let length: Int
-    }
-
-    public struct Result: Sendable {
-        public let source: String
-        public let warnings: [Warning]
-        /// What cannot run here whatever the rewrite (a module Linux does
-        /// not have): reported instead of compiling.
-        public let errors: [Warning]
-    }
-
+enum SwiftRewriter {
     /// Classes whose instances are NSObjects without being declared in the program.
     static let runtimeClasses: Set<String> = ["NSObject", "NSKeyValueObservation"]
 
-    public static func rewrite(_ source: String, fileName: String) -> Result {
+    static func rewrite(_ source: String, fileName: String) -> RewrittenProgram {
         let tree = Parser.parse(source: source)
         return rewrite(tree, source: source, lines: LineMap(file: fileName))
     }
@@ -53,7 +38,7 @@ public struct SwiftRewriter {
     static func rewrite(
         _ tree: SourceFileSyntax, source: String, lines: LineMap, echoes: Bool = false, edits: [Edit] = [],
         last: String = ""
-    ) -> Result {
+    ) -> RewrittenProgram {
         let converter = SourceLocationConverter(fileName: lines.names[0], tree: tree)
         let classes = ClassCollector(viewMode: .sourceAccurate)
         classes.walk(tree)
@@ -69,7 +54,7 @@ public struct SwiftRewriter {
             collector.edits.append(Edit(start: end, end: end, text: last))
         }
         let text = apply(collector.edits, to: source, lines: lines, converter: converter)
-        return Result(
+        return RewrittenProgram(
             source: text, warnings: collector.warnings.sorted { ($0.line, $0.column) < ($1.line, $1.column) },
             errors: collector.errors)
     }

@@ -1,0 +1,178 @@
+import KVOScript
+import RewriterProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// kvo-run's side of the rewriter helper (SPEC §11.0): the helper compiled
+/// with the runtime against the toolchain's own swift-syntax
+/// (`RewriterBuild`), started on first use and kept running while this
+/// value lives (a REPL session asks it once per line). It reads requests on
+/// its standard input and answers on its standard output, through one Unix
+/// socket pair (`send` with `MSG_NOSIGNAL`: a helper that died is an error to
+/// report, not a SIGPIPE that ends kvo-run). It is in a process group of its
+/// own, so Ctrl-C at the terminal stops the program being run, not the
+/// helper; it ends when kvo-run closes its socket (or exits).
+final class Rewriter {
+    let executable: String
+    private var pid: pid_t = 0
+    private var socket: Int32 = -1
+
+    init(executable: String) {
+        self.executable = executable
+    }
+
+    deinit { stop() }
+
+    // MARK: Requests
+
+    func rewrite(_ source: String, fileName: String) throws -> RewrittenProgram {
+        guard case .rewritten(let program) = try ask(.rewrite(source: source, fileName: fileName)) else {
+            throw Self.unexpected
+        }
+        return program
+    }
+
+    func replProgram(_ entries: [REPLEntry]) throws -> REPLProgram {
+        guard case .replProgram(let program) = try ask(.replProgram(entries)) else { throw Self.unexpected }
+        return program
+    }
+
+    func isIncomplete(_ text: String) throws -> Bool {
+        guard case .isIncomplete(let answer) = try ask(.isIncomplete(text)) else { throw Self.unexpected }
+        return answer
+    }
+
+    func replacingDeclarations(
+        in earlier: [REPLEntry], by entry: String
+    ) throws -> (
+        entries: [REPLEntry], replaced: [String]
+    ) {
+        guard
+            case .replacingDeclarations(let entries, let replaced) = try ask(
+                .replacingDeclarations(earlier: earlier, by: entry))
+        else { throw Self.unexpected }
+        return (entries, replaced)
+    }
+
+    private static let unexpected = SwiftProgram.Failure(
+        message:
+            "kvo-run's rewriter answered a different question (a helper from another kvo-run build?); remove the cache folder named by 'kvo-run --version' and run again",
+        status: ExitStatus.failure)
+
+    /// Sends `request` and waits for the answer. A helper that died on an
+    /// earlier request is started again once.
+    func ask(_ request: RewriterRequest) throws -> RewriterResponse {
+        let message = RewriterWire.encode(request)
+        var attempts = 0
+        while true {
+            attempts += 1
+            if socket < 0 { try start() }
+            if let answer = exchange(message) {
+                if case .failed(let why) = answer {
+                    throw SwiftProgram.Failure(message: why, status: ExitStatus.failure)
+                }
+                return answer
+            }
+            let ending = stop()
+            guard attempts < 2, ending != .signaled(SIGINT) else {
+                throw SwiftProgram.Failure(
+                    message:
+                        "kvo-run's Swift rewriter (\(executable)) \(Self.describe(ending)) while reading this program; this is a bug in kvo-run: please report it with the program",
+                    status: ExitStatus.failure)
+            }
+        }
+    }
+
+    private static func describe(_ ending: ChildProcess.Ending) -> String {
+        switch ending {
+        case .exited(let status): "stopped with status \(status)"
+        case .signaled(let signal): "was stopped by \(ChildProcess.describe(signal: signal))"
+        case .timedOut: "did not answer"
+        case .notStarted(let why): "could not be started (\(why))"
+        }
+    }
+
+    /// One request and its answer; nil when the helper is gone.
+    private func exchange(_ message: [UInt8]) -> RewriterResponse? {
+        var sent = 0
+        while sent < message.count {
+            let count = message[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            sent += count
+        }
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let framed = try? RewriterWire.unframe(buffer) {
+                return try? RewriterWire.decodeResponse(framed.payload)
+            }
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            buffer += chunk[..<count]
+        }
+    }
+
+    // MARK: The process
+
+    private func start() throws {
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw SwiftProgram.Failure(
+                message: "cannot start kvo-run's Swift rewriter: \(String(cString: strerror(errno)))",
+                status: ExitStatus.failure)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pair[1], 0)
+        posix_spawn_file_actions_adddup2(&actions, pair[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Its own process group (Ctrl-C is for the program), default signals.
+        var defaults = sigset_t(), empty = sigset_t()
+        sigfillset(&defaults)
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
+        defer { argv.forEach { free($0) } }
+        var child = pid_t()
+        let spawned = argv.withUnsafeBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return EINVAL }
+            return posix_spawn(&child, executable, &actions, &attributes, UnsafeMutablePointer(mutating: base), environ)
+        }
+        close(pair[1])
+        guard spawned == 0 else {
+            close(pair[0])
+            throw SwiftProgram.Failure(
+                message: "cannot start kvo-run's Swift rewriter \(executable): \(String(cString: strerror(spawned)))",
+                status: ExitStatus.failure)
+        }
+        pid = child
+        socket = pair[0]
+    }
+
+    /// Closes the helper's socket (it ends at end of input) and reaps it.
+    @discardableResult
+    private func stop() -> ChildProcess.Ending {
+        guard socket >= 0 else { return .notStarted("not running") }
+        close(socket)
+        socket = -1
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return .notStarted(String(cString: strerror(errno))) }
+        }
+        pid = 0
+        if status & 0x7f == 0 { return .exited((status >> 8) & 0xff) }
+        return .signaled(status & 0x7f)
+    }
+}

@@ -1,0 +1,34 @@
+import RewriterProtocol
+
+@testable import KVORun
+
+/// The rewriter helper as the tests reach it: built with the runtime by the
+/// first test that needs it (SwiftProgram.runtimeDirectory), then asked
+/// through kvo-run's own client, so the tests check what kvo-run runs.
+enum TestRewriter {
+    static func rewriter() throws -> Rewriter {
+        let swiftc = try SwiftProgram.toolchain(nil, display: "test")
+        let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc)
+        return Rewriter(executable: runtime + "/" + SwiftProgram.rewriterName)
+    }
+
+    static func rewrite(_ source: String, fileName: String) throws -> RewrittenProgram {
+        try rewriter().rewrite(source, fileName: fileName)
+    }
+
+    static func replProgram(_ entries: [REPLEntry]) throws -> REPLProgram {
+        try rewriter().replProgram(entries)
+    }
+
+    static func isIncomplete(_ text: String) throws -> Bool {
+        try rewriter().isIncomplete(text)
+    }
+
+    static func replacingDeclarations(
+        in earlier: [REPLEntry], by entry: String
+    ) throws -> (
+        entries: [REPLEntry], replaced: [String]
+    ) {
+        try rewriter().replacingDeclarations(in: earlier, by: entry)
+    }
+}

@@ -1,0 +1,5 @@
+import Foundation
+
+class Player: NSObject {
+    dynamic var score = 0
+}

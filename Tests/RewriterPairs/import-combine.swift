@@ -1,0 +1,4 @@
+import Foundation
+import Combine
+
+print("Combine is Apple's")
