@@ -138,7 +138,7 @@ completions: build
 
 install: build manual completions
 	install -d $(INSTALL_BIN) $(INSTALL_MAN) $(INSTALL_BASH) $(INSTALL_ZSH) $(INSTALL_FISH)
-	install -m 755 $(BIN) $(INSTALL_BIN)/kvo-run
+	install -s -m 755 $(BIN) $(INSTALL_BIN)/kvo-run
 	install -m 644 $(MAN_PAGE) $(INSTALL_MAN)/kvo-run.1
 	install -m 644 $(COMPLETIONS)/kvo-run.bash $(INSTALL_BASH)/kvo-run
 	install -m 644 $(COMPLETIONS)/_kvo-run $(INSTALL_ZSH)/_kvo-run

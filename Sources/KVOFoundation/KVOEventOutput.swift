@@ -29,14 +29,11 @@ final class _KVOEventOutput: EventSink {
         fputs(text, stdout)
     }
 
-    /// Text lines nested deeper than `TextFormat.maxIndentDepth` not written
-    /// since the last one that was: a runaway loop's thousand lines would bury the rest.
-    private var linesCut = 0
+    /// Lines nested too deep to show (KVOOutput's `DeepLines`).
+    private var deepLines = DeepLines()
 
     private func writeCutLines() {
-        guard linesCut > 0 else { return }
-        out(TextFormat.cutLinesNotice(linesCut))
-        linesCut = 0
+        if let notice = deepLines.takeNotice() { out(notice) }
     }
 
     func emit(_ event: consuming Event) {
@@ -49,10 +46,7 @@ final class _KVOEventOutput: EventSink {
             return
         }
         let text = TextFormat.render(event, color: color)
-        if event.depth > TextFormat.maxIndentDepth {
-            linesCut += text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-            return
-        }
+        if deepLines.leavesOut(text, depth: event.depth) { return }
         writeCutLines()
         out(text)
     }

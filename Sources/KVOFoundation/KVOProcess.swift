@@ -253,13 +253,8 @@ public final class _KVOProcess {
         } catch ScriptError.exception(let exception) {
             terminate(exception)
         } catch ScriptError.runtime(let failure) {
-            var message = failure.message
-            switch failure.limit {
-            case .depth?: message += "; raise it with --max-depth"
-            case .stack?: message += "; lower --max-depth or simplify the recursion"
-            default: break
-            }
-            fail(message, column: statementColumn)
+            fail(
+                failure.message + (failure.limit.map { "; " + $0.commandLineAdvice } ?? ""), column: statementColumn)
         } catch {
             fail("\(error)", column: statementColumn)
         }

@@ -35,22 +35,16 @@ public final class EventRenderer: ScriptOutput {
             // Matched by consuming it: the fields move out, none is copied.
             switch consume event {
             case .notify(let object, let keyPath, let observer, let change, let context, let depth):
-                if depth > TextFormat.maxIndentDepth {
-                    linesCut += 1
-                    return
-                }
-                if linesCut > 0 { writeCutLines() }
+                if deepLines.leavesOut(depth: depth) { return }
+                if deepLines.count > 0 { writeCutLines() }
                 // The trace's hot path: bytes straight into the output buffer.
                 var sink = out
                 TextFormat.writeNotification(object, keyPath, observer, change, context, depth, color: color, to: &sink)
                 out.endLine()
             case let other:
                 let text = TextFormat.render(other, color: color)
-                if other.depth > TextFormat.maxIndentDepth {
-                    linesCut += text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-                    return
-                }
-                if linesCut > 0 { writeCutLines() }
+                if deepLines.leavesOut(text, depth: other.depth) { return }
+                if deepLines.count > 0 { writeCutLines() }
                 out.write(text)
             }
         case .json:
@@ -75,20 +69,16 @@ public final class EventRenderer: ScriptOutput {
     /// Every JSON diagnostic names its file (`kvo-run check` of several files).
     public var namesFile = false
 
-    /// Text lines nested deeper than `TextFormat.maxIndentDepth`, not written
-    /// since the last line that was. Past that depth it is almost always a
-    /// runaway loop: a thousand lines of it would bury what comes after.
-    private var linesCut = 0
+    /// Lines nested too deep to show (KVOOutput's `DeepLines`).
+    private var deepLines = DeepLines()
 
     /// One line, at the deepest indentation, for the lines just left out.
     private func writeCutLines() {
-        let count = linesCut
-        linesCut = 0
-        out.write(TextFormat.cutLinesNotice(count))
+        if let notice = deepLines.takeNotice() { out.write(notice) }
     }
 
     public func uncaught(_ exception: CocoaException, stopping: UncaughtStop) {
-        if linesCut > 0 { writeCutLines() }
+        if deepLines.count > 0 { writeCutLines() }
         switch format {
         case .text: out.write(TextFormat.uncaught(exception, stopping: stopping, color: color))
         case .json: emit(.exception(exception, caught: false))
@@ -96,7 +86,7 @@ public final class EventRenderer: ScriptOutput {
     }
 
     public func flush() {
-        if linesCut > 0 { writeCutLines() }
+        if deepLines.count > 0 { writeCutLines() }
         if !heldErrors.isEmpty { writeHeldErrors() }
         out.flush()
         err.flush()
@@ -104,7 +94,7 @@ public final class EventRenderer: ScriptOutput {
 
     /// A diagnostic about the script: text on stderr, or a JSON event on stdout.
     public func report(_ diagnostic: Diagnostic, file: String, source: SourceText) {
-        if linesCut > 0 { writeCutLines() }
+        if deepLines.count > 0 { writeCutLines() }
         switch format {
         case .json where diagnostic.severity == .note:
             // JSON Lines has no note event (docs/language.md#json-format).

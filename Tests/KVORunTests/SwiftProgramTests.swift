@@ -118,12 +118,12 @@ import RewriterProtocol
         }
         setenv("KVO_RUNTIME_SOURCES", copy.path, 1)
         defer { unsetenv("KVO_RUNTIME_SOURCES") }
-        let swiftc = try SwiftProgram.toolchain(nil, display: "x")
-        let first = try SwiftProgram.runtimeDirectory(swiftc: swiftc)
-        #expect(try SwiftProgram.runtimeDirectory(swiftc: swiftc) == first)
+        let swiftc = try Toolchain.find(nil)
+        let first = try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: SwiftProgram.cacheRoot())
+        #expect(try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: SwiftProgram.cacheRoot()) == first)
         let extra = copy.appendingPathComponent("KVOFoundation/Extra.swift")
         try "public let _kvoTestMarker = 1\n".write(to: extra, atomically: true, encoding: .utf8)
-        let second = try SwiftProgram.runtimeDirectory(swiftc: swiftc)
+        let second = try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: SwiftProgram.cacheRoot())
         #expect(second != first)
         #expect(FileManager.default.fileExists(atPath: second + "/libKVOFoundation.so"))
         #expect(FileManager.default.fileExists(atPath: second + "/libKVOOutput.so"))
@@ -132,7 +132,7 @@ import RewriterProtocol
         func key() -> String {
             SwiftProgram.runtimeKey(
                 sources: copy.path, files: SwiftProgram.allSourceFiles(copy.path),
-                toolchain: SwiftProgram.toolchainVersion(swiftc))
+                toolchain: Toolchain.version(swiftc, cache: SwiftProgram.cacheRoot()), cache: SwiftProgram.cacheRoot())
         }
         let before = key()
         #expect(second.hasSuffix("runtime-" + before))
@@ -153,9 +153,9 @@ import RewriterProtocol
         defer { try? FileManager.default.removeItem(at: folder) }
         setenv("KVO_RUNTIME_SOURCES", folder.path, 1)
         defer { unsetenv("KVO_RUNTIME_SOURCES") }
-        let swiftc = try SwiftProgram.toolchain(nil, display: "x")
+        let swiftc = try Toolchain.find(nil)
         #expect {
-            _ = try SwiftProgram.runtimeDirectory(swiftc: swiftc)
+            _ = try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: SwiftProgram.cacheRoot())
         } throws: { error in
             (error as? SwiftProgram.Failure)?.message
                 == "the Swift runtime's sources in \(folder.path) have no KVOOutput folder; set KVO_RUNTIME_SOURCES to the Sources folder of a kvo-run checkout (it holds KVOCore, KVOOutput, KVOFoundation, RewriterProtocol, RewriterHelper)"
@@ -170,12 +170,19 @@ import RewriterProtocol
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("A.swift")
         try "let a = 1\n".write(to: file, atomically: false, encoding: .utf8)
-        let first = SwiftProgram.runtimeKey(sources: folder.path, files: [file.path], toolchain: "t1")
-        #expect(SwiftProgram.runtimeKey(sources: folder.path, files: [file.path], toolchain: "t1") == first)
-        #expect(SwiftProgram.runtimeKey(sources: folder.path, files: [file.path], toolchain: "t2") != first)
+        let first = SwiftProgram.runtimeKey(
+            sources: folder.path, files: [file.path], toolchain: "t1", cache: SwiftProgram.cacheRoot())
+        #expect(
+            SwiftProgram.runtimeKey(
+                sources: folder.path, files: [file.path], toolchain: "t1", cache: SwiftProgram.cacheRoot()) == first)
+        #expect(
+            SwiftProgram.runtimeKey(
+                sources: folder.path, files: [file.path], toolchain: "t2", cache: SwiftProgram.cacheRoot()) != first)
         usleep(20_000)  // past the file system's clock tick
         try "let b = 2\n".write(to: file, atomically: false, encoding: .utf8)
-        #expect(SwiftProgram.runtimeKey(sources: folder.path, files: [file.path], toolchain: "t1") != first)
+        #expect(
+            SwiftProgram.runtimeKey(
+                sources: folder.path, files: [file.path], toolchain: "t1", cache: SwiftProgram.cacheRoot()) != first)
     }
 
     /// What the runtime and programs are compiled with (SPEC §11.0; issue 28's
@@ -313,8 +320,8 @@ import RewriterProtocol
             first.text.hasPrefix(
                 "program.swift:8:27: warning: passing reference to non-'@objc dynamic' property 'total'"))
         #expect(first.text.hasSuffix("\ndone\n"))
-        let swiftc = try SwiftProgram.toolchain(nil, display: "x")
-        let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc)
+        let swiftc = try Toolchain.find(nil)
+        let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: SwiftProgram.cacheRoot())
         let folder =
             SwiftProgram.cacheRoot() + "/programs/"
             + SwiftProgram.programKey(source, display: "program.swift", runtime: runtime)
@@ -350,7 +357,8 @@ import RewriterProtocol
             """
         let result = Self.run(source)
         #expect(result == ("job.state → token {kind = 1; new = done; old = new}\n  new -> done\n", 0))
-        let runtime = try SwiftProgram.runtimeDirectory(swiftc: try SwiftProgram.toolchain(nil, display: "x"))
+        let runtime = try SwiftProgram.runtimeDirectory(
+            swiftc: try Toolchain.find(nil), cache: SwiftProgram.cacheRoot())
         let binary =
             SwiftProgram.cacheRoot() + "/programs/"
             + SwiftProgram.programKey(source, display: "program.swift", runtime: runtime) + "/program"

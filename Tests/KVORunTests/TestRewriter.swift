@@ -7,8 +7,8 @@ import RewriterProtocol
 /// through kvo-run's own client, so the tests check what kvo-run runs.
 enum TestRewriter {
     static func rewriter() throws -> Rewriter {
-        let swiftc = try SwiftProgram.toolchain(nil, display: "test")
-        let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc)
+        let swiftc = try Toolchain.find(nil)
+        let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: SwiftProgram.cacheRoot())
         return Rewriter(executable: runtime + "/" + SwiftProgram.rewriterName)
     }
 

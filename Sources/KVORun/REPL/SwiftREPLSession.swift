@@ -76,13 +76,14 @@ final class SwiftREPLSession {
 
     /// The compiler, the runtime and the rewriter, found (and built) by
     /// the first entry and kept for the session.
-    private var found: (swiftc: String, runtime: String, rewriter: Rewriter)?
+    private var found: (swiftc: String, runtime: String, cache: String, rewriter: Rewriter)?
 
-    private func tools() throws -> (swiftc: String, runtime: String, rewriter: Rewriter) {
+    private func tools() throws -> (swiftc: String, runtime: String, cache: String, rewriter: Rewriter) {
         if let found { return found }
-        let swiftc = try SwiftProgram.toolchain(settings.swiftc, display: "<repl>")
-        let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc) { self.write($0) }
-        let tools = (swiftc, runtime, Rewriter(executable: runtime + "/" + SwiftProgram.rewriterName))
+        let swiftc = try Toolchain.find(settings.swiftc)
+        let cache = SwiftProgram.cacheRoot()
+        let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: cache) { self.write($0) }
+        let tools = (swiftc, runtime, cache, Rewriter(executable: runtime + "/" + SwiftProgram.rewriterName))
         found = tools
         return tools
     }
@@ -157,9 +158,9 @@ final class SwiftREPLSession {
         let binary: String
         var errorsInEarlierEntries = false
         do {
-            let (swiftc, runtime, _) = try tools()
+            let (swiftc, runtime, cache, _) = try tools()
             binary = try SwiftProgram.compile(
-                program.source, files: entries.map(\.name), swiftc: swiftc, runtime: runtime
+                program.source, files: entries.map(\.name), swiftc: swiftc, runtime: runtime, cache: cache
             ) { diagnostic, file in
                 if hide?(diagnostic, file) == true { return }
                 if file != new.name && diagnostic.severity == .error { errorsInEarlierEntries = true }

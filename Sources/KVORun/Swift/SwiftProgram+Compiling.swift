@@ -14,10 +14,10 @@ extension SwiftProgram {
     /// build against this runtime. Its compile errors are reported with the
     /// file they are in, one of `files` (the names in its `#sourceLocation`s).
     static func compile(
-        _ program: String, files: [String], swiftc: String, runtime: String,
+        _ program: String, files: [String], swiftc: String, runtime: String, cache: String,
         report: (Diagnostic, _ file: String) -> Void
     ) throws -> String {
-        let directory = cacheRoot() + "/programs/" + cacheKey(runtime: runtime, [program])
+        let directory = cache + "/programs/" + cacheKey(runtime: runtime, [program])
         if Files.exists(directory + "/program") { return directory + "/program" }
         return try store(program, in: directory, files: files, swiftc: swiftc, runtime: runtime, report: report)
     }
@@ -27,9 +27,10 @@ extension SwiftProgram {
     /// against this runtime: a cached program is neither rewritten nor
     /// compiled, and the rewriter's warnings, kept beside it, are said again.
     static func program(
-        _ source: String, display: String, swiftc: String, runtime: String, report: (Diagnostic) -> Void
+        _ source: String, display: String, swiftc: String, runtime: String, cache: String,
+        report: (Diagnostic) -> Void
     ) throws -> String {
-        let directory = cacheRoot() + "/programs/" + programKey(source, display: display, runtime: runtime)
+        let directory = cache + "/programs/" + programKey(source, display: display, runtime: runtime)
         // KVO_SHOW_REWRITTEN=1: the rewritten program on standard error, for
         // a bug report or a contributor (a cached program is rewritten again).
         let show = getenv("KVO_SHOW_REWRITTEN").map { String(cString: $0) == "1" } ?? false
@@ -128,22 +129,8 @@ extension SwiftProgram {
             programFlags + [
                 "-I", runtime, "-L", runtime,
             ] + runtimeModules.reversed().map { "-l" + $0 } + ["-Xlinker", "-rpath", "-Xlinker", runtime]
-        if hasLLD(swiftc) { arguments += ["-use-ld=lld"] }
+        if Toolchain.hasLLD(swiftc) { arguments += ["-use-ld=lld"] }
         return arguments + [source, "-o", output]
-    }
-
-    /// Whether `ld.lld` sits beside `swiftc` (or the file it links to), where
-    /// the toolchain's clang looks for it.
-    static func hasLLD(_ swiftc: String) -> Bool {
-        var folders = [swiftc]
-        if let resolved = realpath(swiftc, nil) {
-            folders.append(String(cString: resolved))
-            free(resolved)
-        }
-        return folders.contains { path in
-            guard let slash = path.lastIndex(of: "/") else { return false }
-            return access(String(path[..<slash]) + "/ld.lld", X_OK) == 0
-        }
     }
 
     /// Compiles `program` into `folder`/program, reporting swiftc's

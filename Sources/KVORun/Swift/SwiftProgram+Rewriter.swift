@@ -17,22 +17,6 @@ extension SwiftProgram {
     /// The swift-syntax modules the helper is compiled against.
     static let hostModuleNames = ["SwiftSyntax", "SwiftParser"]
 
-    /// The toolchain's own swift-syntax (`usr/lib/swift/host`, beside its
-    /// `bin`), checked to hold what the helper needs.
-    static func hostModules(swiftc: String) throws -> String {
-        let bin = toolchainBin(swiftc) ?? "."
-        let host = bin + "/../lib/swift/host"
-        let needed = hostModuleNames.flatMap { ["\($0).swiftmodule", "lib\($0).so"] }
-        let missing = needed.filter { !Files.exists(host + "/" + $0) }
-        guard missing.isEmpty else {
-            throw Failure(
-                message:
-                    "kvo-run reads Swift programs with the toolchain's own swift-syntax, and the toolchain of \(swiftc) has no \(missing.joined(separator: ", ")) in \(Files.shown(host)); install a Swift toolchain from swift.org (5.9 or later ships them) or name one with --swiftc PATH or KVO_SWIFTC=PATH (scenarios without 'import Foundation' never need it)",
-                status: ExitStatus.scriptErrors)
-        }
-        return host
-    }
-
     /// `swiftc`'s arguments for the helper, compiled from `files` into
     /// `output`. Unoptimised: it builds in half the time of `-O` and reads a
     /// program in a few milliseconds either way (the parser is the host

@@ -52,12 +52,16 @@ extension SwiftProgram {
         }
         let binary: String
         do {
-            let swiftc = try toolchain(settings.swiftc, display: display)
+            let swiftc = try Toolchain.find(settings.swiftc)
             // The one-time build is said at a terminal only: a capture or a
             // JSON reader gets nothing it did not ask for.
             let atTerminal = output == nil && isatty(STDERR_FILENO) != 0
-            let runtime = try runtimeDirectory(swiftc: swiftc, say: atTerminal ? { Runner.stderr($0) } : nil)
-            binary = try program(source, display: display, swiftc: swiftc, runtime: runtime, report: report)
+            // The cache's place, read from the environment here and given to each part.
+            let cache = cacheRoot()
+            let runtime = try runtimeDirectory(
+                swiftc: swiftc, cache: cache, say: atTerminal ? { Runner.stderr($0) } : nil)
+            binary = try program(
+                source, display: display, swiftc: swiftc, runtime: runtime, cache: cache, report: report)
         } catch let failure as Failure {
             if !failure.message.isEmpty { report(Diagnostic(.error, failure.message, at: importLine())) }
             return (failure.status, nil)

@@ -7,29 +7,6 @@ import Glibc
 #endif
 
 extension SwiftProgram {
-    // MARK: The toolchain
-
-    /// `--swiftc PATH`, else `KVO_SWIFTC`, else `swiftc` on PATH.
-    static func toolchain(_ named: String?, display: String) throws -> String {
-        let chosen = named ?? getenv("KVO_SWIFTC").map { String(cString: $0) }
-        if let chosen, !chosen.isEmpty {
-            if chosen.contains("/") {
-                if access(chosen, X_OK) == 0 { return chosen }
-            } else if let found = ExternalTool.find(chosen) {
-                return found
-            }
-            throw Failure(
-                message:
-                    "this is a Swift program, and the Swift compiler '\(chosen)' (named by --swiftc or KVO_SWIFTC) cannot be run; name an installed swiftc",
-                status: ExitStatus.scriptErrors)
-        }
-        if let found = ExternalTool.find("swiftc") { return found }
-        throw Failure(
-            message:
-                "this is a Swift program (it imports Foundation): running it needs the Swift compiler 'swiftc', which is not on PATH; install a Swift toolchain (swift.org/install) or name one with --swiftc PATH or KVO_SWIFTC=PATH (scenarios without 'import Foundation' never need it)",
-            status: ExitStatus.scriptErrors)
-    }
-
     // MARK: The runtime
 
     /// The modules of the runtime, in build order: each is compiled from
@@ -94,7 +71,7 @@ extension SwiftProgram {
     /// The compiled runtime for `swiftc`, and the rewriter helper beside it
     /// (`kvo-rewriter`), built on first use: about a minute, which `say`
     /// is told about as it starts and ends (at a terminal).
-    static func runtimeDirectory(swiftc: String, say: ((String) -> Void)? = nil) throws -> String {
+    static func runtimeDirectory(swiftc: String, cache: String, say: ((String) -> Void)? = nil) throws -> String {
         guard let sources = runtimeSources() else {
             throw Failure(
                 message:
@@ -111,15 +88,17 @@ extension SwiftProgram {
         }
         let files = runtimeFiles(sources)
         let helperFiles = rewriterFiles(sources)
-        let key = runtimeKey(sources: sources, files: allSourceFiles(sources), toolchain: toolchainVersion(swiftc))
-        let directory = cacheRoot() + "/runtime-" + key
+        let key = runtimeKey(
+            sources: sources, files: allSourceFiles(sources), toolchain: Toolchain.version(swiftc, cache: cache),
+            cache: cache)
+        let directory = cache + "/runtime-" + key
         let last = "/lib" + (runtimeModules.last ?? "") + ".so"
         if Files.exists(directory + last) && Files.exists(directory + "/" + rewriterName) { return directory }
-        let host = try hostModules(swiftc: swiftc)
+        let host = try Toolchain.hostModules(swiftc: swiftc)
         let started = Clock.now()
         say?(
             "kvo-run: building its Swift runtime and rewriter with \(swiftc) (once per toolchain, about a minute)…\n")
-        try makeDirectories(cacheRoot())
+        try makeDirectories(cache)
         // Built beside, then moved into place: two runs at once never see
         // half a runtime, and an interrupted build leaves nothing to use.
         let building = directory + ".building-\(getpid())"
@@ -135,7 +114,7 @@ extension SwiftProgram {
         let helper = try startLogged(
             [swiftc]
                 + rewriterArguments(
-                    host: host, files: helperFiles, moduleCache: cacheRoot() + "/module-cache",
+                    host: host, files: helperFiles, moduleCache: cache + "/module-cache",
                     output: building + "/" + rewriterName), log: helperLog)
         var helperEnding: ChildProcess.Ending?
         defer {
@@ -263,7 +242,7 @@ extension SwiftProgram {
     /// there is none and every program links against Swift's shared
     /// libraries (CompileJobs).
     static func runtimeLibrary(swiftc: String, building: String, log: String) {
-        guard hasLLD(swiftc), let bin = toolchainBin(swiftc) else { return }
+        guard Toolchain.hasLLD(swiftc), let bin = Toolchain.bin(swiftc) else { return }
         let staticFolder = bin + "/../lib/swift_static/linux"
         let libraries = staticLibraries.map { staticFolder + "/lib\($0).a" }
         guard libraries.allSatisfy({ Files.exists($0) }), Files.exists(staticFolder + "/x86_64/swiftrt.o") else {
@@ -278,15 +257,6 @@ extension SwiftProgram {
                 "-Wl,--allow-multiple-definition", "-Wl,--build-id",
             ]
         if !runLogged([bin + "/clang"] + arguments, log: log) { unlink(building + "/libKVORuntime.so") }
-    }
-
-    /// The folder of the toolchain's programs: where `swiftc` really is.
-    static func toolchainBin(_ swiftc: String) -> String? {
-        guard let resolved = realpath(swiftc, nil) else { return nil }
-        defer { free(resolved) }
-        let path = String(cString: resolved)
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash])
     }
 
     /// The `.swift` files under `folder` (the runtime's sources), in no
@@ -328,7 +298,7 @@ extension SwiftProgram {
     /// of each file's name, size, inode and change times (`stat`), and the
     /// text is read again only when one of those changes or a file comes or
     /// goes.
-    static func runtimeKey(sources: String, files: [String], toolchain: String) -> String {
+    static func runtimeKey(sources: String, files: [String], toolchain: String, cache: String) -> String {
         var stamp = FNV1a()
         stamp.add(toolchain)
         for flag in runtimeFlags { stamp.add(flag) }
@@ -345,7 +315,7 @@ extension SwiftProgram {
                 }
             }
         }
-        let remembered = cacheRoot() + "/sources/" + stamp.hex
+        let remembered = cache + "/sources/" + stamp.hex
         if let known = try? Files.read(remembered), known.count == 16 { return known }
         var hash = FNV1a()
         hash.add(toolchain)
@@ -354,7 +324,7 @@ extension SwiftProgram {
             hash.add(String(file.dropFirst(sources.count)))
             hash.add((try? Files.read(file)) ?? "")
         }
-        if (try? makeDirectories(cacheRoot() + "/sources")) != nil {
+        if (try? makeDirectories(cache + "/sources")) != nil {
             try? Files.write(hash.hex, to: remembered)
         }
         return hash.hex
@@ -367,30 +337,4 @@ extension SwiftProgram {
         try checkStep(ending, what: "the Swift runtime", swiftc: swiftc, log: log)
     }
 
-    /// `swiftc --version`, part of the runtime's cache key. Asking costs a
-    /// process (half a second on a loaded machine), so the answer is kept,
-    /// keyed by the compiler's path, size and modification time: a new
-    /// toolchain at the same path is asked again.
-    static func toolchainVersion(_ swiftc: String) -> String {
-        var info = stat()
-        var key = FNV1a()
-        key.add(swiftc)
-        if stat(swiftc, &info) == 0 {
-            key.add(String(info.st_size))
-            key.add(String(info.st_mtim.tv_sec) + "." + String(info.st_mtim.tv_nsec))
-        }
-        let remembered = cacheRoot() + "/toolchains/" + key.hex
-        if let known = try? Files.read(remembered), !known.isEmpty { return known }
-        let path = temporaryPath("kvo-run-version")
-        defer { unlink(path) }
-        let descriptor = open(path, O_WRONLY | O_TRUNC)
-        guard descriptor >= 0 else { return swiftc }
-        _ = ChildProcess.run(swiftc, ["--version"], output: descriptor)
-        close(descriptor)
-        let version = swiftc + "\n" + ((try? Files.read(path)) ?? "")
-        if (try? makeDirectories(cacheRoot() + "/toolchains")) != nil {
-            try? Files.write(version, to: remembered)
-        }
-        return version
-    }
 }

@@ -1,7 +1,8 @@
 import KVOCore
-import KVOScript
 
-/// How to get past a limit, in the words of the front end the user is in.
+/// How to get past a limit, in the words of the front end the user is in:
+/// the command line's flags (a scenario, and a compiled program's runtime) or
+/// the REPL's `:set` (KVORun).
 extension RuntimeFailure.Limit {
     public var commandLineAdvice: String {
         switch self {
@@ -17,14 +18,5 @@ extension RuntimeFailure.Limit {
         case .steps: "raise the limit with :set max-steps N"
         case .stack: "lower the depth with :set max-depth N or simplify the recursion"
         }
-    }
-}
-
-extension Session {
-    /// A session whose limit errors name the command line's flags.
-    public static func commandLine(options: RunOptions, output: ScriptOutput, stop: StopFlag = StopFlag()) -> Session {
-        let session = Session(options: options, output: output, stop: stop)
-        session.limitAdvice = { $0.commandLineAdvice }
-        return session
     }
 }
