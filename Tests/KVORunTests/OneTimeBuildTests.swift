@@ -9,8 +9,15 @@ import Glibc
 /// The one-time build of the runtime and the rewriter (SPEC §11.0), in an
 /// empty cache, at a real terminal: said as it starts and ends, stopped by
 /// Ctrl-C without leaving anything a later run would use, and completed by
-/// that later run.
-@Suite(.serialized) struct OneTimeBuildTests {
+/// that later run. Each build takes half a minute or more, and none of this
+/// depends on the engine's speed flags: the checked lane (`make
+/// test-checked`, which sets KVO_CHECKED) leaves these to `make test`.
+@Suite(
+    .serialized,
+    .disabled(
+        if: ProcessInfo.processInfo.environment["KVO_CHECKED"] != nil,
+        "builds the runtime from scratch twice; the same in both lanes, run by make test"))
+struct OneTimeBuildTests {
     static let program = """
         import Foundation
         class Account: NSObject { @objc dynamic var balance = 0.0 }
