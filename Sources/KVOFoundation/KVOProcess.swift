@@ -153,13 +153,20 @@ public final class _KVOProcess {
         let isRuntimeClass = qualified.hasPrefix("KVOFoundation.")
         let name = _typeName(type, qualified: false)
         let info = ClassInfo(name: name, superclass: superInfo)
-        info.runtimeName = isRuntimeClass ? name : qualified
+        info.runtimeName = isRuntimeClass ? (Self.objectiveCNames[name] ?? name) : qualified
         classes[ObjectIdentifier(type)] = info
         installHooks(info, for: type)
         let table = _KVOClassTable(info: info, type: type)
         type._kvoDescribe(table)
         return info
     }
+
+    /// Foundation's classes that Swift names without their `NS` (SPEC §11.7):
+    /// Objective-C, and so `description` and `object_getClass`, name them with it.
+    static let objectiveCNames = [
+        "Progress": "NSProgress", "UserDefaults": "NSUserDefaults", "Operation": "NSOperation",
+        "BlockOperation": "NSBlockOperation", "OperationQueue": "NSOperationQueue",
+    ]
 
     /// The NSObject methods a Swift class may override, reached through the
     /// engine's hooks: Swift's dynamic dispatch picks the override.
@@ -210,6 +217,35 @@ public final class _KVOProcess {
                 column: statementColumn)
         }
         return name
+    }
+
+    /// A key path that passes through an object of one of Foundation's own
+    /// classes whose KVO kvo-run does not model (`op.isFinished` through an
+    /// `Operation`) would register and never fire: that is a run-time error
+    /// that says so (SPEC §11.7), never a silent observation. The objects
+    /// along the path are read as KVO's registration reads them.
+    func checkModelled(_ keyPath: String, from object: NSObject) {
+        let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false)
+        guard keys.count > 1 else { return }
+        var current: NSObject = object
+        var walked: [Substring] = []
+        for key in keys.dropLast() {
+            walked.append(key)
+            guard !key.hasPrefix("@"), current._kvoObject.cls.property(named: String(key)) != nil else { return }
+            var next = current.value(forKey: String(key))
+            // A value the engine has no case for travels as its description.
+            if let text = next as? String, let original = _KVOBridge.foreignValue(text) { next = original }
+            if let host = next as? NSObject {
+                current = host
+                continue
+            }
+            if let foreign = next as? Foundation.NSObject, !(foreign is NSString), !(foreign is NSNumber) {
+                fail(
+                    "observing '\(keyPath)' goes through '\(walked.joined(separator: "."))', a \(_typeName(type(of: foreign), qualified: false)), one of Foundation's classes whose KVO kvo-run does not model yet (SPEC §11.7): the observation would never fire; observe a property of your own class instead",
+                    column: statementColumn)
+            }
+            return
+        }
     }
 
     // MARK: Contexts

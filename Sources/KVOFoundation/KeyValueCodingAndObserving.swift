@@ -19,12 +19,15 @@ extension _KeyValueCodingAndObserving {
         }
         let name = process.keyPathNames[keyPath]
         let firstKey = name.map { String($0.split(separator: ".").first ?? "") }
-        let visible = firstKey.flatMap { object._kvoObject.cls.property(named: $0) }.map { !$0.kvcHidden } ?? false
+        let visible =
+            type(of: object)._kvoEveryKeyIsObservable
+            || (firstKey.flatMap { object._kvoObject.cls.property(named: $0) }.map { !$0.kvcHidden } ?? false)
         guard let path = name, visible else {
             process.fail(
                 "Fatal error: Could not extract a String from KeyPath \\\(Self.self).\(name ?? "<unknown>")",
                 column: process.statementColumn)
         }
+        process.checkModelled(path, from: object)
         // The object a change is delivered with is the receiver, a `Self`:
         // checked by identity, it is handed over without `as? Self`, which in
         // this unspecialised code looks up `Optional<Self>`'s metadata on

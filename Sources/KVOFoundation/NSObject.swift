@@ -76,6 +76,10 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     /// methods KVC finds by name. NSObject itself declares none.
     open class func _kvoDescribe(_ table: _KVOClassTable) {}
 
+    /// Whether any key of an instance may be observed by key path, declared
+    /// or not (`UserDefaults`: every default is a key).
+    class var _kvoEveryKeyIsObservable: Bool { false }
+
     // MARK: Key-value coding
 
     open func value(forKey key: String) -> Any? {
@@ -159,6 +163,7 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         context: UnsafeMutableRawPointer?
     ) {
         let process = _KVOProcess.shared
+        process.checkModelled(keyPath, from: self)
         process.run {
             try process.kvo.addObserver(
                 observer._kvoObject, to: .object(_kvoObject), keyPath: keyPath,

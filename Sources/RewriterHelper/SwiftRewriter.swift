@@ -24,7 +24,9 @@ import SwiftSyntax
 /// diagnostic points at the user's own file, line and column.
 enum SwiftRewriter {
     /// Classes whose instances are NSObjects without being declared in the program.
-    static let runtimeClasses: Set<String> = ["NSObject", "NSKeyValueObservation"]
+    static let runtimeClasses: Set<String> = [
+        "NSObject", "NSKeyValueObservation", "Progress", "UserDefaults",
+    ]
 
     static func rewrite(_ source: String, fileName: String) -> RewrittenProgram {
         let tree = Parser.parse(source: source)

@@ -54,14 +54,7 @@ public struct ScenarioSettings: Equatable {
     /// How a Swift program (SPEC §11.0) is compiled and run with these settings.
     var swiftSettings: SwiftProgram.Settings {
         var settings = SwiftProgram.Settings()
-        settings.swiftc = swiftc
-        settings.format = format
-        settings.maxDepth = maxDepth
-        settings.quiet = quiet
-        settings.legacyDealloc = legacyDealloc
-        settings.timeout = timeout
-        settings.explain = explain
-        settings.keepGoing = keepGoing
+        settings.run = self
         settings.color = !noColor && format == .text && Terminal.colorAllowed(descriptor: 1)
         settings.diagnosticColor = !noColor && format == .text && Terminal.colorAllowed(descriptor: 2)
         return settings

@@ -24,19 +24,17 @@ import Glibc
 /// cached by their source, file name, runtime and kvo-run build, so that a
 /// cached program starts without being rewritten or compiled.
 public enum SwiftProgram {
+    /// How a Swift program runs: the run's settings as the command line and
+    /// QuickStart fill them for every route (`ScenarioSettings`, where each
+    /// field and its default is stated once; `settings.maxDepth` reads
+    /// `settings.run.maxDepth`), and what only this route decides. A Swift
+    /// program cannot honour `--keep-going` (SPEC §11.0: Swift cannot catch
+    /// an NSException): the runtime says so when an uncaught exception or a
+    /// runtime error ends the program; `--max-steps` and `--stats` are the
+    /// command's.
+    @dynamicMemberLookup
     public struct Settings {
-        public var swiftc: String?
-        public var format: OutputFormatKind = .text
-        public var maxDepth = KVORuntime.defaultMaxDepth
-        public var quiet = false
-        public var legacyDealloc = false
-        public var timeout: Double?
-        /// `--explain`: the engine's steps as `#` lines or `explain` events.
-        public var explain = false
-        /// `--keep-going`, which a Swift program cannot honour (SPEC §11.0:
-        /// Swift cannot catch an NSException): the runtime says so when an
-        /// uncaught exception or a runtime error ends the program.
-        public var keepGoing = false
+        public var run = ScenarioSettings()
         /// ANSI colours on the trace (standard output) and diagnostics
         /// (standard error), as for a scenario on a terminal.
         public var color = false
@@ -46,6 +44,11 @@ public enum SwiftProgram {
         /// A picture instead of the trace: `kvo-run graph`, `kvo-run trace`.
         public var picture: Picture?
         public init() {}
+
+        public subscript<Value>(dynamicMember field: WritableKeyPath<ScenarioSettings, Value>) -> Value {
+            get { run[keyPath: field] }
+            set { run[keyPath: field] = newValue }
+        }
     }
 
     /// The picture a run draws instead of writing its trace; the program's
