@@ -97,7 +97,7 @@ let package = Package(
         // Built here so that `swift build` type-checks it and tests can link
         // it; the copy a program links is compiled by `kvo-run` itself from
         // these sources, KVOCore's and KVOOutput's, without the unsafe flags
-        // above (a program may use threads): see KVORun/Swift/SwiftProgram+Runtime.swift.
+        // above (a program may use threads): see KVORun/Swift/RuntimeCache.swift.
         // Swift 5 mode, as the programs are compiled.
         .target(
             name: "KVOFoundation", dependencies: ["KVOCore", "KVOOutput"],

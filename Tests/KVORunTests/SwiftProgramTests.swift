@@ -111,7 +111,7 @@ import RewriterProtocol
         let sources = packageRoot().appendingPathComponent("Sources")
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-runtime-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: copy) }
-        for module in SwiftProgram.sourceModules {
+        for module in RuntimeCache.sourceModules {
             try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
             try FileManager.default.copyItem(
                 at: sources.appendingPathComponent(module), to: copy.appendingPathComponent(module))
@@ -119,20 +119,20 @@ import RewriterProtocol
         setenv("KVO_RUNTIME_SOURCES", copy.path, 1)
         defer { unsetenv("KVO_RUNTIME_SOURCES") }
         let swiftc = try Toolchain.find(nil)
-        let first = try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: SwiftProgram.cacheRoot())
-        #expect(try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: SwiftProgram.cacheRoot()) == first)
+        let first = try RuntimeCache.runtimeDirectory(swiftc: swiftc, cache: RuntimeCache.cacheRoot())
+        #expect(try RuntimeCache.runtimeDirectory(swiftc: swiftc, cache: RuntimeCache.cacheRoot()) == first)
         let extra = copy.appendingPathComponent("KVOFoundation/Extra.swift")
         try "public let _kvoTestMarker = 1\n".write(to: extra, atomically: true, encoding: .utf8)
-        let second = try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: SwiftProgram.cacheRoot())
+        let second = try RuntimeCache.runtimeDirectory(swiftc: swiftc, cache: RuntimeCache.cacheRoot())
         #expect(second != first)
         #expect(FileManager.default.fileExists(atPath: second + "/libKVOFoundation.so"))
         #expect(FileManager.default.fileExists(atPath: second + "/libKVOOutput.so"))
         // The shared output module is part of the key too (not rebuilt here:
         // the key alone says whether it would be).
         func key() -> String {
-            SwiftProgram.runtimeKey(
-                sources: copy.path, files: SwiftProgram.allSourceFiles(copy.path),
-                toolchain: Toolchain.version(swiftc, cache: SwiftProgram.cacheRoot()), cache: SwiftProgram.cacheRoot())
+            RuntimeCache.runtimeKey(
+                sources: copy.path, files: RuntimeCache.allSourceFiles(copy.path),
+                toolchain: Toolchain.version(swiftc, cache: RuntimeCache.cacheRoot()), cache: RuntimeCache.cacheRoot())
         }
         let before = key()
         #expect(second.hasSuffix("runtime-" + before))
@@ -155,7 +155,7 @@ import RewriterProtocol
         defer { unsetenv("KVO_RUNTIME_SOURCES") }
         let swiftc = try Toolchain.find(nil)
         #expect {
-            _ = try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: SwiftProgram.cacheRoot())
+            _ = try RuntimeCache.runtimeDirectory(swiftc: swiftc, cache: RuntimeCache.cacheRoot())
         } throws: { error in
             (error as? SwiftProgram.Failure)?.message
                 == "the Swift runtime's sources in \(folder.path) have no KVOOutput folder; set KVO_RUNTIME_SOURCES to the Sources folder of a kvo-run checkout (it holds KVOCore, KVOOutput, KVOFoundation, RewriterProtocol, RewriterHelper)"
@@ -170,19 +170,19 @@ import RewriterProtocol
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("A.swift")
         try "let a = 1\n".write(to: file, atomically: false, encoding: .utf8)
-        let first = SwiftProgram.runtimeKey(
-            sources: folder.path, files: [file.path], toolchain: "t1", cache: SwiftProgram.cacheRoot())
+        let first = RuntimeCache.runtimeKey(
+            sources: folder.path, files: [file.path], toolchain: "t1", cache: RuntimeCache.cacheRoot())
         #expect(
-            SwiftProgram.runtimeKey(
-                sources: folder.path, files: [file.path], toolchain: "t1", cache: SwiftProgram.cacheRoot()) == first)
+            RuntimeCache.runtimeKey(
+                sources: folder.path, files: [file.path], toolchain: "t1", cache: RuntimeCache.cacheRoot()) == first)
         #expect(
-            SwiftProgram.runtimeKey(
-                sources: folder.path, files: [file.path], toolchain: "t2", cache: SwiftProgram.cacheRoot()) != first)
+            RuntimeCache.runtimeKey(
+                sources: folder.path, files: [file.path], toolchain: "t2", cache: RuntimeCache.cacheRoot()) != first)
         usleep(20_000)  // past the file system's clock tick
         try "let b = 2\n".write(to: file, atomically: false, encoding: .utf8)
         #expect(
-            SwiftProgram.runtimeKey(
-                sources: folder.path, files: [file.path], toolchain: "t1", cache: SwiftProgram.cacheRoot()) != first)
+            RuntimeCache.runtimeKey(
+                sources: folder.path, files: [file.path], toolchain: "t1", cache: RuntimeCache.cacheRoot()) != first)
     }
 
     /// What the runtime and programs are compiled with (SPEC §11.0; issue 28's
@@ -190,24 +190,24 @@ import RewriterProtocol
     /// which change no behaviour): changing it is a decision.
     @Test func theCompileCommandsArePinned() throws {
         #expect(
-            SwiftProgram.runtimeFlags == [
+            RuntimeCache.runtimeFlags == [
                 "-O", "-wmo", "-parse-as-library", "-swift-version", "5", "-enforce-exclusivity=unchecked",
                 "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
             ])
         #expect(
-            SwiftProgram.programFlags == [
+            ProgramCompiler.programFlags == [
                 "-swift-version", "5", "-module-name", "main", "-Onone", "-suppress-warnings", "-diagnostic-style",
                 "llvm", "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
             ])
         // No ld.lld beside this swiftc: the driver's own linker.
         #expect(
-            SwiftProgram.compileArguments(
+            ProgramCompiler.compileArguments(
                 swiftc: "/nonexistent/swiftc", runtime: "/rt", source: "/p/main.swift", output: "/p/program")
-                == SwiftProgram.programFlags + [
+                == ProgramCompiler.programFlags + [
                     "-I", "/rt", "-L", "/rt", "-lKVOFoundation", "-lKVOOutput", "-lKVOCore", "-Xlinker", "-rpath",
                     "-Xlinker", "/rt", "/p/main.swift", "-o", "/p/program",
                 ])
-        #expect(SwiftProgram.staticLibraries.first == "swiftCore")
+        #expect(RuntimeCache.staticLibraries.first == "swiftCore")
     }
 
     @Test func theDriversPlanIsFollowedWithoutTheDriver() throws {
@@ -287,11 +287,11 @@ import RewriterProtocol
     }
 
     @Test func onlyTheRuntimeImportLinksAgainstTheRuntimeLibrary() throws {
-        #expect(SwiftProgram.importsOnlyRuntime("import KVOFoundation\nlet a = 1\n"))
-        #expect(!SwiftProgram.importsOnlyRuntime("import KVOFoundation\nimport Dispatch\n"))
+        #expect(ProgramCompiler.importsOnlyRuntime("import KVOFoundation\nlet a = 1\n"))
+        #expect(!ProgramCompiler.importsOnlyRuntime("import KVOFoundation\nimport Dispatch\n"))
         // Any other mention is taken for an import: the safe side.
-        #expect(!SwiftProgram.importsOnlyRuntime("import KVOFoundation\n// important\n"))
-        #expect(!SwiftProgram.importsOnlyRuntime("let a = 1\n"))
+        #expect(!ProgramCompiler.importsOnlyRuntime("import KVOFoundation\n// important\n"))
+        #expect(!ProgramCompiler.importsOnlyRuntime("let a = 1\n"))
     }
 
     /// The bytes of a file, for looking for a library's name in a program.
@@ -321,10 +321,10 @@ import RewriterProtocol
                 "program.swift:8:27: warning: passing reference to non-'@objc dynamic' property 'total'"))
         #expect(first.text.hasSuffix("\ndone\n"))
         let swiftc = try Toolchain.find(nil)
-        let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: SwiftProgram.cacheRoot())
+        let runtime = try RuntimeCache.runtimeDirectory(swiftc: swiftc, cache: RuntimeCache.cacheRoot())
         let folder =
-            SwiftProgram.cacheRoot() + "/programs/"
-            + SwiftProgram.programKey(source, display: "program.swift", runtime: runtime)
+            RuntimeCache.cacheRoot() + "/programs/"
+            + ProgramCache.programKey(source, display: "program.swift", runtime: runtime)
         let binary = folder + "/program"
         let before = try FileManager.default.attributesOfItem(atPath: binary)
         // The same text again, warning included, from the cached program.
@@ -335,8 +335,8 @@ import RewriterProtocol
         #expect(FileManager.default.fileExists(atPath: folder + "/warnings"))
         // Another file name is another program (the name is in its messages).
         #expect(
-            SwiftProgram.programKey(source, display: "other.swift", runtime: runtime)
-                != SwiftProgram.programKey(source, display: "program.swift", runtime: runtime))
+            ProgramCache.programKey(source, display: "other.swift", runtime: runtime)
+                != ProgramCache.programKey(source, display: "program.swift", runtime: runtime))
         // It imports only the runtime: linked against libKVORuntime.so alone.
         #expect(FileManager.default.fileExists(atPath: runtime + "/libKVORuntime.so"))
         #expect(Self.contains(binary, "libKVORuntime.so"))
@@ -357,11 +357,11 @@ import RewriterProtocol
             """
         let result = Self.run(source)
         #expect(result == ("job.state → token {kind = 1; new = done; old = new}\n  new -> done\n", 0))
-        let runtime = try SwiftProgram.runtimeDirectory(
-            swiftc: try Toolchain.find(nil), cache: SwiftProgram.cacheRoot())
+        let runtime = try RuntimeCache.runtimeDirectory(
+            swiftc: try Toolchain.find(nil), cache: RuntimeCache.cacheRoot())
         let binary =
-            SwiftProgram.cacheRoot() + "/programs/"
-            + SwiftProgram.programKey(source, display: "program.swift", runtime: runtime) + "/program"
+            RuntimeCache.cacheRoot() + "/programs/"
+            + ProgramCache.programKey(source, display: "program.swift", runtime: runtime) + "/program"
         #expect(Self.contains(binary, "libswiftCore.so"))
         #expect(!Self.contains(binary, "libKVORuntime.so"))
     }
@@ -375,7 +375,7 @@ import RewriterProtocol
             try "".write(to: folder.appendingPathComponent(name), atomically: false, encoding: .utf8)
         }
         #expect(
-            SwiftProgram.sourceFiles(under: folder.path).sorted()
+            RuntimeCache.sourceFiles(under: folder.path).sorted()
                 == ["A.swift", "Model/B.swift", "Model/Deep/C.swift"].map { folder.path + "/" + $0 })
     }
 

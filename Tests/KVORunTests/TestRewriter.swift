@@ -3,13 +3,13 @@ import RewriterProtocol
 @testable import KVORun
 
 /// The rewriter helper as the tests reach it: built with the runtime by the
-/// first test that needs it (SwiftProgram.runtimeDirectory), then asked
+/// first test that needs it (RuntimeCache.runtimeDirectory), then asked
 /// through kvo-run's own client, so the tests check what kvo-run runs.
 enum TestRewriter {
     static func rewriter() throws -> Rewriter {
         let swiftc = try Toolchain.find(nil)
-        let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: SwiftProgram.cacheRoot())
-        return Rewriter(executable: runtime + "/" + SwiftProgram.rewriterName)
+        let runtime = try RuntimeCache.runtimeDirectory(swiftc: swiftc, cache: RuntimeCache.cacheRoot())
+        return Rewriter(executable: runtime + "/" + RuntimeCache.rewriterName)
     }
 
     static func rewrite(_ source: String, fileName: String) throws -> RewrittenProgram {

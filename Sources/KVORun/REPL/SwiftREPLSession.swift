@@ -81,9 +81,9 @@ final class SwiftREPLSession {
     private func tools() throws -> (swiftc: String, runtime: String, cache: String, rewriter: Rewriter) {
         if let found { return found }
         let swiftc = try Toolchain.find(settings.swiftc)
-        let cache = SwiftProgram.cacheRoot()
-        let runtime = try SwiftProgram.runtimeDirectory(swiftc: swiftc, cache: cache) { self.write($0) }
-        let tools = (swiftc, runtime, cache, Rewriter(executable: runtime + "/" + SwiftProgram.rewriterName))
+        let cache = RuntimeCache.cacheRoot()
+        let runtime = try RuntimeCache.runtimeDirectory(swiftc: swiftc, cache: cache) { self.write($0) }
+        let tools = (swiftc, runtime, cache, Rewriter(executable: runtime + "/" + RuntimeCache.rewriterName))
         found = tools
         return tools
     }
@@ -159,9 +159,8 @@ final class SwiftREPLSession {
         var errorsInEarlierEntries = false
         do {
             let (swiftc, runtime, cache, _) = try tools()
-            binary = try SwiftProgram.compile(
-                program.source, files: entries.map(\.name), swiftc: swiftc, runtime: runtime, cache: cache
-            ) { diagnostic, file in
+            let programs = ProgramCache(root: cache, swiftc: swiftc, runtime: runtime)
+            binary = try programs.compiled(program.source, files: entries.map(\.name)) { diagnostic, file in
                 if hide?(diagnostic, file) == true { return }
                 if file != new.name && diagnostic.severity == .error { errorsInEarlierEntries = true }
                 report(diagnostic, file)

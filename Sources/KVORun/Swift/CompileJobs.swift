@@ -12,7 +12,7 @@ import Glibc
 /// plan (`swiftc … -###`), which is kept in the runtime's folder with the
 /// per-program paths as placeholders. A program whose only import is the
 /// runtime (what `import Foundation` becomes) links against libKVORuntime.so
-/// alone (SwiftProgram.runtimeLibrary), needing no autolink step: after the
+/// alone (RuntimeCache.runtimeLibrary), needing no autolink step: after the
 /// first such program the linker's own command for that link (`clang …
 /// -###`) is kept too, and such a program is compiled by two processes, the
 /// frontend and the linker. Anything unexpected in a plan (a response file,

@@ -57,11 +57,11 @@ extension SwiftProgram {
             // JSON reader gets nothing it did not ask for.
             let atTerminal = output == nil && isatty(STDERR_FILENO) != 0
             // The cache's place, read from the environment here and given to each part.
-            let cache = cacheRoot()
-            let runtime = try runtimeDirectory(
+            let cache = RuntimeCache.cacheRoot()
+            let runtime = try RuntimeCache.runtimeDirectory(
                 swiftc: swiftc, cache: cache, say: atTerminal ? { Runner.stderr($0) } : nil)
-            binary = try program(
-                source, display: display, swiftc: swiftc, runtime: runtime, cache: cache, report: report)
+            binary = try ProgramCache(root: cache, swiftc: swiftc, runtime: runtime)
+                .program(source, display: display, report: report)
         } catch let failure as Failure {
             if !failure.message.isEmpty { report(Diagnostic(.error, failure.message, at: importLine())) }
             return (failure.status, nil)
@@ -117,11 +117,7 @@ extension SwiftProgram {
     static func readSummary(_ path: String, picture: String?) -> Summary? {
         guard let text = try? Files.read(path), let counts = ProgramChannel.Summary(decoding: text) else { return nil }
         var summary = Summary()
-        summary.notifications = counts.notifications
-        summary.objects = counts.objects
-        summary.statements = counts.statements
-        summary.eventsDrawn = counts.eventsDrawn
-        summary.eventsNotDrawn = counts.eventsNotDrawn
+        summary.counts = counts
         if let picture, let drawn = try? Files.read(picture, limit: GraphRendering.maxSVGBytes), !drawn.isEmpty {
             summary.picture = drawn
         }

@@ -64,16 +64,18 @@ public enum SwiftProgram {
 
     /// What a run gave back besides its status, written by the runtime as
     /// the program ended; nil when it never got there (a compile error, a
-    /// trap or a signal).
+    /// trap or a signal). The counts are the channel's
+    /// (`summary.notifications` reads `summary.counts.notifications`).
+    @dynamicMemberLookup
     public struct Summary: Equatable, Sendable {
-        public var notifications = 0
-        public var objects = 0
-        public var statements = 0
-        /// Of the trace: events drawn, and events past what is drawn.
-        public var eventsDrawn = 0
-        public var eventsNotDrawn = 0
+        public var counts = ProgramChannel.Summary()
         /// The picture asked for: DOT or SVG.
         public var picture: String?
+
+        public subscript<Value>(dynamicMember field: WritableKeyPath<ProgramChannel.Summary, Value>) -> Value {
+            get { counts[keyPath: field] }
+            set { counts[keyPath: field] = newValue }
+        }
     }
 
     /// A `.swift` file, or a scenario whose first statement is `import Foundation`.

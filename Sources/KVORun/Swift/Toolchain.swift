@@ -85,7 +85,7 @@ enum Toolchain {
     static func hostModules(swiftc: String) throws -> String {
         let bin = bin(swiftc) ?? "."
         let host = bin + "/../lib/swift/host"
-        let needed = SwiftProgram.hostModuleNames.flatMap { ["\($0).swiftmodule", "lib\($0).so"] }
+        let needed = RuntimeCache.hostModuleNames.flatMap { ["\($0).swiftmodule", "lib\($0).so"] }
         let missing = needed.filter { !Files.exists(host + "/" + $0) }
         guard missing.isEmpty else {
             throw SwiftProgram.Failure(

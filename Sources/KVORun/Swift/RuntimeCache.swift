@@ -6,7 +6,13 @@ import KVOScript
 import Glibc
 #endif
 
-extension SwiftProgram {
+/// The runtime a compiled program links and the rewriter helper beside it
+/// (SPEC §11.0), built once per toolchain and version of their sources into
+/// the cache's `runtime-KEY/`: where the sources are, what they are compiled
+/// with, the key, and the one-time build (said at a terminal, interrupted
+/// cleanly by Ctrl-C, moved into place only when whole). The cache's place
+/// is given by the caller (`cacheRoot()` reads it, at the route's entry).
+enum RuntimeCache {
     // MARK: The runtime
 
     /// The modules of the runtime, in build order: each is compiled from
@@ -24,7 +30,7 @@ extension SwiftProgram {
             let bin = String(executable[..<(executable.lastIndex(of: "/") ?? executable.endIndex)])
             candidates.append(bin + "/../share/kvo-run/runtime")
         }
-        // Sources/KVORun/Swift/SwiftProgram+Runtime.swift → Sources
+        // Sources/KVORun/Swift/RuntimeCache.swift → Sources
         var sources = #filePath
         for _ in 0..<3 {
             if let slash = sources.lastIndex(of: "/") { sources = String(sources[..<slash]) }
@@ -73,7 +79,7 @@ extension SwiftProgram {
     /// is told about as it starts and ends (at a terminal).
     static func runtimeDirectory(swiftc: String, cache: String, say: ((String) -> Void)? = nil) throws -> String {
         guard let sources = runtimeSources() else {
-            throw Failure(
+            throw SwiftProgram.Failure(
                 message:
                     "the sources of the Swift runtime (\(sourceModules.joined(separator: ", "))) are not installed; reinstall kvo-run with 'make install' or set KVO_RUNTIME_SOURCES to the Sources folder of its checkout",
                 status: ExitStatus.scriptErrors)
@@ -81,7 +87,7 @@ extension SwiftProgram {
         // KVO_RUNTIME_SOURCES names a folder as it is: one without a module
         // would compile part of the runtime.
         if let missing = sourceModules.first(where: { !Files.isDirectory(sources + "/" + $0) }) {
-            throw Failure(
+            throw SwiftProgram.Failure(
                 message:
                     "the Swift runtime's sources in \(sources) have no \(missing) folder; set KVO_RUNTIME_SOURCES to the Sources folder of a kvo-run checkout (it holds \(sourceModules.joined(separator: ", ")))",
                 status: ExitStatus.scriptErrors)
@@ -98,12 +104,12 @@ extension SwiftProgram {
         let started = Clock.now()
         say?(
             "kvo-run: building its Swift runtime and rewriter with \(swiftc) (once per toolchain, about a minute)…\n")
-        try makeDirectories(cache)
+        try SwiftProgram.makeDirectories(cache)
         // Built beside, then moved into place: two runs at once never see
         // half a runtime, and an interrupted build leaves nothing to use.
         let building = directory + ".building-\(getpid())"
-        try makeDirectories(building)
-        defer { removeTree(building) }
+        try SwiftProgram.makeDirectories(building)
+        defer { SwiftProgram.removeTree(building) }
         // Ctrl-C stops the compilers (they start with it at its default),
         // not kvo-run, which then says so and removes what was half built.
         let previous = signal(SIGINT, SIG_IGN)
@@ -153,7 +159,7 @@ extension SwiftProgram {
         helperEnding = ending
         try checkStep(ending, what: "kvo-run's Swift rewriter", swiftc: swiftc, log: helperLog)
         if rename(building, directory) != 0 && !Files.exists(directory + last) {
-            throw Failure(
+            throw SwiftProgram.Failure(
                 message: "cannot store the Swift runtime in \(directory): \(String(cString: strerror(errno)))",
                 status: ExitStatus.failure)
         }
@@ -165,11 +171,13 @@ extension SwiftProgram {
     private static func startLogged(_ command: [String], log: String) throws -> pid_t {
         let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         defer { if descriptor >= 0 { close(descriptor) } }
-        guard let program = command.first else { throw Failure(message: "no command", status: ExitStatus.failure) }
+        guard let program = command.first else {
+            throw SwiftProgram.Failure(message: "no command", status: ExitStatus.failure)
+        }
         switch ChildProcess.start(program, Array(command.dropFirst()), output: descriptor >= 0 ? descriptor : nil) {
         case .success(let pid): return pid
         case .failure(let failure):
-            throw Failure(message: "cannot run \(program): \(failure.reason)", status: ExitStatus.failure)
+            throw SwiftProgram.Failure(message: "cannot run \(program): \(failure.reason)", status: ExitStatus.failure)
         }
     }
 
@@ -180,7 +188,7 @@ extension SwiftProgram {
         case .exited(0):
             return
         case .signaled(SIGINT):
-            throw Failure(
+            throw SwiftProgram.Failure(
                 message:
                     "interrupted (Ctrl-C) while building \(what); nothing was kept, and the next Swift program builds it again",
                 status: ExitStatus.failure)
@@ -194,7 +202,7 @@ extension SwiftProgram {
             case .timedOut: how = "took too long"
             case .notStarted(let why): how = "could not be started (\(why))"
             }
-            throw Failure(
+            throw SwiftProgram.Failure(
                 message: "building \(what) with \(swiftc) failed: the compiler \(how)"
                     + (text.isEmpty ? " and printed nothing" : ":\n" + text),
                 status: ExitStatus.failure)
@@ -256,7 +264,7 @@ extension SwiftProgram {
                 "-Wl,--no-whole-archive", "-lstdc++", "-lm", "-ldl", "-lpthread", "-lutil", "-Wl,-Bsymbolic",
                 "-Wl,--allow-multiple-definition", "-Wl,--build-id",
             ]
-        if !runLogged([bin + "/clang"] + arguments, log: log) { unlink(building + "/libKVORuntime.so") }
+        if !ProgramCompiler.runLogged([bin + "/clang"] + arguments, log: log) { unlink(building + "/libKVORuntime.so") }
     }
 
     /// The `.swift` files under `folder` (the runtime's sources), in no
@@ -324,7 +332,7 @@ extension SwiftProgram {
             hash.add(String(file.dropFirst(sources.count)))
             hash.add((try? Files.read(file)) ?? "")
         }
-        if (try? makeDirectories(cache + "/sources")) != nil {
+        if (try? SwiftProgram.makeDirectories(cache + "/sources")) != nil {
             try? Files.write(hash.hex, to: remembered)
         }
         return hash.hex
@@ -337,4 +345,26 @@ extension SwiftProgram {
         try checkStep(ending, what: "the Swift runtime", swiftc: swiftc, log: log)
     }
 
+    // MARK: The rewriter helper
+
+    /// The folders of the rewriter helper's sources, beside the runtime's:
+    /// the messages both sides share, then the helper itself.
+    static let rewriterModules = ["RewriterProtocol", "RewriterHelper"]
+
+    /// The helper's file name in the runtime's folder.
+    static let rewriterName = "kvo-rewriter"
+
+    /// The swift-syntax modules the helper is compiled against.
+    static let hostModuleNames = ["SwiftSyntax", "SwiftParser"]
+
+    /// `swiftc`'s arguments for the helper, compiled from `files` into
+    /// `output`. Unoptimised: it builds in half the time of `-O` and reads a
+    /// program in a few milliseconds either way (the parser is the host
+    /// library's, optimised). The host modules are built from their
+    /// interfaces into a module cache kept in kvo-run's cache, so a second
+    /// toolchain build (a changed runtime) takes seconds.
+    static func rewriterArguments(host: String, files: [String], moduleCache: String, output: String) -> [String] {
+        ["-Onone", "-module-name", "KVORewriter", "-module-cache-path", moduleCache, "-I", host, "-L", host]
+            + hostModuleNames.map { "-l" + $0 } + ["-Xlinker", "-rpath", "-Xlinker", host] + files + ["-o", output]
+    }
 }

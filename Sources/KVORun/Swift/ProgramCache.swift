@@ -1,0 +1,121 @@
+import KVOCore
+import KVOOutput
+import KVOScript
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The compiled programs of one runtime (SPEC §11.0), in the cache's
+/// `programs/KEY/`: a program is found by its source, its file name, the
+/// runtime (and so the rewriter beside it), this kvo-run build and the
+/// program flags; a cached one is neither rewritten nor compiled, and the
+/// rewriter's warnings kept beside it are said again. `root` is the cache's
+/// place, decided by the caller (`RuntimeCache.cacheRoot()`), never read here.
+struct ProgramCache {
+    let root: String
+    let swiftc: String
+    let runtime: String
+
+    /// The compiled program for an already rewritten `program` (the REPL's
+    /// entries), from the cache when its text was compiled by this kvo-run
+    /// build against this runtime. Its compile errors are reported with the
+    /// file they are in, one of `files` (the names in its `#sourceLocation`s).
+    func compiled(_ program: String, files: [String], report: (Diagnostic, _ file: String) -> Void) throws -> String {
+        let directory = root + "/programs/" + Self.cacheKey(runtime: runtime, [program])
+        if Files.exists(directory + "/program") { return directory + "/program" }
+        return try store(program, in: directory, files: files, report: report)
+    }
+
+    /// The compiled program for `source`, from the cache when the same
+    /// source under the same file name was compiled by this kvo-run build
+    /// against this runtime: a cached program is neither rewritten nor
+    /// compiled, and the rewriter's warnings, kept beside it, are said again.
+    func program(_ source: String, display: String, report: (Diagnostic) -> Void) throws -> String {
+        let directory = root + "/programs/" + Self.programKey(source, display: display, runtime: runtime)
+        // KVO_SHOW_REWRITTEN=1: the rewritten program on standard error, for
+        // a bug report or a contributor (a cached program is rewritten again).
+        let show = getenv("KVO_SHOW_REWRITTEN").map { String(cString: $0) == "1" } ?? false
+        if !show && Files.exists(directory + "/program") {
+            for warning in SwiftProgram.storedWarnings(directory + "/warnings") { report(warning) }
+            return directory + "/program"
+        }
+        let rewritten = try Rewriter(executable: runtime + "/" + RuntimeCache.rewriterName).rewrite(
+            source, fileName: display)
+        if show {
+            Runner.stderr("// ---- \(display), as kvo-run's rewriter gave it to swiftc ----\n")
+            Runner.stderr(rewritten.source + (rewritten.source.hasSuffix("\n") ? "" : "\n"))
+            Runner.stderr("// ---- end of \(display) ----\n")
+        }
+        let warnings = rewritten.warnings.map {
+            Diagnostic(
+                .warning, $0.message, at: KVOScript.SourceLocation(line: $0.line, column: $0.column), length: $0.length)
+        }
+        for warning in warnings { report(warning) }
+        // What no rewrite can make run (a module Linux lacks): said at its
+        // line, nothing compiled (and so nothing cached).
+        for error in rewritten.errors {
+            report(
+                Diagnostic(
+                    .error, error.message,
+                    at: KVOScript.SourceLocation(line: error.line, column: error.column), length: error.length))
+        }
+        if !rewritten.errors.isEmpty { throw SwiftProgram.Failure(message: "", status: ExitStatus.scriptErrors) }
+        return try store(
+            rewritten.source, in: directory, files: [display],
+            report: { diagnostic, _ in report(diagnostic) },
+            // The warnings before the program: a cached program has its warnings.
+            beside: { folder in
+                if !warnings.isEmpty {
+                    try? SwiftProgram.writeFile(SwiftProgram.warningsText(warnings), to: folder + "/warnings")
+                }
+            })
+    }
+
+    /// Compiles `program` into `directory`/program: built in a folder of its
+    /// own, then moved into place, so that two runs at once never see half a
+    /// program. `beside` writes what is kept with it, before it appears.
+    private func store(
+        _ program: String, in directory: String, files: [String],
+        report: (Diagnostic, _ file: String) -> Void, beside: (String) -> Void = { _ in }
+    ) throws -> String {
+        let binary = directory + "/program"
+        try SwiftProgram.makeDirectories(directory)
+        let building = directory + "/building-\(getpid())"
+        try SwiftProgram.makeDirectories(building)
+        defer { Files.removeFolder(building) }
+        try ProgramCompiler.compile(
+            program, in: building, files: files, swiftc: swiftc, runtime: runtime, report: report)
+        beside(directory)
+        if rename(building + "/program", binary) != 0 && !Files.exists(binary) {
+            throw SwiftProgram.Failure(message: "cannot store the compiled program in \(directory)", status: 1)
+        }
+        return binary
+    }
+
+    /// What a cached program is found by: its source and file name (the
+    /// rewriter's input), the runtime, this kvo-run build (the rewriter and
+    /// the compile command are its own) and the program flags.
+    static func programKey(_ source: String, display: String, runtime: String) -> String {
+        cacheKey(runtime: runtime, [display, source])
+    }
+
+    /// The hash of `parts` with the runtime, this kvo-run build and the
+    /// program flags: a compiled program's folder in the cache.
+    private static func cacheKey(runtime: String, _ parts: [String]) -> String {
+        var hash = FNV1a()
+        hash.add(runtime)
+        hash.add(executableIdentity)
+        for flag in ProgramCompiler.programFlags { hash.add(flag) }
+        for part in parts { hash.add(part) }
+        return hash.hex
+    }
+
+    /// This kvo-run's executable, by device, inode, size and modification
+    /// time: a rebuilt kvo-run (another rewriter) compiles programs again.
+    static let executableIdentity: String = {
+        var info = stat()
+        guard stat("/proc/self/exe", &info) == 0 else { return "" }
+        return "\(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }()
+}
