@@ -194,22 +194,27 @@ open class Progress: NSObject {
     open func cancel() {
         if !isCancelled { isCancelled = true }
         cancellationHandler?()
-        for (child, _) in children.values.sorted(by: { $0.child._kvoSerial < $1.child._kvoSerial }) { child.cancel() }
+        for child in childrenInOrder { child.cancel() }
     }
 
     open func pause() {
         if !isPaused { isPaused = true }
         pausingHandler?()
-        for (child, _) in children.values.sorted(by: { $0.child._kvoSerial < $1.child._kvoSerial }) { child.pause() }
+        for child in childrenInOrder { child.pause() }
     }
 
     open func resume() {
         if isPaused { isPaused = false }
         resumingHandler?()
-        for (child, _) in children.values.sorted(by: { $0.child._kvoSerial < $1.child._kvoSerial }) { child.resume() }
+        for child in childrenInOrder { child.resume() }
     }
 
     // MARK: The tree
+
+    /// The children in the order they were made: the order they are told.
+    private var childrenInOrder: [Progress] {
+        children.values.map(\.child).sorted { $0._kvoSerial < $1._kvoSerial }
+    }
 
     /// Makes `child` a child standing for `inUnitCount` of this progress's
     /// units: its progress counts toward this one's from now on.

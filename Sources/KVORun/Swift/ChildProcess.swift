@@ -153,6 +153,16 @@ enum ChildProcess {
         return .signaled(status & 0x7f)
     }
 
+    /// How a child ended, in words: "`swiftc` …", "the rewriter …".
+    static func describe(_ ending: Ending) -> String {
+        switch ending {
+        case .exited(let status): "exited with status \(status)"
+        case .signaled(let signal): "was stopped by \(describe(signal: signal))"
+        case .timedOut: "took too long"
+        case .notStarted(let why): "could not be started (\(why))"
+        }
+    }
+
     /// What a signal that ended a program means, in words.
     static func describe(signal: Int32) -> String {
         switch signal {

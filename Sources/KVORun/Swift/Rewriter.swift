@@ -79,18 +79,9 @@ final class Rewriter {
             guard attempts < 2, ending != .signaled(SIGINT) else {
                 throw SwiftProgram.Failure(
                     message:
-                        "kvo-run's Swift rewriter (\(executable)) \(Self.describe(ending)) while reading this program; this is a bug in kvo-run: please report it with the program",
+                        "kvo-run's Swift rewriter (\(executable)) \(ChildProcess.describe(ending)) while reading this program; this is a bug in kvo-run: please report it with the program",
                     status: ExitStatus.failure)
             }
-        }
-    }
-
-    private static func describe(_ ending: ChildProcess.Ending) -> String {
-        switch ending {
-        case .exited(let status): "stopped with status \(status)"
-        case .signaled(let signal): "was stopped by \(ChildProcess.describe(signal: signal))"
-        case .timedOut: "did not answer"
-        case .notStarted(let why): "could not be started (\(why))"
         }
     }
 
@@ -167,12 +158,7 @@ final class Rewriter {
         guard socket >= 0 else { return .notStarted("not running") }
         close(socket)
         socket = -1
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { return .notStarted(String(cString: strerror(errno))) }
-        }
-        pid = 0
-        if status & 0x7f == 0 { return .exited((status >> 8) & 0xff) }
-        return .signaled(status & 0x7f)
+        defer { pid = 0 }
+        return ChildProcess.wait(pid)
     }
 }

@@ -195,15 +195,8 @@ enum RuntimeCache {
         case .exited, .signaled, .timedOut, .notStarted:
             var text = (try? Files.read(log)) ?? ""
             while text.hasSuffix("\n") { text.removeLast() }
-            let how: String
-            switch ending {
-            case .exited(let status): how = "exited with status \(status)"
-            case .signaled(let signal): how = "was stopped by \(ChildProcess.describe(signal: signal))"
-            case .timedOut: how = "took too long"
-            case .notStarted(let why): how = "could not be started (\(why))"
-            }
             throw SwiftProgram.Failure(
-                message: "building \(what) with \(swiftc) failed: the compiler \(how)"
+                message: "building \(what) with \(swiftc) failed: the compiler \(ChildProcess.describe(ending))"
                     + (text.isEmpty ? " and printed nothing" : ":\n" + text),
                 status: ExitStatus.failure)
         }
