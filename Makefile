@@ -9,7 +9,7 @@ TEST_BIN := .build-test/release/kvo-run
 CONFORMANCE := $(firstword $(wildcard ../shared/conformance) Tests/Conformance)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test test-unit test-golden test-conformance test-checked clean revision
+.PHONY: setup build run test test-unit test-golden test-conformance test-checked test-tsan clean revision
 
 setup:
 	@if [ ! -f /usr/include/readline/readline.h ]; then \
@@ -76,6 +76,17 @@ test-unit: setup revision
 # passed). If a checked run fails that way, `rm -rf .build-checked` first.
 test-checked: setup
 	KVO_CHECKED=1 $(SWIFT) test -c release -Xswiftc -enable-testing --no-parallel --scratch-path .build-checked
+
+# The thread-safety lane: the Swift route's runtime (KVOCore, KVOOutput,
+# KVOFoundation) and Tests/ThreadStress/stress.swift, rewritten by kvo-run,
+# compiled as kvo-run compiles them plus -sanitize=thread into .build-tsan/,
+# run 5 times with kvo-run's environment for a program: any ThreadSanitizer
+# report, bad exit or output other than Tests/ThreadStress/stress.expected
+# fails it. About 2 minutes from scratch (the runtime under TSan), seconds
+# when the runtime is unchanged. CI runs it after `make test-checked`. Options
+# (TSAN_STRESS_RUNS, TSAN_STRESS_ALL=1 to list every race) in the script.
+test-tsan: build
+	scripts/tsan-stress $(BIN)
 
 test-golden: build
 	$(BIN) test scenarios

@@ -79,7 +79,8 @@ public enum _KVOBridge {
     /// them (`_KVOProcess.foreignValues`).
     static func foreign(_ any: Any) -> Value {
         let text = _KVOPrinter.describe(any)
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         if process.foreignValues.count >= 4096 {
             process.olderForeignValues = process.foreignValues
             process.foreignValues = [:]
@@ -89,7 +90,8 @@ public enum _KVOBridge {
     }
 
     static func foreignValue(_ text: String) -> Any? {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         return process.foreignValues[text] ?? process.olderForeignValues[text]
     }
 

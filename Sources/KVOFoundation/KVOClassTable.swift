@@ -172,18 +172,18 @@ public func _kvoStart() {
 /// runtime error can name it.
 @inline(__always)
 public func _kvoAt(_ line: Int, _ column: Int, _ callColumn: Int) {
-    let process = _KVOProcess.shared
-    process.line = line
-    process.statementColumn = column
-    process.callColumn = callColumn
-    process.statements &+= 1
-    _KVOTrapReport.line = line
-    _KVOTrapReport.column = column
+    let mark = _KVOProcess.shared.marks.current
+    mark.pointee.line = line
+    mark.pointee.statementColumn = column
+    mark.pointee.callColumn = callColumn
+    mark.pointee.statements &+= 1
 }
 
 /// `let acct = Account()` at top level: the object is named `acct` (SPEC §3.1).
 public func _kvoNamed<T>(_ value: T, _ name: String) -> T {
     if let object = value as? NSObject, let engineObject = object._kvoObject {
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         engineObject.assignName(name)
     }
     return value
@@ -192,7 +192,8 @@ public func _kvoNamed<T>(_ value: T, _ name: String) -> T {
 /// `let token = o.observe(…)` at top level: the token is named before its
 /// `.initial` notification is delivered.
 public func _kvoNamedToken<T>(_ name: String, _ body: () -> T) -> T {
-    let process = _KVOProcess.shared
+    let process = _KVOProcess.entered()
+    defer { process.lock.leave() }
     process.pendingTokenName = name
     defer { process.pendingTokenName = nil }
     return body()
@@ -200,12 +201,18 @@ public func _kvoNamedToken<T>(_ name: String, _ body: () -> T) -> T {
 
 /// `&myContext`: a pointer named after the variable.
 public func _kvoContext(_ name: String) -> UnsafeMutableRawPointer {
-    _KVOProcess.shared.context(named: name)
+    let process = _KVOProcess.entered()
+    defer { process.lock.leave() }
+    return process.context(named: name)
 }
 
 /// A key-path literal given to `observe`, with the name Linux cannot read from it.
 public func _kvoKeyPath<Root, Value>(_ keyPath: KeyPath<Root, Value>, _ name: String) -> KeyPath<Root, Value> {
-    _KVOProcess.shared.keyPathNames[keyPath] = name
+    let process = _KVOProcess.entered()
+    defer { process.lock.leave() }
+    // `\.isFinished` of an Operation is `finished`, its Objective-C name, as on a Mac.
+    let objectiveCName = (Root.self as? NSObject.Type).flatMap { $0._kvoObjectiveCName(of: name) }
+    process.keyPathNames[keyPath] = objectiveCName ?? name
     return keyPath
 }
 
@@ -214,8 +221,9 @@ public func _kvoKeyPath<Root, Value>(_ keyPath: KeyPath<Root, Value>, _ name: St
 /// announces the change before the Swift setter runs `willSet`, stores and
 /// runs `didSet`, and `_kvoDid` (last in `didSet`) finishes it. Not when KVC's
 /// `setValue` is storing through the setter: the engine wraps that one itself.
+/// The runtime's lock is held from one to the other (`_KVOLock`).
 public func _kvoWill(_ object: NSObject, _ key: String) {
-    let process = _KVOProcess.shared
+    let process = _KVOProcess.entered()
     guard let engineObject = object._kvoObject else { return }
     if engineObject.isReleased {
         process.fail(engineObject.usedAfterRelease, column: process.statementColumn)
@@ -244,17 +252,24 @@ public func _kvoWill(_ object: NSObject, _ key: String) {
 
 public func _kvoDid(_ object: NSObject, _ key: String) {
     let process = _KVOProcess.shared
+    defer { process.lock.leave() }
     guard let engineObject = object._kvoObject else { return }
     if process.isStoringForKVC(engineObject, key) { return }
-    guard let notifies = process.openChanges.popLast(), notifies else { return }
-    process.run { try process.kvo.didChange(engineObject, key: key) }
+    if process.openChanges.popLast() ?? false {
+        process.run { try process.kvo.didChange(engineObject, key: key) }
+    }
+    if object._kvoWatchesChanges { object._kvoDidChange(key) }
 }
 
 /// The start of the setter of a property that is not `@objc dynamic`: Swift
 /// calls it directly, past KVO. Said once per class and key while the key is
-/// observed.
+/// observed. Only when no other thread holds the runtime: it is advice, and
+/// a plain store is no KVO call, so it must never wait (a setter that stores
+/// on a queue another thread waits for, inside its will/did, would deadlock).
 public func _kvoPlainWill(_ object: NSObject, _ key: String, missing: String = "dynamic") {
     let process = _KVOProcess.shared
+    guard process.lock.tryEnter() else { return }
+    defer { process.lock.leave() }
     guard let engineObject = object._kvoObject, !process.isStoringForKVC(engineObject, key) else { return }
     process.kvo.explainNotDynamic(engineObject, key: key)
     if (engineObject.observationInfo?.observances ?? []).contains(where: { $0.isKeyPath(key) }),
@@ -270,7 +285,9 @@ public func _kvoPlainWill(_ object: NSObject, _ key: String, missing: String = "
 /// `let token = o.observe(…)` at top level: the token about to be made is
 /// named after the binding, before its `.initial` notification.
 public func _kvoPendingToken(_ name: String) {
-    _KVOProcess.shared.pendingTokenName = name
+    let process = _KVOProcess.entered()
+    defer { process.lock.leave() }
+    process.pendingTokenName = name
 }
 
 extension _KVOClassTable {
@@ -292,7 +309,9 @@ extension _KVOClassTable {
 extension NSObject {
     /// Validation in the scenario spelling: the validated value, or the error thrown.
     public func validateValue(_ value: Any?, forKey key: String) throws -> Any? {
-        let validators = _KVOProcess.shared.swiftMethods.valueValidators
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
+        let validators = process.swiftMethods.valueValidators
         guard let validator = _KVOSwiftMethods.nearest(validators, from: _kvoObject.cls, key: key) else {
             return value
         }

@@ -36,7 +36,8 @@ enum _KVOErrors {
     /// A validation error, reported when thrown (SPEC §11.5) as a caught
     /// exception: Swift makes its caller handle it.
     static func reportThrown(_ error: Error) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         process.output.emit(
             .exception(CocoaException(name: "NSError", reason: describe(error), depth: process.kvo.depth), caught: true)
         )

@@ -62,7 +62,9 @@ public func dump<T>(_ value: T, name: String? = nil, indent: Int = 0, maxDepth: 
         line.hasSuffix("- super: KVOFoundation.NSObject")
             ? line.dropLast("KVOFoundation.NSObject".count) + "NSObject" : line
     }
-    _KVOPrinter.write(lines.joined(separator: "\n"), depth: _KVOProcess.shared.kvo.depth)
+    let process = _KVOProcess.entered()
+    defer { process.lock.leave() }
+    _KVOPrinter.write(lines.joined(separator: "\n"), depth: process.kvo.depth)
     return value
 }
 

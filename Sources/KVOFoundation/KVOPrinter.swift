@@ -2,7 +2,8 @@ import KVOCore
 
 enum _KVOPrinter {
     static func print(_ items: [Any], separator: String, terminator: String) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         if items.count == 1, let info = items[0] as? _KVOObservationInfo? {
             if let info {
                 process.output.emit(
@@ -18,14 +19,17 @@ enum _KVOPrinter {
     }
 
     static func debugPrint(_ items: [Any], separator: String, terminator: String) {
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         let text = items.map { debugDescribe($0) }.joined(separator: separator)
-        write(text + terminator, depth: _KVOProcess.shared.kvo.depth)
+        write(text + terminator, depth: process.kvo.depth)
     }
 
     /// Text printed without a newline yet (`_KVOProcess.partialPrint`): an
     /// event is one whole line.
     static func write(_ text: String, depth: Int) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         var rest = Substring(process.partialPrint + text)
         process.partialPrint = ""
         while let newline = rest.firstIndex(of: "\n") {

@@ -13,10 +13,9 @@ import Glibc
 /// environment (KVOOutput's `ProgramChannel.Settings`), and asks for
 /// counts and pictures back in files (`_KVOPictures`, `_KVORunReport`).
 ///
-/// A program may use threads, but KVO is delivered on the thread that makes
-/// the change, as on a Mac: the engine is not locked, so a program that
-/// changes observed objects from two threads at once races, as it would on
-/// Apple's (unlocked) accessors of the same object.
+/// A program may use threads: KVO is delivered on the thread that makes the
+/// change, as on a Mac, and every entry into the runtime holds `lock`
+/// (`_KVOLock` says why one recursive lock).
 ///
 /// One compiled program is one process with one KVO runtime, as on a Mac:
 /// `shared` is the one process-wide object, and everything the runtime
@@ -32,13 +31,17 @@ public final class _KVOProcess {
     let settings: ProgramChannel.Settings
     let sourceName: String
     let sourcePath: String?
-    /// The statement running now, as the rewriter marked it: line, the
-    /// statement's column, and the column of its first KVO call.
-    var line = 0
-    var statementColumn = 0
-    var callColumn = 0
+    /// Held by every entry into the runtime (`_KVOLock`).
+    let lock = _KVOLock()
+    /// Each thread's statement running now, as the rewriter marked it
+    /// (`_kvoAt`): line, the statement's column, and the column of its first
+    /// KVO call.
+    let marks: _KVOMarks
+    var line: Int { marks.current.pointee.line }
+    var statementColumn: Int { marks.current.pointee.statementColumn }
+    var callColumn: Int { marks.current.pointee.callColumn }
     /// Statements run (each `_kvoAt`), for `--stats`.
-    var statements = 0
+    var statements: Int { marks.statements }
     /// Where the counts go at the end (`ProgramChannel.Summary`).
     let summaryPath: String?
     /// `--keep-going`, which a Swift program cannot honour: said when it ends.
@@ -93,6 +96,7 @@ public final class _KVOProcess {
     }
 
     private init() {
+        marks = _KVOMarks(lock: lock)
         // getenv, not ProcessInfo's dictionary of the whole environment.
         let settings = ProgramChannel.Settings { getenv($0).map { String(cString: $0) } }
         self.settings = settings
@@ -111,7 +115,7 @@ public final class _KVOProcess {
         // The engine checks the native stack against its own thread's bounds:
         // deep recursion in a compiled program is the program's own, and
         // Swift traps it (reported by kvo-run as a signal).
-        if let trapFile = settings.trapFile { _KVOTrapReport.install(path: trapFile) }
+        if let trapFile = settings.trapFile { _KVOTrapReport.install(path: trapFile, marks: marks) }
         sourceName = settings.sourceName
         sourcePath = settings.sourcePath
         rootClass = ClassInfo(name: "NSObject", superclass: nil)
@@ -131,6 +135,15 @@ public final class _KVOProcess {
         // what kvo-run reports is the same from run to run.
         setvbuf(stderr, nil, _IOFBF, 1 << 16)
         if summaryPath != nil || output.pictures != nil { _KVORunReport.install() }
+    }
+
+    /// The process, its lock taken: every public entry of the runtime starts
+    /// `let process = _KVOProcess.entered(); defer { process.lock.leave() }`.
+    @inline(__always)
+    static func entered() -> _KVOProcess {
+        let process = shared
+        process.lock.enter()
+        return process
     }
 
     // MARK: Classes
@@ -246,6 +259,22 @@ public final class _KVOProcess {
             }
             return
         }
+    }
+
+    /// A key path with each key of a Foundation object spelled as
+    /// Objective-C names it (`op.isFinished` through an Operation is
+    /// `op.finished`), as a Swift key path names it on a Mac; the objects
+    /// along it are read as `checkModelled` reads them.
+    func objectiveCPath(_ keyPath: String, from object: NSObject) -> String {
+        var keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var current: NSObject = object
+        for index in keys.indices.dropFirst() {
+            guard !keys[index - 1].hasPrefix("@"), let next = current.value(forKey: keys[index - 1]) as? NSObject
+            else { break }
+            current = next
+            if let name = type(of: current)._kvoObjectiveCName(of: keys[index]) { keys[index] = name }
+        }
+        return keys.joined(separator: ".")
     }
 
     // MARK: Contexts

@@ -9,16 +9,21 @@ import Glibc
 /// overflow can be reported too; then the signal's default action ends the
 /// program as before.
 ///
-/// Its three statics are process state by nature: a signal handler is a C
-/// function with no context, so what it writes must be reachable from a
+/// Its statics are process state by nature: a signal handler is a C
+/// function with no context, so what it reads must be reachable from a
 /// global, and plain integers (not `_KVOProcess.shared`, whose lazy start
-/// and reference counting are not async-signal-safe).
+/// and reference counting are not async-signal-safe). Written once, before
+/// the program's first statement. The statement is the trapping thread's
+/// (its `_KVOMark`, read from its thread-specific slot: a trap is delivered
+/// to the thread that traps), else the main thread's.
 enum _KVOTrapReport {
     nonisolated(unsafe) static var descriptor: Int32 = -1
-    nonisolated(unsafe) static var line = 0
-    nonisolated(unsafe) static var column = 0
+    nonisolated(unsafe) static var marksKey = pthread_key_t()
+    nonisolated(unsafe) static var mainMarks: UnsafeMutablePointer<_KVOMark>?
 
-    static func install(path: String) {
+    static func install(path: String, marks: _KVOMarks) {
+        marksKey = marks.key
+        mainMarks = marks.current
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard descriptor >= 0 else { return }
         let size = 1 << 16
@@ -71,10 +76,11 @@ enum _KVOTrapReport {
                 } while value > 0
                 count += digits
             }
-            put(min(line, 999_999_999))
+            let mark = pthread_getspecific(marksKey)?.assumingMemoryBound(to: _KVOMark.self) ?? mainMarks
+            put(min(mark?.pointee.line ?? 0, 999_999_999))
             bytes[count] = 32
             count += 1
-            put(min(column, 999_999_999))
+            put(min(mark?.pointee.statementColumn ?? 0, 999_999_999))
             bytes[count] = 10
             count += 1
             _ = Glibc.write(descriptor, bytes.baseAddress, count)

@@ -13,7 +13,8 @@ extension _KeyValueCodingAndObserving {
         _ keyPath: KeyPath<Self, Value>, options: NSKeyValueObservingOptions = [],
         changeHandler: @escaping (Self, NSKeyValueObservedChange<Value>) -> Void
     ) -> NSKeyValueObservation {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         guard let object = self as? NSObject else {
             process.fail("observe(_:options:changeHandler:) needs an NSObject", column: process.statementColumn)
         }
@@ -22,12 +23,13 @@ extension _KeyValueCodingAndObserving {
         let visible =
             type(of: object)._kvoEveryKeyIsObservable
             || (firstKey.flatMap { object._kvoObject.cls.property(named: $0) }.map { !$0.kvcHidden } ?? false)
-        guard let path = name, visible else {
+        guard var path = name, visible else {
             process.fail(
                 "Fatal error: Could not extract a String from KeyPath \\\(Self.self).\(name ?? "<unknown>")",
                 column: process.statementColumn)
         }
         process.checkModelled(path, from: object)
+        if path.contains(".") { path = process.objectiveCPath(path, from: object) }
         // The object a change is delivered with is the receiver, a `Self`:
         // checked by identity, it is handed over without `as? Self`, which in
         // this unspecialised code looks up `Optional<Self>`'s metadata on
@@ -62,14 +64,19 @@ extension _KeyValueCodingAndObserving {
         return token
     }
 
+    /// The key path's string, read under the runtime's lock.
+    private func _kvoKeyPathString<Value>(_ keyPath: KeyPath<Self, Value>) -> String {
+        _KVOProcess.shared.lock.held { _KVOProcess.shared.keyPathString(keyPath, root: Self.self) }
+    }
+
     public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
         guard let object = self as? NSObject else { return }
-        object.willChangeValue(forKey: _KVOProcess.shared.keyPathString(keyPath, root: Self.self))
+        object.willChangeValue(forKey: _kvoKeyPathString(keyPath))
     }
 
     public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
         guard let object = self as? NSObject else { return }
-        object.didChangeValue(forKey: _KVOProcess.shared.keyPathString(keyPath, root: Self.self))
+        object.didChangeValue(forKey: _kvoKeyPathString(keyPath))
     }
 
     public func willChange<Value>(
@@ -77,7 +84,7 @@ extension _KeyValueCodingAndObserving {
     ) {
         guard let object = self as? NSObject else { return }
         object.willChange(
-            changeKind, valuesAt: indexes, forKey: _KVOProcess.shared.keyPathString(keyPath, root: Self.self))
+            changeKind, valuesAt: indexes, forKey: _kvoKeyPathString(keyPath))
     }
 
     public func didChange<Value>(
@@ -85,6 +92,6 @@ extension _KeyValueCodingAndObserving {
     ) {
         guard let object = self as? NSObject else { return }
         object.didChange(
-            changeKind, valuesAt: indexes, forKey: _KVOProcess.shared.keyPathString(keyPath, root: Self.self))
+            changeKind, valuesAt: indexes, forKey: _kvoKeyPathString(keyPath))
     }
 }

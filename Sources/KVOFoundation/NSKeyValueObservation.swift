@@ -29,10 +29,12 @@ public class NSKeyValueObservation: NSObject {
     /// The observer goes away silently: `invalidate()`, or the token's
     /// release (`released`), which `--explain` tells apart.
     private func end(released: Bool) {
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         guard callback != nil else { return }
         callback = nil
         guard let observed, !observed.isReleased, let token = _kvoObject else { return }
-        _KVOProcess.shared.kvo.endObservation(of: token, on: observed, keyPath: keyPath, released: released)
+        process.kvo.endObservation(of: token, on: observed, keyPath: keyPath, released: released)
         self.observed = nil
     }
 

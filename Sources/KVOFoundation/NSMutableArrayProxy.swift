@@ -9,20 +9,27 @@ public final class NSMutableArrayProxy: CustomStringConvertible {
         self.keyPath = keyPath
     }
 
-    private func mutate(_ mutation: KVORuntime.ArrayMutation) {
-        let process = _KVOProcess.shared
+    /// The mutation is worked out under the runtime's lock too (`add` reads
+    /// the count it appends at).
+    private func mutate(_ mutation: @autoclosure () -> KVORuntime.ArrayMutation) {
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
+        let mutation = mutation()
         process.run { try process.kvo.mutateArray(owner._kvoObject, keyPath: keyPath, mutation) }
     }
 
     private var contents: [Value] {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         let value = process.run { try process.kvo.proxyContents(.arrayProxy(owner._kvoObject, keyPath: keyPath)) }
         if case .array(let elements) = value { return elements }
         return []
     }
 
     public var count: Int { contents.count }
-    public subscript(index: Int) -> Any { _KVOBridge.swiftValue(contents[index]) ?? NSNull() }
+    public subscript(index: Int) -> Any {
+        _KVOProcess.shared.lock.held { _KVOBridge.swiftValue(contents[index]) ?? NSNull() }
+    }
     public func object(at index: Int) -> Any { self[index] }
     public func add(_ object: Any) { mutate(.insert([_KVOBridge.value(object)], at: [count])) }
     public func insert(_ object: Any, at index: Int) { mutate(.insert([_KVOBridge.value(object)], at: [index])) }
@@ -33,9 +40,11 @@ public final class NSMutableArrayProxy: CustomStringConvertible {
         mutate(.replace(at: [index], with: [_KVOBridge.value(object)]))
     }
     public func remove(_ object: Any) {
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         let target = _KVOBridge.value(object)
         let indexes = contents.indices.filter { contents[$0] == target }
         if !indexes.isEmpty { mutate(.remove(at: indexes)) }
     }
-    public var description: String { _KVOBridge.describe(.array(contents)) }
+    public var description: String { _KVOProcess.shared.lock.held { _KVOBridge.describe(.array(contents)) } }
 }

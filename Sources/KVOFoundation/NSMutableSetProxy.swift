@@ -10,13 +10,15 @@ public final class NSMutableSetProxy: CustomStringConvertible {
     }
 
     private func mutate(_ mutation: SetMutation, _ objects: [Any]) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         let values = ValueSet(objects.map { _KVOBridge.value($0) })
         process.run { try process.kvo.mutateSet(owner._kvoObject, keyPath: keyPath, mutation, values) }
     }
 
     public var count: Int {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         let value = process.run { try process.kvo.proxyContents(.setProxy(owner._kvoObject, keyPath: keyPath)) }
         if case .set(let set) = value { return set.count }
         return 0
@@ -29,7 +31,8 @@ public final class NSMutableSetProxy: CustomStringConvertible {
     public func setSet(_ objects: [Any]) { mutate(.set, objects) }
     public func removeAllObjects() { mutate(.set, []) }
     public var description: String {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         return _KVOBridge.describe(
             process.run { try process.kvo.proxyContents(.setProxy(owner._kvoObject, keyPath: keyPath)) })
     }

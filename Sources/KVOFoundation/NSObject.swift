@@ -15,16 +15,26 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     public private(set) var _kvoObject: KVOObject!
     /// Set by `release(x)`: kvo-run's explicit deallocation.
     var _kvoReleased = false
+    /// Set by a class that acts on its own notifications (`Operation` ends
+    /// on its `isFinished`): its `_kvoDidChange` hears every change of its
+    /// keys. A stored flag, so that other objects pay one load, not a call.
+    var _kvoWatchesChanges = false
+
+    /// A change of `key` was delivered (see `_kvoWatchesChanges`); under the runtime's lock.
+    func _kvoDidChange(_ key: String) {}
     /// NSObject's `hash` is its address on a Mac; here the object's number
     /// in creation order, so that a program's output repeats (SPEC §3.1's
     /// names stand in for addresses the same way).
     let _kvoSerial: Int = {
-        _KVOProcess.shared.objectCount &+= 1
-        return _KVOProcess.shared.objectCount
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
+        process.objectCount &+= 1
+        return process.objectCount
     }()
 
     public init() {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         let object = process.kvo.makeObject(process.classInfo(for: type(of: self)), name: nil)
         _kvoObject = object
         process.hosts[ObjectIdentifier(object)] = _Host(object: self)
@@ -36,7 +46,8 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
 
     deinit {
         guard let object = _kvoObject else { return }
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         // First: the host table holds this object unretained (_Host).
         process.hosts[ObjectIdentifier(object)] = nil
         if !object.isReleased {
@@ -51,7 +62,7 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
 
     // MARK: Identity and description
 
-    open var description: String { _kvoObject.description }
+    open var description: String { _KVOProcess.shared.lock.held { _kvoObject.description } }
     open var debugDescription: String { description }
     open var className: String { _kvoObject.cls.runtimeName }
     open var hash: Int { _kvoSerial }
@@ -76,6 +87,11 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     /// methods KVC finds by name. NSObject itself declares none.
     open class func _kvoDescribe(_ table: _KVOClassTable) {}
 
+    /// The Objective-C name of a Foundation property that Swift names
+    /// otherwise (`isFinished` is `finished`, from `getter=isFinished`): what
+    /// a Swift key path to it names on a Mac. Nil for every other.
+    class func _kvoObjectiveCName(of property: String) -> String? { nil }
+
     /// Whether any key of an instance may be observed by key path, declared
     /// or not (`UserDefaults`: every default is a key).
     class var _kvoEveryKeyIsObservable: Bool { false }
@@ -83,23 +99,27 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     // MARK: Key-value coding
 
     open func value(forKey key: String) -> Any? {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         return _KVOBridge.swiftValue(process.run { try process.kvo.value(of: .object(_kvoObject), forKey: key) })
     }
 
     open func value(forKeyPath keyPath: String) -> Any? {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         return _KVOBridge.swiftValue(
             process.run { try process.kvo.value(of: .object(_kvoObject), forKeyPath: keyPath) })
     }
 
     open func setValue(_ value: Any?, forKey key: String) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         process.run { try process.kvo.setValue(_KVOBridge.value(value), of: .object(_kvoObject), forKey: key) }
     }
 
     open func setValue(_ value: Any?, forKeyPath keyPath: String) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         process.run {
             try process.kvo.setValue(_KVOBridge.value(value), of: .object(_kvoObject), forKeyPath: keyPath)
         }
@@ -130,7 +150,8 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     /// NSObject's default raises an exception nothing in a Swift program can
     /// catch: the program ends with it, at the current depth.
     private func _kvoRaise(_ exception: (name: String, reason: String)) -> Never {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         process.terminate(CocoaException(name: exception.name, reason: exception.reason, depth: process.kvo.depth))
     }
 
@@ -162,7 +183,8 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         _ observer: NSObject, forKeyPath keyPath: String, options: NSKeyValueObservingOptions = [],
         context: UnsafeMutableRawPointer?
     ) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         process.checkModelled(keyPath, from: self)
         process.run {
             try process.kvo.addObserver(
@@ -172,7 +194,8 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     }
 
     open func removeObserver(_ observer: NSObject, forKeyPath keyPath: String, context: UnsafeMutableRawPointer?) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         process.run {
             try process.kvo.removeObserver(
                 observer._kvoObject, from: .object(_kvoObject), keyPath: keyPath,
@@ -181,7 +204,8 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     }
 
     open func removeObserver(_ observer: NSObject, forKeyPath keyPath: String) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         process.run {
             try process.kvo.removeObserver(
                 observer._kvoObject, from: .object(_kvoObject), keyPath: keyPath, context: .any)
@@ -194,7 +218,8 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         forKeyPath keyPath: String?, of object: Any?, change: [NSKeyValueChangeKey: Any]?,
         context: UnsafeMutableRawPointer?
     ) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         let observed = (object as? NSObject)?._kvoObject ?? _kvoObject!
         let change = _KVOBridge.change(change)
         let exception = Exceptions.unhandled(
@@ -203,31 +228,41 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         process.terminate(CocoaException(name: exception.0, reason: exception.1, depth: process.kvo.depth))
     }
 
+    /// The runtime's lock is held from here to `didChangeValue` (`_KVOLock`).
     open func willChangeValue(forKey key: String) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
         process.run { try process.kvo.willChange(_kvoObject, key: key) }
     }
 
     open func didChangeValue(forKey key: String) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer {
+            process.lock.leave()
+            process.lock.leave()
+        }
         process.run { try process.kvo.didChange(_kvoObject, key: key) }
+        if _kvoWatchesChanges { _kvoDidChange(key) }
     }
 
     open func willChange(_ changeKind: NSKeyValueChange, valuesAt indexes: IndexSet, forKey key: String) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
         let kind = Change.Kind(rawValue: Int(changeKind.rawValue)) ?? .setting
         process.run { try process.kvo.willChange(_kvoObject, key: key, .ordered(kind, Array(indexes))) }
     }
 
     open func didChange(_ changeKind: NSKeyValueChange, valuesAt indexes: IndexSet, forKey key: String) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer {
+            process.lock.leave()
+            process.lock.leave()
+        }
         process.run { try process.kvo.didChange(_kvoObject, key: key) }
     }
 
     open func willChangeValue(
         forKey key: String, withSetMutation mutationKind: NSKeyValueSetMutationKind, using objects: Set<AnyHashable>
     ) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
         let values = ValueSet(objects.map { _KVOBridge.value($0.base) })
         process.run { try process.kvo.willChangeSet(_kvoObject, key: key, mutationKind._engine, values) }
     }
@@ -235,12 +270,17 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     open func didChangeValue(
         forKey key: String, withSetMutation mutationKind: NSKeyValueSetMutationKind, using objects: Set<AnyHashable>
     ) {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer {
+            process.lock.leave()
+            process.lock.leave()
+        }
         process.run { try process.kvo.didChange(_kvoObject, key: key) }
     }
 
     open class func automaticallyNotifiesObservers(forKey key: String) -> Bool {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         // The overlay's swizzled NSObject method: the key-path spelling answers
         // for the key `observe` is registering, and only then.
         if let customizing = self as? NSKeyValueObservingCustomization.Type,
@@ -254,7 +294,8 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     }
 
     open class func keyPathsForValuesAffectingValue(forKey key: String) -> Set<String> {
-        let process = _KVOProcess.shared
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         if let customizing = self as? NSKeyValueObservingCustomization.Type,
             let keyPath = process.bridgedKeyPaths[key]
         {
@@ -268,7 +309,8 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
 
     /// Apple's `observationInfo`: printing it dumps the observances (SPEC §8.3).
     open var observationInfo: _KVOObservationInfo? {
-        _kvoObject.observationInfo == nil ? nil : _KVOObservationInfo(object: _kvoObject)
+        let observed = _KVOProcess.shared.lock.held { _kvoObject.observationInfo != nil }
+        return observed ? _KVOObservationInfo(object: _kvoObject) : nil
     }
 
     // MARK: Collection proxies
@@ -293,7 +335,7 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
 /// What `o.observationInfo` gives: printed, the dump of SPEC §8.3.
 public struct _KVOObservationInfo: CustomStringConvertible {
     let object: KVOObject
-    public var description: String { object.observationInfoDescription ?? "nil" }
+    public var description: String { _KVOProcess.shared.lock.held { object.observationInfoDescription ?? "nil" } }
 }
 
 /// `NSKeyValueSetMutationKind`.
@@ -316,6 +358,8 @@ public enum NSKeyValueSetMutationKind: UInt {
 /// the original class (its runtime peeks through KVO's subclass).
 public func object_getClass(_ object: Any?) -> _KVORuntimeClass? {
     guard let object = object as? NSObject else { return nil }
+    let process = _KVOProcess.entered()
+    defer { process.lock.leave() }
     return _KVORuntimeClass(
         name: _KVOProcess.shared.runtimeClassName(object._kvoObject), swiftName: object._kvoObject.cls.name)
 }
@@ -334,7 +378,9 @@ public final class _KVORuntimeClass: CustomStringConvertible {
 public func NSStringFromClass(_ cls: _KVORuntimeClass) -> String { cls.name }
 public func NSStringFromClass(_ cls: _KVORuntimeClass?) -> String { cls?.name ?? "nil" }
 public func NSStringFromClass(_ cls: AnyClass) -> String {
-    if let type = cls as? NSObject.Type { return _KVOProcess.shared.classInfo(for: type).runtimeName }
+    if let type = cls as? NSObject.Type {
+        return _KVOProcess.shared.lock.held { _KVOProcess.shared.classInfo(for: type).runtimeName }
+    }
     return String(reflecting: cls)
 }
 
@@ -342,7 +388,8 @@ public func NSStringFromClass(_ cls: AnyClass) -> String {
 /// its observers are unregistered silently and the tokens held in its
 /// properties end.
 public func release(_ object: NSObject) {
-    let process = _KVOProcess.shared
+    let process = _KVOProcess.entered()
+    defer { process.lock.leave() }
     guard let engineObject = object._kvoObject else { return }
     // A token's release ends its observation first, silently.
     if let token = object as? NSKeyValueObservation { token.invalidate() }

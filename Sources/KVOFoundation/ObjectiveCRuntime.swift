@@ -51,7 +51,8 @@ public func objc_setAssociatedObject(
     _ object: Any, _ key: UnsafeRawPointer, _ value: Any?, _ policy: objc_AssociationPolicy
 ) {
     let owner = object as AnyObject
-    let process = _KVOProcess.shared
+    let process = _KVOProcess.entered()
+    defer { process.lock.leave() }
     // The value replaced is released after the table is updated: its deinit
     // may set associated objects too.
     let replaced: _KVOAssociatedValue?
@@ -70,7 +71,9 @@ public func objc_setAssociatedObject(
 /// The value attached to `object` under `key`, or nil.
 public func objc_getAssociatedObject(_ object: Any, _ key: UnsafeRawPointer) -> Any? {
     let owner = object as AnyObject
-    guard let stored = _KVOProcess.shared.associations(of: owner, creating: false)?.values[key] else { return nil }
+    let process = _KVOProcess.entered()
+    defer { process.lock.leave() }
+    guard let stored = process.associations(of: owner, creating: false)?.values[key] else { return nil }
     switch stored {
     case .retained(let value): return value
     case .unretained(let box): return box.object
@@ -80,7 +83,9 @@ public func objc_getAssociatedObject(_ object: Any, _ key: UnsafeRawPointer) -> 
 /// Removes every value attached to `object`.
 public func objc_removeAssociatedObjects(_ object: Any) {
     let owner = object as AnyObject
-    let table = _KVOProcess.shared.associations(of: owner, creating: false)
+    let process = _KVOProcess.entered()
+    defer { process.lock.leave() }
+    let table = process.associations(of: owner, creating: false)
     let removed = table?.values ?? [:]
     table?.values = [:]
     withExtendedLifetime(removed) {}

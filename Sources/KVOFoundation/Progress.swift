@@ -86,8 +86,10 @@ open class Progress: NSObject {
     // MARK: Observable properties
 
     open var totalUnitCount: Int64 {
-        get { selfFraction.total }
+        get { _KVOProcess.shared.lock.held { selfFraction.total } }
         set {
+            let process = _KVOProcess.entered()
+            defer { process.lock.leave() }
             willChangeValue(forKey: "totalUnitCount")
             let before = overall
             let oldTotal = selfFraction.total
@@ -102,8 +104,10 @@ open class Progress: NSObject {
     }
 
     open var completedUnitCount: Int64 {
-        get { selfFraction.completed }
+        get { _KVOProcess.shared.lock.held { selfFraction.completed } }
         set {
+            let process = _KVOProcess.entered()
+            defer { process.lock.leave() }
             willChangeValue(forKey: "completedUnitCount")
             let before = overall
             selfFraction.completed = newValue
@@ -114,14 +118,16 @@ open class Progress: NSObject {
 
     /// The fraction of the whole tree done (0.0 when indeterminate).
     open var fractionCompleted: Double {
-        selfFraction.total > 0 ? overall.fractionCompleted : selfFraction.fractionCompleted
+        _KVOProcess.shared.lock.held {
+            selfFraction.total > 0 ? overall.fractionCompleted : selfFraction.fractionCompleted
+        }
     }
 
     /// Done: `completedUnitCount` equals or exceeds `totalUnitCount`.
-    open var isFinished: Bool { selfFraction.isFinished }
+    open var isFinished: Bool { _KVOProcess.shared.lock.held { selfFraction.isFinished } }
 
     /// Either count negative, or both zero.
-    open var isIndeterminate: Bool { selfFraction.isIndeterminate }
+    open var isIndeterminate: Bool { _KVOProcess.shared.lock.held { selfFraction.isIndeterminate } }
 
     open var isCancellable = true {
         willSet { willChangeValue(forKey: "isCancellable") }
@@ -192,18 +198,24 @@ open class Progress: NSObject {
     // MARK: Cancelling and pausing (the children too)
 
     open func cancel() {
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         if !isCancelled { isCancelled = true }
         cancellationHandler?()
         for child in childrenInOrder { child.cancel() }
     }
 
     open func pause() {
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         if !isPaused { isPaused = true }
         pausingHandler?()
         for child in childrenInOrder { child.pause() }
     }
 
     open func resume() {
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         if isPaused { isPaused = false }
         resumingHandler?()
         for child in childrenInOrder { child.resume() }
@@ -219,10 +231,12 @@ open class Progress: NSObject {
     /// Makes `child` a child standing for `inUnitCount` of this progress's
     /// units: its progress counts toward this one's from now on.
     open func addChild(_ child: Progress, withPendingUnitCount inUnitCount: Int64) {
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         guard child.parent == nil else {
-            _KVOProcess.shared.fail(
+            process.fail(
                 "Fatal error: The Progress was already the child of another Progress",
-                column: _KVOProcess.shared.statementColumn)
+                column: process.statementColumn)
         }
         children[ObjectIdentifier(child)] = (child, inUnitCount)
         child.parent = self
@@ -259,6 +273,8 @@ open class Progress: NSObject {
     }
 
     private func attachImplicitChild(_ child: Progress) {
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         guard let pending = pendingUnitCountForChild else { return }
         pendingUnitCountForChild = nil
         addChild(child, withPendingUnitCount: pending)

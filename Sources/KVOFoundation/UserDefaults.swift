@@ -48,7 +48,7 @@ open class UserDefaults: NSObject {
     // MARK: Reading
 
     open func object(forKey defaultName: String) -> Any? {
-        values[defaultName] ?? registered[defaultName]
+        _KVOProcess.shared.lock.held { values[defaultName] ?? registered[defaultName] }
     }
 
     open func string(forKey defaultName: String) -> String? {
@@ -113,7 +113,7 @@ open class UserDefaults: NSObject {
 
     /// Every default, set and registered.
     open func dictionaryRepresentation() -> [String: Any] {
-        registered.merging(values) { _, set in set }
+        _KVOProcess.shared.lock.held { registered.merging(values) { _, set in set } }
     }
 
     // MARK: Writing: each change notifies the observers of its key
@@ -149,12 +149,14 @@ open class UserDefaults: NSObject {
         guard domainName == suiteName || (suiteName == nil && domainName == Bundle.main.bundleIdentifier) else {
             return
         }
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         for key in values.keys.sorted() { removeObject(forKey: key) }
     }
 
     /// Values for keys no one has set; notifies nobody (see the type's comment).
     open func register(defaults registrationDictionary: [String: Any]) {
-        registered.merge(registrationDictionary) { _, new in new }
+        _KVOProcess.shared.lock.held { registered.merge(registrationDictionary) { _, new in new } }
     }
 
     /// Always true: there is nothing to write.

@@ -19,6 +19,25 @@ final class ClassCollector: SyntaxVisitor {
         return .visitChildren
     }
 
+    /// Class name → the runtime class it descends from (`Operation` for an
+    /// `AsyncOperation: Operation`), for the program's NSObject subclasses.
+    func runtimeAncestors() -> [String: String] {
+        var result: [String: String] = [:]
+        for name in superclassOf.keys {
+            var current = name
+            var seen: Set<String> = []
+            while seen.insert(current).inserted {
+                if SwiftRewriter.runtimeClasses.contains(current) {
+                    result[name] = current
+                    break
+                }
+                guard let next = superclassOf[current] else { break }
+                current = next
+            }
+        }
+        return result
+    }
+
     /// Class name → whether it (or an ancestor) is `@objcMembers`.
     func nsObjectClasses() -> [String: Bool] {
         var result: [String: Bool] = [:]

@@ -84,7 +84,10 @@ extension EditCollector {
             }
             return []
         }
-        let objc = isObjC(node.attributes, classMembers: objcMembers)
+        let overridesFoundation =
+            has(node.modifiers, .override)
+            && (ancestors[className].flatMap { SwiftRewriter.foundationProperties[$0]?.contains(name) } ?? false)
+        let objc = overridesFoundation || isObjC(node.attributes, classMembers: objcMembers)
         let dynamic = has(node.modifiers, .dynamic)
         // Swift's warning spares @objc dynamic properties and @objc ones with
         // an explicit setter (meant for manual notification).

@@ -7,6 +7,8 @@ final class EditCollector: SyntaxVisitor {
     let converter: SourceLocationConverter
     /// NSObject subclasses declared in the program, and whether `@objcMembers` applies.
     let classes: [String: Bool]
+    /// The runtime class each of them descends from (`Operation`).
+    let ancestors: [String: String]
     var edits: [Edit] = []
     var warnings: [RewriterRemark] = []
     var errors: [RewriterRemark] = []
@@ -18,10 +20,11 @@ final class EditCollector: SyntaxVisitor {
     private let bytes: [UInt8]
     private var hasMain = false
 
-    init(source: String, converter: SourceLocationConverter, classes: [String: Bool]) {
+    init(source: String, converter: SourceLocationConverter, classes: [String: Bool], ancestors: [String: String]) {
         self.source = source
         self.converter = converter
         self.classes = classes
+        self.ancestors = ancestors
         self.bytes = Array(source.utf8)
         super.init(viewMode: .sourceAccurate)
     }
@@ -107,6 +110,13 @@ final class EditCollector: SyntaxVisitor {
             var components = argument.trimmedDescription.split(separator: ".").map(String.init)
             if components.count > 1, let first = components.first, first.first?.isUppercase == true {
                 components.removeFirst()
+                // `#keyPath(Operation.isFinished)` is "finished" (the Objective-C name).
+                let runtimeClass = ancestors[first] ?? (SwiftRewriter.runtimeClasses.contains(first) ? first : nil)
+                if components.count == 1, let runtimeClass,
+                    let name = SwiftRewriter.objectiveCNames[runtimeClass]?[components[0]]
+                {
+                    components[0] = name
+                }
             }
             replace(node, with: "\"" + components.joined(separator: ".") + "\"")
             return .skipChildren

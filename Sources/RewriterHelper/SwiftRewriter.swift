@@ -25,7 +25,39 @@ import SwiftSyntax
 enum SwiftRewriter {
     /// Classes whose instances are NSObjects without being declared in the program.
     static let runtimeClasses: Set<String> = [
-        "NSObject", "NSKeyValueObservation", "Progress", "UserDefaults",
+        "NSObject", "NSKeyValueObservation", "Progress", "UserDefaults", "Operation", "BlockOperation",
+        "OperationQueue",
+    ]
+
+    /// Properties of Foundation's classes that Objective-C sees: a
+    /// subclass's `override var isFinished` is `@objc` as the property it
+    /// overrides, without saying so.
+    static let foundationProperties: [String: Set<String>] = [
+        "Operation": operationProperties, "BlockOperation": operationProperties,
+        "OperationQueue": [
+            "operations", "operationCount", "maxConcurrentOperationCount", "isSuspended", "name", "qualityOfService",
+        ],
+        "Progress": [
+            "totalUnitCount", "completedUnitCount", "fractionCompleted", "isFinished", "isIndeterminate",
+            "isCancelled", "isPaused", "isCancellable", "isPausable", "localizedDescription",
+            "localizedAdditionalDescription", "userInfo", "kind",
+        ],
+    ]
+    static let operationProperties: Set<String> = [
+        "isFinished", "isExecuting", "isReady", "isCancelled", "isAsynchronous", "isConcurrent", "dependencies",
+        "queuePriority", "completionBlock", "name", "qualityOfService",
+    ]
+
+    /// The Objective-C names of Foundation's properties that Swift names
+    /// otherwise (`getter=isFinished` of the property `finished`): what
+    /// `#keyPath(Operation.isFinished)` is on a Mac.
+    static let objectiveCNames: [String: [String: String]] = [
+        "Operation": operationObjectiveCNames, "BlockOperation": operationObjectiveCNames,
+        "OperationQueue": ["isSuspended": "suspended"],
+    ]
+    static let operationObjectiveCNames = [
+        "isFinished": "finished", "isExecuting": "executing", "isReady": "ready", "isCancelled": "cancelled",
+        "isAsynchronous": "asynchronous", "isConcurrent": "concurrent",
     ]
 
     static func rewrite(_ source: String, fileName: String) -> RewrittenProgram {
@@ -44,7 +76,9 @@ enum SwiftRewriter {
         let converter = SourceLocationConverter(fileName: lines.names[0], tree: tree)
         let classes = ClassCollector(viewMode: .sourceAccurate)
         classes.walk(tree)
-        let collector = EditCollector(source: source, converter: converter, classes: classes.nsObjectClasses())
+        let collector = EditCollector(
+            source: source, converter: converter, classes: classes.nsObjectClasses(),
+            ancestors: classes.runtimeAncestors())
         collector.echoes = echoes
         collector.edits = edits
         collector.walk(tree)
