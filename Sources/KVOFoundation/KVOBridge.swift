@@ -106,6 +106,7 @@ public enum _KVOBridge {
         case .string(let text): return text
         case .object(let object): return _KVOProcess.shared.host(of: object)
         case .array(let elements): return elements.map { swiftValue($0) ?? NSNull() } as [Any]
+        case .decimal(let number): return NSDecimalNumber(string: number.description)
         case .set(let set): return Set(set.elements.compactMap { swiftValue($0) as? AnyHashable })
         case .arrayProxy, .setProxy:
             let process = _KVOProcess.shared
@@ -140,6 +141,8 @@ public enum _KVOBridge {
         case .array(let elements):
             let swift = elements.map { swiftValue($0) ?? NSNull() }
             if let result = swift as? V { return result }
+            // An `NSMutableArray` property: a new one, as Apple's proxy sets.
+            if let result = NSMutableArray(array: swift) as? V { return result }
         default:
             break
         }

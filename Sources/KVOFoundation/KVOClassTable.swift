@@ -172,7 +172,7 @@ public func _kvoStart() {
 /// runtime error can name it.
 @inline(__always)
 public func _kvoAt(_ line: Int, _ column: Int, _ callColumn: Int) {
-    let mark = _KVOProcess.shared.marks.current
+    let mark = _KVOProcess.shared.mark
     mark.pointee.line = line
     mark.pointee.statementColumn = column
     mark.pointee.callColumn = callColumn

@@ -36,12 +36,22 @@ public final class _KVOProcess {
     /// Each thread's statement running now, as the rewriter marked it
     /// (`_kvoAt`): line, the statement's column, and the column of its first
     /// KVO call.
-    let marks: _KVOMarks
-    var line: Int { marks.current.pointee.line }
-    var statementColumn: Int { marks.current.pointee.statementColumn }
-    var callColumn: Int { marks.current.pointee.callColumn }
-    /// Statements run (each `_kvoAt`), for `--stats`.
-    var statements: Int { marks.statements }
+    /// The runtime starts on the main thread (`_kvoStart`, first thing).
+    let marks = _KVOMarks()
+    /// Every thread's marks but the main thread's (never freed: a few bytes
+    /// a thread, and pool threads are reused), under `lock`.
+    private var otherMarks: [UnsafeMutablePointer<_KVOMark>] = []
+    @inline(__always)
+    var mark: UnsafeMutablePointer<_KVOMark> {
+        marks.current { made in lock.held { otherMarks.append(made) } }
+    }
+    var line: Int { mark.pointee.line }
+    var statementColumn: Int { mark.pointee.statementColumn }
+    var callColumn: Int { mark.pointee.callColumn }
+    /// Statements run (each `_kvoAt`) by every thread, for `--stats`.
+    var statements: Int {
+        lock.held { otherMarks.reduce(marks.main.pointee.statements) { $0 &+ $1.pointee.statements } }
+    }
     /// Where the counts go at the end (`ProgramChannel.Summary`).
     let summaryPath: String?
     /// `--keep-going`, which a Swift program cannot honour: said when it ends.
@@ -96,7 +106,6 @@ public final class _KVOProcess {
     }
 
     private init() {
-        marks = _KVOMarks(lock: lock)
         // getenv, not ProcessInfo's dictionary of the whole environment.
         let settings = ProgramChannel.Settings { getenv($0).map { String(cString: $0) } }
         self.settings = settings

@@ -23,7 +23,7 @@ enum _KVOTrapReport {
 
     static func install(path: String, marks: _KVOMarks) {
         marksKey = marks.key
-        mainMarks = marks.current
+        mainMarks = marks.main
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard descriptor >= 0 else { return }
         let size = 1 << 16

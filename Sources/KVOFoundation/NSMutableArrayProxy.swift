@@ -1,12 +1,33 @@
 import KVOCore
 
-/// `mutableArrayValue(forKey:)`: every mutation notifies as the proxy does.
-public final class NSMutableArrayProxy: CustomStringConvertible {
+/// What `mutableArrayValue(forKey:)` returns: an `NSMutableArray` whose every
+/// mutation notifies as Apple's proxy's does (SPEC §6.3's proxy operations,
+/// the engine's). A subclass of Foundation's class, as on a Mac, so that it is passed
+/// where an `NSMutableArray` is expected and casts (`as! [String]`) copy its
+/// elements. The `IndexSet` methods are one change each, with every index.
+///
+/// Internal, so that no program names it: Foundation's required initializers
+/// (decoding, literals) are unreachable, and trap if reached.
+final class NSMutableArrayProxy: NSMutableArray {
     let owner: NSObject
     let keyPath: String
+
     init(owner: NSObject, keyPath: String) {
         self.owner = owner
         self.keyPath = keyPath
+        super.init()
+    }
+
+    required init(coder: NSCoder) {
+        preconditionFailure("a mutable array proxy is made by mutableArrayValue(forKey:) only")
+    }
+
+    required init(objects: UnsafePointer<AnyObject>?, count: Int) {
+        preconditionFailure("a mutable array proxy is made by mutableArrayValue(forKey:) only")
+    }
+
+    required convenience init(arrayLiteral elements: Any...) {
+        preconditionFailure("a mutable array proxy is made by mutableArrayValue(forKey:) only")
     }
 
     /// The mutation is worked out under the runtime's lock too (`add` reads
@@ -26,25 +47,46 @@ public final class NSMutableArrayProxy: CustomStringConvertible {
         return []
     }
 
-    public var count: Int { contents.count }
-    public subscript(index: Int) -> Any {
+    // NSArray's primitives, which every other method of Foundation's uses.
+    override var count: Int { contents.count }
+    override func object(at index: Int) -> Any {
         _KVOProcess.shared.lock.held { _KVOBridge.swiftValue(contents[index]) ?? NSNull() }
     }
-    public func object(at index: Int) -> Any { self[index] }
-    public func add(_ object: Any) { mutate(.insert([_KVOBridge.value(object)], at: [count])) }
-    public func insert(_ object: Any, at index: Int) { mutate(.insert([_KVOBridge.value(object)], at: [index])) }
-    public func removeObject(at index: Int) { mutate(.remove(at: [index])) }
-    public func removeLastObject() { mutate(.remove(at: [count - 1])) }
-    public func removeAllObjects() { mutate(.remove(at: Array(0..<count))) }
-    public func replaceObject(at index: Int, with object: Any) {
+    override subscript(index: Int) -> Any {
+        get { object(at: index) }
+        set { replaceObject(at: index, with: newValue) }
+    }
+
+    // NSMutableArray's primitives, and its bulk methods as one change each.
+    override func add(_ object: Any) { mutate(.insert([_KVOBridge.value(object)], at: [count])) }
+    override func insert(_ object: Any, at index: Int) {
+        mutate(.insert([_KVOBridge.value(object)], at: [index]))
+    }
+    override func insert(_ objects: [Any], at indexes: IndexSet) {
+        mutate(.insert(objects.map { _KVOBridge.value($0) }, at: Array(indexes)))
+    }
+    override func addObjects(from otherArray: [Any]) {
+        mutate(.insert(otherArray.map { _KVOBridge.value($0) }, at: Array(count..<(count + otherArray.count))))
+    }
+    override func removeObject(at index: Int) { mutate(.remove(at: [index])) }
+    override func removeObjects(at indexes: IndexSet) { mutate(.remove(at: Array(indexes))) }
+    override func removeLastObject() { mutate(.remove(at: [count - 1])) }
+    override func removeAllObjects() { mutate(.remove(at: Array(0..<count))) }
+    override func replaceObject(at index: Int, with object: Any) {
         mutate(.replace(at: [index], with: [_KVOBridge.value(object)]))
     }
-    public func remove(_ object: Any) {
+    override func replaceObjects(at indexes: IndexSet, with objects: [Any]) {
+        mutate(.replace(at: Array(indexes), with: objects.map { _KVOBridge.value($0) }))
+    }
+    override func remove(_ object: Any) {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
         let target = _KVOBridge.value(object)
         let indexes = contents.indices.filter { contents[$0] == target }
         if !indexes.isEmpty { mutate(.remove(at: indexes)) }
     }
-    public var description: String { _KVOProcess.shared.lock.held { _KVOBridge.describe(.array(contents)) } }
+
+    override var description: String {
+        _KVOProcess.shared.lock.held { _KVOBridge.describe(.array(contents)) }
+    }
 }

@@ -315,11 +315,11 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
 
     // MARK: Collection proxies
 
-    open func mutableArrayValue(forKey key: String) -> NSMutableArrayProxy {
+    open func mutableArrayValue(forKey key: String) -> NSMutableArray {
         NSMutableArrayProxy(owner: self, keyPath: key)
     }
 
-    open func mutableArrayValue(forKeyPath keyPath: String) -> NSMutableArrayProxy {
+    open func mutableArrayValue(forKeyPath keyPath: String) -> NSMutableArray {
         NSMutableArrayProxy(owner: self, keyPath: keyPath)
     }
 
