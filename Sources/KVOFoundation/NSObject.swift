@@ -45,9 +45,19 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     }
 
     deinit {
-        guard let object = _kvoObject else { return }
+        guard _kvoObject != nil else { return }
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
+        _kvoEnd(process)
+        // Last, still under the lock: the engine object goes with this
+        // reference, and its deinit edits its class's table of names.
+        _kvoObject = nil
+    }
+
+    /// What `deinit` does under the runtime's lock, in a function of its own
+    /// so that its references are gone when it returns.
+    private func _kvoEnd(_ process: _KVOProcess) {
+        guard let object = _kvoObject else { return }
         // First: the host table holds this object unretained (_Host).
         process.hosts[ObjectIdentifier(object)] = nil
         if !object.isReleased {

@@ -74,7 +74,12 @@ open class Operation: NSObject {
     /// ready at once so that its queue can clear it out).
     open var isReady: Bool { _KVOProcess.shared.lock.held { unfinishedDependencies.isEmpty || cancelled } }
 
-    open var name: String?
+    /// Atomic, as Apple's: read and set under the runtime's lock.
+    open var name: String? {
+        get { _KVOProcess.shared.lock.held { ownName } }
+        set { _KVOProcess.shared.lock.held { ownName = newValue } }
+    }
+    private var ownName: String?
     open var completionBlock: (() -> Void)? {
         willSet { willChangeValue(forKey: "completionBlock") }
         didSet { didChangeValue(forKey: "completionBlock") }

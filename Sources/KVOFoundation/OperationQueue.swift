@@ -160,10 +160,12 @@ open class OperationQueue: NSObject {
     /// A block that runs once every operation added before it has ended, and
     /// before any added after it starts (`addBarrierBlock`).
     open func addBarrierBlock(_ barrier: @escaping () -> Void) {
+        // Atomic: an operation another thread adds meanwhile is before the
+        // barrier and waited for, or after it.
         let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
         let operation = _KVOBarrierOperation(block: barrier)
         for earlier in queued { operation.addDependency(earlier) }
-        process.lock.leave()
         addOperation(operation)
     }
 

@@ -19,6 +19,28 @@ extension EditCollector {
         modifiers.contains { $0.name.tokenKind == .keyword(keyword) }
     }
 
+    /// Whether an accessor posts a change itself (`willChangeValue(forKey:)`,
+    /// `didChangeValue(for:)`, `willChange(_:valuesAt:forKey:)`…).
+    func postsByHand(_ accessor: AccessorDeclSyntax) -> Bool {
+        final class Finder: SyntaxVisitor {
+            var found = false
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                let callee = node.calledExpression
+                let name =
+                    callee.as(DeclReferenceExprSyntax.self)?.baseName.text
+                    ?? callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+                if let name, ["willChangeValue", "didChangeValue", "willChange", "didChange"].contains(name) {
+                    found = true
+                }
+                return found ? .skipChildren : .visitChildren
+            }
+        }
+        guard let body = accessor.body else { return false }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(body)
+        return finder.found
+    }
+
     /// The KVC table and the KVO observers of one NSObject subclass.
     func describe(_ node: ClassDeclSyntax, objcMembers: Bool) {
         let className =
@@ -136,6 +158,12 @@ extension EditCollector {
         // `dynamic` alone is Swift's own (dynamic replacement), not Objective-C's:
         // only `@objc dynamic` goes through KVO's setter.
         let notifies = objc && dynamic
+        // A setter, `willSet` or `didSet` that posts the change by hand
+        // (`willChangeValue(forKey:)`) notifies: no warning that it does not
+        // (SPEC §11.1), and no advice to make it dynamic, which would post twice.
+        if !notifies, [setter, willSet, didSet].contains(where: { $0.map(postsByHand) ?? false }) {
+            return [entry]
+        }
         let will =
             notifies
             ? "_kvoWill(self, \"\(name)\")"

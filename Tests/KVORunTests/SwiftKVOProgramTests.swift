@@ -134,6 +134,62 @@ import _KVOTestSupport
                 + "b.setValue(1, forKey: \"n\")", compileOnly: true)
         #expect(result.status == 2)
         #expect(result.text.contains("program.swift:4:3: error: value of type 'Box' has no member 'setValue'"))
+        // Issue 40: and says what to do.
+        #expect(
+            result.text.contains(
+                "program.swift:4:3: note: KVO and KVC need an object of a class that inherits from NSObject: declare 'Box' as 'class Box: NSObject'"
+            ))
+    }
+
+    /// One of Foundation's classes kvo-run does not model: said so, not "make it an NSObject".
+    @Test func kvoOnAnUnmodelledFoundationClassSaysItIsNotModelled() {
+        let result = SwiftProgramTests.run(
+            "import Foundation\nlet f = DateFormatter()\nlet t = f.observe(\\.dateFormat) { _, _ in }\n",
+            compileOnly: true)
+        #expect(result.status == 2)
+        #expect(result.text.contains("error: value of type 'DateFormatter' has no member 'observe'"))
+        #expect(
+            result.text.contains(
+                "note: 'DateFormatter' is one of swift-corelibs-foundation's classes, whose KVO and KVC kvo-run does not model"
+            ))
+    }
+
+    /// SPEC §11.1: a setter, willSet or didSet that posts the change by hand
+    /// notifies; the not-dynamic warning (whose advice would post twice) is
+    /// for an assignment that notified nobody.
+    @Test func aSetterThatPostsByHandIsNotToldItBypassesKVO() {
+        expectRun(
+            """
+            import Foundation
+            final class Worker: NSObject {
+                private var running = false
+                @objc var isExecuting: Bool {
+                    get { running }
+                    set {
+                        willChangeValue(forKey: "isExecuting")
+                        running = newValue
+                        didChangeValue(forKey: "isExecuting")
+                    }
+                }
+                @objc var plain = 0
+            }
+            let w = Worker()
+            let t = w.observe(\\.isExecuting, options: [.new]) { _, c in print(c.newValue!) }
+            let u = w.observe(\\.plain, options: [.new]) { _, c in print(c.newValue!) }
+            w.isExecuting = true
+            w.plain = 1
+            """,
+            """
+            program.swift:16:19: warning: passing reference to non-'@objc dynamic' property 'plain' to KVO method 'observe(_:options:changeHandler:)' may lead to unexpected behavior or runtime trap
+            let u = w.observe(\\.plain, options: [.new]) { _, c in print(c.newValue!) }
+                              ^~~~~~~
+            w.isExecuting → t {kind = 1; new = 1}
+              true
+            program.swift:18:1: warning: 'plain' is not dynamic: this assignment bypasses KVO; declare it '@objc dynamic var plain'
+            w.plain = 1
+            ^
+
+            """)
     }
 
     @Test func willSetAndDidSetRunInsideTheChange() {

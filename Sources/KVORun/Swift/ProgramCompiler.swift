@@ -77,6 +77,9 @@ enum ProgramCompiler {
                     continue
                 }
                 diagnostics.append(found)
+                if let note = kvoMemberNote(found.diagnostic, program: program) {
+                    diagnostics.append((found.file, note))
+                }
             }
             for found in diagnostics { report(found.diagnostic, found.file) }
             if diagnostics.isEmpty {
@@ -88,6 +91,42 @@ enum ProgramCompiler {
             // Already reported, each at its line.
             throw SwiftProgram.Failure(message: "", status: ExitStatus.scriptErrors)
         }
+    }
+
+    /// KVO's and KVC's methods, which only an `NSObject` has.
+    static let kvoMembers: Set<String> = [
+        "observe", "addObserver", "removeObserver", "value", "setValue", "willChangeValue", "didChangeValue",
+        "willChange", "didChange", "mutableArrayValue", "mutableSetValue", "setValuesForKeys",
+        "dictionaryWithValues", "observationInfo", "validateValue",
+    ]
+
+    /// The note after swiftc's "value of type 'T' has no member 'observe'"
+    /// (SPEC §11.0): KVO needs an `NSObject` subclass, which a type the
+    /// program declares can become; one of Foundation's classes that kvo-run
+    /// does not model cannot (§11.7).
+    static func kvoMemberNote(_ diagnostic: Diagnostic, program: String) -> Diagnostic? {
+        guard diagnostic.severity == .error else { return nil }
+        let text = diagnostic.message
+        let prefix = "value of type '"
+        guard text.hasPrefix(prefix), let typeEnd = text.dropFirst(prefix.count).firstIndex(of: "'") else {
+            return nil
+        }
+        let type = String(text[text.index(text.startIndex, offsetBy: prefix.count)..<typeEnd])
+        let rest = text[typeEnd...]
+        guard rest.hasPrefix("' has no member '") else { return nil }
+        let member = rest.dropFirst("' has no member '".count).prefix { $0 != "'" }
+        guard kvoMembers.contains(String(member)) else { return nil }
+        let base = String(type.prefix { $0 != "<" && $0 != "?" })
+        // `class Base`, `struct Base`…: two words in a row of the program's.
+        let words = program.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+        let declared = zip(words, words.dropFirst()).contains { keyword, name in
+            name == base && ["class", "struct", "enum", "actor", "protocol"].contains(keyword)
+        }
+        let message =
+            declared
+            ? "KVO and KVC need an object of a class that inherits from NSObject: declare '\(base)' as 'class \(base): NSObject' (a struct or an enum cannot be observed)"
+            : "'\(base)' is one of swift-corelibs-foundation's classes, whose KVO and KVC kvo-run does not model (SPEC §11.7): observe a property of your own NSObject subclass instead"
+        return Diagnostic(.note, message, at: diagnostic.location)
     }
 
     /// The driver's jobs without the driver (CompileJobs): the frontend, then
