@@ -33,6 +33,11 @@ extension DefaultStringInterpolation {
     public mutating func appendInterpolation(_ value: NSNumber) {
         appendLiteral(_KVOPrinter.describe(value))
     }
+
+    /// A key path as a Mac prints it (`\Account.balance`).
+    public mutating func appendInterpolation<Root, Value>(_ keyPath: KeyPath<Root, Value>) {
+        appendLiteral(_KVOPrinter.describe(keyPath))
+    }
 }
 
 /// `String(describing:)` of the same values, for the same reason.

@@ -44,6 +44,18 @@ enum _KVOPrinter {
         foundationDescription(item, topLevel: true) ?? swiftDescription(item)
     }
 
+    /// `\Account.balance`, as Swift prints a key path on a Mac, where Linux
+    /// prints `\Account.<computed 0x… (Int)>`: the name the runtime knows for
+    /// it (a class's key paths are named when the class is described).
+    static func keyPathDescription(_ keyPath: AnyKeyPath) -> String? {
+        let root = type(of: keyPath).rootType
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
+        if let type = root as? NSObject.Type { _ = process.classInfo(for: type) }
+        guard let name = process.keyPathNames[keyPath] else { return nil }
+        return "\\" + _typeName(root, qualified: false) + "." + name
+    }
+
     /// Swift's own `String(describing:)`: generic, so that this module's
     /// overload for `Any` (which calls `describe`) is not chosen.
     static func swiftDescription<T>(_ value: T) -> String { String(describing: value) }
@@ -62,6 +74,7 @@ enum _KVOPrinter {
             guard let wrapped = optional._kvoWrapped else { return "nil" }
             return "Optional(\(debugDescribe(wrapped)))"
         }
+        if let keyPath = item as? AnyKeyPath, let text = keyPathDescription(keyPath) { return text }
         if let number = item as? NSNumber, type(of: item) is NSNumber.Type {
             return numberDescription(number)
         }

@@ -157,6 +157,46 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         _kvoRaise(Exceptions.setNil(_kvoObject, key: key))
     }
 
+    // MARK: Key-value coding of the class object
+
+    /// A class is an object in Objective-C, and NSObject's class side answers
+    /// KVC as an instance does (libraries override
+    /// `class func setValue(_:forUndefinedKey:)` to ignore unknown keys). A
+    /// class object has no properties here: every key is undefined.
+    open class func value(forKey key: String) -> Any? { value(forUndefinedKey: key) }
+
+    open class func setValue(_ value: Any?, forKey key: String) {
+        if value == nil || value is NSNull {
+            setNilValueForKey(key)
+        } else {
+            setValue(value, forUndefinedKey: key)
+        }
+    }
+
+    open class func value(forUndefinedKey key: String) -> Any? {
+        _kvoRaiseOnClass(Exceptions.undefinedKeyGet(_kvoClassReceiver, key: key))
+    }
+
+    open class func setValue(_ value: Any?, forUndefinedKey key: String) {
+        _kvoRaiseOnClass(Exceptions.undefinedKeySet(_kvoClassReceiver, key: key))
+    }
+
+    open class func setNilValueForKey(_ key: String) {
+        setValue(nil, forUndefinedKey: key)
+    }
+
+    /// `<Account (class)>`: the class where a Mac prints its address (SPEC §3.1).
+    private static var _kvoClassReceiver: String {
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
+        return "<\(process.classInfo(for: self).runtimeName) (class)>"
+    }
+
+    private static func _kvoRaiseOnClass(_ exception: (name: String, reason: String)) -> Never {
+        let process = _KVOProcess.entered()
+        process.terminate(CocoaException(name: exception.name, reason: exception.reason, depth: process.kvo.depth))
+    }
+
     /// NSObject's default raises an exception nothing in a Swift program can
     /// catch: the program ends with it, at the current depth.
     private func _kvoRaise(_ exception: (name: String, reason: String)) -> Never {

@@ -154,6 +154,51 @@ import _KVOTestSupport
             ))
     }
 
+    /// SPEC §11.8: Swift's own printing of KVO's types is a Mac's, where
+    /// Linux prints `\Model.<computed 0x… (String)>` and `KVOFoundation.`.
+    @Test func keyPathsAndOptionsPrintAsOnAMac() {
+        expectRun(
+            """
+            import Foundation
+            class Model: NSObject { @objc dynamic var name = "" }
+            print(\\Model.name, "\\(\\Model.name)")
+            print([NSKeyValueObservingOptions.new, .old])
+            print(NSKeyValueObservingOptions.initial)
+            """,
+            """
+            \\Model.name \\Model.name
+            [__C.NSKeyValueObservingOptions(rawValue: 1), __C.NSKeyValueObservingOptions(rawValue: 2)]
+            NSKeyValueObservingOptions(rawValue: 4)
+
+            """)
+    }
+
+    /// NSObject's class side answers KVC too: a library's
+    /// `override class func setValue(_:forUndefinedKey:)` compiles and is
+    /// called; without one, the class raises as an instance does.
+    @Test func classSideKVCCanBeOverridden() {
+        expectRun(
+            """
+            import Foundation
+            class Model: NSObject {
+                override class func setValue(_ value: Any?, forUndefinedKey key: String) {
+                    print("class ignores", key)
+                }
+            }
+            class Plain: NSObject {}
+            Model.setValue(1, forKey: "version")
+            print(Model.value(forKey: "nothing") as Any)
+            """, status: 1,
+            """
+            class ignores version
+            *** Terminating app due to uncaught exception 'NSUnknownKeyException', reason: '[<main.Model (class)> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nothing.'
+            program.swift:9:18: note: the uncaught exception 'NSUnknownKeyException' was raised here
+            print(Model.value(forKey: "nothing") as Any)
+                             ^
+
+            """)
+    }
+
     /// SPEC §11.1: a setter, willSet or didSet that posts the change by hand
     /// notifies; the not-dynamic warning (whose advice would post twice) is
     /// for an assignment that notified nobody.
