@@ -105,7 +105,9 @@ public enum _KVOBridge {
         case .double(let number): return NSNumber(value: number)
         case .string(let text): return text
         case .object(let object): return _KVOProcess.shared.host(of: object)
-        case .array(let elements): return elements.map { swiftValue($0) ?? NSNull() } as [Any]
+        // An NSArray, as Objective-C hands one to Swift (SPEC §11.8): it prints
+        // as Foundation prints it and casts back (`as? [String]`).
+        case .array(let elements): return NSArray(array: elements.map { swiftValue($0) ?? NSNull() })
         case .decimal(let number): return NSDecimalNumber(string: number.description)
         case .set(let set): return Set(set.elements.compactMap { swiftValue($0) as? AnyHashable })
         case .arrayProxy, .setProxy:

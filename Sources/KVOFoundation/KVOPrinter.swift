@@ -75,6 +75,7 @@ enum _KVOPrinter {
             return "Optional(\(debugDescribe(wrapped)))"
         }
         if let keyPath = item as? AnyKeyPath, let text = keyPathDescription(keyPath) { return text }
+        if type(of: item) is NSArray.Type, let array = item as? NSArray { return arrayDescription(array, indent: 0) }
         if let number = item as? NSNumber, type(of: item) is NSNumber.Type {
             return numberDescription(number)
         }
@@ -89,6 +90,22 @@ enum _KVOPrinter {
 
     private static func needsFoundationDescription(_ item: Any) -> Bool {
         type(of: item) is NSNumber.Type || item is _KVOOptional
+    }
+
+    /// NSArray's description on a Mac: one element a line, indented four
+    /// spaces a level; strings and numbers as inside any collection (quoted
+    /// unless a plain word, SPEC §3), objects by their own description.
+    static func arrayDescription(_ array: NSArray, indent: Int) -> String {
+        guard array.count > 0 else { return "(\n)" }
+        let inner = String(repeating: " ", count: indent + 4)
+        let lines = array.map { element -> String in
+            if type(of: element) is NSArray.Type, let nested = element as? NSArray {
+                return inner + arrayDescription(nested, indent: indent + 4)
+            }
+            if let object = element as? NSObject { return inner + object.description }
+            return inner + _KVOBridge.value(element).collectionDescription
+        }
+        return "(\n" + lines.joined(separator: ",\n") + "\n" + String(repeating: " ", count: indent) + ")"
     }
 
     /// NSNumber's description on a Mac.

@@ -117,8 +117,40 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     open func value(forKeyPath keyPath: String) -> Any? {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
-        return _KVOBridge.swiftValue(
-            process.run { try process.kvo.value(of: .object(_kvoObject), forKeyPath: keyPath) })
+        let result = Result { try process.kvo.value(of: .object(_kvoObject), forKeyPath: keyPath) }
+        if case .failure(ScriptError.exception) = result, let value = _kvoValueThroughForeign(keyPath) {
+            return value
+        }
+        return _KVOBridge.swiftValue(process.run { try result.get() })
+    }
+
+    /// A key path through a value the engine holds as its description (a
+    /// Swift dictionary property: `bands.Beatles.members.lastName`, from
+    /// Swift's own objc_keypath.swift test): the engine raised on that
+    /// description; the rest of the path is read from the value itself, as
+    /// KVC does on a Mac through the NSDictionary it bridges to. Nil (and the
+    /// engine's exception stands) when the path does not go through one.
+    private func _kvoValueThroughForeign(_ keyPath: String) -> Any?? {
+        let process = _KVOProcess.shared
+        let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var current: NSObject = self
+        for (index, key) in keys.enumerated() where index < keys.count - 1 {
+            guard !key.hasPrefix("@"), let object = current._kvoObject,
+                let value = try? process.kvo.value(of: .object(object), forKey: key)
+            else { return nil }
+            switch value {
+            case .object(let next):
+                guard let host = process.host(of: next) else { return nil }
+                current = host
+            case .string(let text):
+                guard let original = _KVOBridge.foreignValue(text) else { return nil }
+                let rest = keys[(index + 1)...].joined(separator: ".")
+                return .some(_KVOCollections.value(of: original, forKeyPath: rest))
+            default:
+                return nil
+            }
+        }
+        return nil
     }
 
     open func setValue(_ value: Any?, forKey key: String) {
