@@ -35,6 +35,21 @@ import RewriterProtocol
         return ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "", status)
     }
 
+    /// Issue 40: a program that does not parse gets swiftc's own parse
+    /// errors for the user's text (`expected '}' in class`), nothing past the
+    /// end of the file and nothing about names the rewriting introduced.
+    @Test func aProgramThatDoesNotParseGetsSwiftcsParseErrors() {
+        let result = Self.run(
+            "import Foundation\n\nclass Account: NSObject {\n    @objc dynamic var balance = 0\n\n"
+                + "let acct = Account()\nlet token = acct.observe(\\.balance, options: [.new]) { _, change in\n"
+                + "    print(change.newValue!)\n}\nacct.balance = 5\n", compileOnly: true)
+        #expect(result.status == 2)
+        #expect(result.text.contains("program.swift:11:1: error: expected '}' in class"), "\(result.text)")
+        #expect(result.text.contains("program.swift:3:25: note: to match this opening '{'"))
+        #expect(!result.text.contains("_kvo"))
+        #expect(!result.text.contains("program.swift:12:"))
+    }
+
     @Test func aScenarioThatImportsFoundationIsSwift() throws {
         #expect(SwiftProgram.isSwift("// note\n\n/* a\n b */\nimport Foundation\n", file: "x.kvo"))
         #expect(SwiftProgram.isSwift("print(1)", file: "x.swift"))

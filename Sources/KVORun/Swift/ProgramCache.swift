@@ -61,15 +61,42 @@ struct ProgramCache {
                     at: KVOScript.SourceLocation(line: error.line, column: error.column), length: error.length))
         }
         if !rewritten.errors.isEmpty { throw SwiftProgram.Failure(message: "", status: ExitStatus.scriptErrors) }
-        return try store(
-            rewritten.source, in: directory, files: [display],
-            report: { diagnostic, _ in report(diagnostic) },
-            // The warnings before the program: a cached program has its warnings.
-            beside: { folder in
-                if !warnings.isEmpty {
-                    try? SwiftProgram.writeFile(SwiftProgram.warningsText(warnings), to: folder + "/warnings")
-                }
-            })
+        var compileDiagnostics: [Diagnostic] = []
+        do {
+            return try store(
+                rewritten.source, in: directory, files: [display],
+                report: { diagnostic, _ in compileDiagnostics.append(diagnostic) },
+                // The warnings before the program: a cached program has its warnings.
+                beside: { folder in
+                    if !warnings.isEmpty {
+                        try? SwiftProgram.writeFile(SwiftProgram.warningsText(warnings), to: folder + "/warnings")
+                    }
+                })
+        } catch let failure as SwiftProgram.Failure where failure.status == ExitStatus.scriptErrors {
+            // A program that does not parse: swiftc's own errors for the
+            // user's text (`expected '}' in class`), never what the rewritten
+            // text made of the damage (errors past the end of the file, about
+            // names the rewriter introduced).
+            let parseErrors = parseDiagnostics(source, display: display, in: directory)
+            for diagnostic in parseErrors.isEmpty ? compileDiagnostics : parseErrors { report(diagnostic) }
+            throw failure
+        }
+    }
+
+    /// `swiftc -parse` of the program as the user wrote it: its diagnostics
+    /// when it does not parse, else none.
+    private func parseDiagnostics(_ source: String, display: String, in directory: String) -> [Diagnostic] {
+        let folder = directory + "/parse-\(getpid())"
+        guard (try? SwiftProgram.makeDirectories(folder)) != nil else { return [] }
+        defer { Files.removeFolder(folder) }
+        let name = String(display.split(separator: "/").last ?? "main.swift")
+        let path = folder + "/" + (name.hasSuffix(".swift") ? name : name + ".swift")
+        let log = folder + "/parse.log"
+        guard (try? SwiftProgram.writeFile(source, to: path)) != nil,
+            !ProgramCompiler.runLogged([swiftc, "-parse", "-diagnostic-style", "llvm", path], log: log)
+        else { return [] }
+        let text = (try? Files.read(log)) ?? ""
+        return SwiftProgram.compilerDiagnostics(text, files: [path]).map(\.diagnostic)
     }
 
     /// Compiles `program` into `directory`/program: built in a folder of its
