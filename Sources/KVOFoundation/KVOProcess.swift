@@ -33,6 +33,9 @@ public final class _KVOProcess {
     let sourcePath: String?
     /// Held by every entry into the runtime (`_KVOLock`).
     let lock = _KVOLock()
+    /// `willChangeValue` calls whose `didChangeValue` has not come: each
+    /// keeps a level of `lock` until it does (one thread's, as the lock is).
+    var manualChangesOpen = 0
     /// Each thread's statement running now, as the rewriter marked it
     /// (`_kvoAt`): line, the statement's column, and the column of its first
     /// KVO call.

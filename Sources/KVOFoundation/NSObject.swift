@@ -313,14 +313,19 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     /// The runtime's lock is held from here to `didChangeValue` (`_KVOLock`).
     open func willChangeValue(forKey key: String) {
         let process = _KVOProcess.entered()
+        process.manualChangesOpen += 1
         process.run { try process.kvo.willChange(_kvoObject, key: key) }
     }
 
     open func didChangeValue(forKey key: String) {
         let process = _KVOProcess.entered()
+        // The level its `willChange` kept, if it had one: a `didChange`
+        // without one gives back only its own.
+        let paired = process.manualChangesOpen > 0
+        if paired { process.manualChangesOpen -= 1 }
         defer {
             process.lock.leave()
-            process.lock.leave()
+            if paired { process.lock.leave() }
         }
         process.run { try process.kvo.didChange(_kvoObject, key: key) }
         if _kvoWatchesChanges { _kvoDidChange(key) }
@@ -328,15 +333,20 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
 
     open func willChange(_ changeKind: NSKeyValueChange, valuesAt indexes: IndexSet, forKey key: String) {
         let process = _KVOProcess.entered()
+        process.manualChangesOpen += 1
         let kind = Change.Kind(rawValue: Int(changeKind.rawValue)) ?? .setting
         process.run { try process.kvo.willChange(_kvoObject, key: key, .ordered(kind, Array(indexes))) }
     }
 
     open func didChange(_ changeKind: NSKeyValueChange, valuesAt indexes: IndexSet, forKey key: String) {
         let process = _KVOProcess.entered()
+        // The level its `willChange` kept, if it had one: a `didChange`
+        // without one gives back only its own.
+        let paired = process.manualChangesOpen > 0
+        if paired { process.manualChangesOpen -= 1 }
         defer {
             process.lock.leave()
-            process.lock.leave()
+            if paired { process.lock.leave() }
         }
         process.run { try process.kvo.didChange(_kvoObject, key: key) }
     }
@@ -345,6 +355,7 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         forKey key: String, withSetMutation mutationKind: NSKeyValueSetMutationKind, using objects: Set<AnyHashable>
     ) {
         let process = _KVOProcess.entered()
+        process.manualChangesOpen += 1
         let values = ValueSet(objects.map { _KVOBridge.value($0.base) })
         process.run { try process.kvo.willChangeSet(_kvoObject, key: key, mutationKind._engine, values) }
     }
@@ -353,9 +364,13 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         forKey key: String, withSetMutation mutationKind: NSKeyValueSetMutationKind, using objects: Set<AnyHashable>
     ) {
         let process = _KVOProcess.entered()
+        // The level its `willChange` kept, if it had one: a `didChange`
+        // without one gives back only its own.
+        let paired = process.manualChangesOpen > 0
+        if paired { process.manualChangesOpen -= 1 }
         defer {
             process.lock.leave()
-            process.lock.leave()
+            if paired { process.lock.leave() }
         }
         process.run { try process.kvo.didChange(_kvoObject, key: key) }
     }
