@@ -105,22 +105,22 @@ enum _KVOCollections {
     /// `valueForUndefinedKey:`'s NSUnknownKeyException, which ends the
     /// program (Swift cannot catch it).
     static func raiseUndefinedKey(_ receiver: Any, _ key: String) -> Never {
-        let process = _KVOProcess.entered()
-        let exception = Exceptions.undefinedKeyGet(
-            "<\(foundationClassName(receiver)) \(receiverName(receiver))>", key: key)
-        process.terminate(CocoaException(name: exception.0, reason: exception.1, depth: process.kvo.depth))
+        _KVOProcess.entered().raise(Exceptions.undefinedKeyGet(self.receiver(receiver), key: key))
     }
 
     /// An array, a set or an ordered set refuses observers (Apple's NSArray,
     /// NSSet and NSOrderedSet raise): observe the property that holds it.
     static func raiseObserving(_ receiver: Any, keyPath: String, removing: Bool, context: Bool) -> Never {
-        let process = _KVOProcess.entered()
-        let who = "<\(foundationClassName(receiver)) \(receiverName(receiver))>"
-        let exception =
+        let who = self.receiver(receiver)
+        _KVOProcess.entered().raise(
             removing
-            ? Exceptions.removeObserverFromCollection(who, keyPath: keyPath, withContext: context)
-            : Exceptions.observeCollection(who, keyPath: keyPath)
-        process.terminate(CocoaException(name: exception.0, reason: exception.1, depth: process.kvo.depth))
+                ? Exceptions.removeObserverFromCollection(who, keyPath: keyPath, withContext: context)
+                : Exceptions.observeCollection(who, keyPath: keyPath))
+    }
+
+    /// `<__NSArrayI (a, b)>`: how an exception's reason names the receiver.
+    static func receiver(_ receiver: Any) -> String {
+        "<\(foundationClassName(receiver)) \(receiverName(receiver))>"
     }
 
     /// The class a Mac names for the receiver (`__NSArrayI`, `__NSDictionaryM`…).
@@ -152,11 +152,6 @@ enum _KVOCollections {
 }
 
 extension NSArray {
-    /// Each element's value for `key`, in an array (NSNull for nil); an
-    /// operator (`@count`) applies to the array.
-    public func value(forKey key: String) -> Any? { _KVOCollections.value(of: self, forKey: key) }
-    public func value(forKeyPath keyPath: String) -> Any? { _KVOCollections.value(of: self, forKeyPath: keyPath) }
-
     /// Sets `key` of every element.
     public func setValue(_ value: Any?, forKey key: String) {
         for element in self {
@@ -165,52 +160,21 @@ extension NSArray {
             } else if let dictionary = element as? NSMutableDictionary {
                 dictionary.setValue(value, forKey: key)
             } else {
-                let process = _KVOProcess.entered()
-                let exception = Exceptions.undefinedKeySet(
-                    "<\(_KVOCollections.foundationClassName(element)) \(_KVOCollections.receiverName(element))>",
-                    key: key)
-                process.terminate(CocoaException(name: exception.0, reason: exception.1, depth: process.kvo.depth))
+                _KVOProcess.entered().raise(Exceptions.undefinedKeySet(_KVOCollections.receiver(element), key: key))
             }
         }
     }
-
-    public func addObserver(
-        _ observer: NSObject, forKeyPath keyPath: String, options: NSKeyValueObservingOptions = [],
-        context: UnsafeMutableRawPointer?
-    ) {
-        _KVOCollections.raiseObserving(self, keyPath: keyPath, removing: false, context: false)
-    }
-
-    public func removeObserver(_ observer: NSObject, forKeyPath keyPath: String) {
-        _KVOCollections.raiseObserving(self, keyPath: keyPath, removing: true, context: false)
-    }
-
-    public func removeObserver(_ observer: NSObject, forKeyPath keyPath: String, context: UnsafeMutableRawPointer?) {
-        _KVOCollections.raiseObserving(self, keyPath: keyPath, removing: true, context: true)
-    }
 }
 
-extension NSSet {
-    public func value(forKey key: String) -> Any? { _KVOCollections.value(of: self, forKey: key) }
-    public func value(forKeyPath keyPath: String) -> Any? { _KVOCollections.value(of: self, forKeyPath: keyPath) }
+/// What an array, a set and an ordered set share: KVC over their elements,
+/// and observers refused with Apple's exception (observe the property that
+/// holds the collection).
+public protocol _KVOElementCollection {}
+extension NSArray: _KVOElementCollection {}
+extension NSSet: _KVOElementCollection {}
+extension NSOrderedSet: _KVOElementCollection {}
 
-    public func addObserver(
-        _ observer: NSObject, forKeyPath keyPath: String, options: NSKeyValueObservingOptions = [],
-        context: UnsafeMutableRawPointer?
-    ) {
-        _KVOCollections.raiseObserving(self, keyPath: keyPath, removing: false, context: false)
-    }
-
-    public func removeObserver(_ observer: NSObject, forKeyPath keyPath: String) {
-        _KVOCollections.raiseObserving(self, keyPath: keyPath, removing: true, context: false)
-    }
-
-    public func removeObserver(_ observer: NSObject, forKeyPath keyPath: String, context: UnsafeMutableRawPointer?) {
-        _KVOCollections.raiseObserving(self, keyPath: keyPath, removing: true, context: true)
-    }
-}
-
-extension NSOrderedSet {
+extension _KVOElementCollection {
     public func value(forKey key: String) -> Any? { _KVOCollections.value(of: self, forKey: key) }
     public func value(forKeyPath keyPath: String) -> Any? { _KVOCollections.value(of: self, forKeyPath: keyPath) }
 

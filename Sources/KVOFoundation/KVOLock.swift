@@ -155,6 +155,31 @@ final class _KVOLock: @unchecked Sendable {
     }
 }
 
+/// A condition other threads wait for (an operation's end, its queue's
+/// emptiness): set under the runtime's lock, waited for with the lock given
+/// up (`_KVOLock.suspended`), since it is set on another thread.
+final class _KVOCondition: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var holds: Bool
+
+    init(_ holds: Bool) { self.holds = holds }
+
+    func set(_ newValue: Bool) {
+        condition.lock()
+        holds = newValue
+        if newValue { condition.broadcast() }
+        condition.unlock()
+    }
+
+    func wait() {
+        _KVOProcess.shared.lock.suspended {
+            condition.lock()
+            while !holds { condition.wait() }
+            condition.unlock()
+        }
+    }
+}
+
 /// Where each thread is in the program, as the rewriter marks statements
 /// (`_kvoAt`): a runtime error or exception names the statement of the
 /// thread that raised it. Kept per thread in a POSIX thread-specific slot,

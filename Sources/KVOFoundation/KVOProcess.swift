@@ -158,6 +158,14 @@ public final class _KVOProcess {
         return process
     }
 
+    /// `willChangeValue…`: the process, with a level of its lock kept until
+    /// the matching `didChangeValue…` (`NSObject._kvoEndChange`).
+    static func enteredForChange() -> _KVOProcess {
+        let process = entered()
+        process.manualChangesOpen += 1
+        return process
+    }
+
     // MARK: Classes
 
     /// The engine's class for a Swift class, declared on first use from the
@@ -335,6 +343,12 @@ public final class _KVOProcess {
         } catch {
             fail("\(error)", column: statementColumn)
         }
+    }
+
+    /// Raises an exception (its name and reason) at the current depth:
+    /// nothing in a Swift program can catch it, so the program ends with it.
+    func raise(_ exception: (name: String, reason: String)) -> Never {
+        terminate(CocoaException(name: exception.name, reason: exception.reason, depth: kvo.depth))
     }
 
     func terminate(_ exception: CocoaException) -> Never {

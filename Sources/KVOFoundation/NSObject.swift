@@ -178,15 +178,15 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     }
 
     open func value(forUndefinedKey key: String) -> Any? {
-        _kvoRaise(Exceptions.undefinedKeyGet(_kvoObject.pointerDescription, key: key))
+        _KVOProcess.entered().raise(Exceptions.undefinedKeyGet(_kvoObject.pointerDescription, key: key))
     }
 
     open func setValue(_ value: Any?, forUndefinedKey key: String) {
-        _kvoRaise(Exceptions.undefinedKeySet(_kvoObject.pointerDescription, key: key))
+        _KVOProcess.entered().raise(Exceptions.undefinedKeySet(_kvoObject.pointerDescription, key: key))
     }
 
     open func setNilValueForKey(_ key: String) {
-        _kvoRaise(Exceptions.setNil(_kvoObject, key: key))
+        _KVOProcess.entered().raise(Exceptions.setNil(_kvoObject, key: key))
     }
 
     // MARK: Key-value coding of the class object
@@ -206,11 +206,11 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     }
 
     open class func value(forUndefinedKey key: String) -> Any? {
-        _kvoRaiseOnClass(Exceptions.undefinedKeyGet(_kvoClassReceiver, key: key))
+        _KVOProcess.entered().raise(Exceptions.undefinedKeyGet(_kvoClassReceiver, key: key))
     }
 
     open class func setValue(_ value: Any?, forUndefinedKey key: String) {
-        _kvoRaiseOnClass(Exceptions.undefinedKeySet(_kvoClassReceiver, key: key))
+        _KVOProcess.entered().raise(Exceptions.undefinedKeySet(_kvoClassReceiver, key: key))
     }
 
     open class func setNilValueForKey(_ key: String) {
@@ -222,19 +222,6 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
         return "<\(process.classInfo(for: self).runtimeName) (class)>"
-    }
-
-    private static func _kvoRaiseOnClass(_ exception: (name: String, reason: String)) -> Never {
-        let process = _KVOProcess.entered()
-        process.terminate(CocoaException(name: exception.name, reason: exception.reason, depth: process.kvo.depth))
-    }
-
-    /// NSObject's default raises an exception nothing in a Swift program can
-    /// catch: the program ends with it, at the current depth.
-    private func _kvoRaise(_ exception: (name: String, reason: String)) -> Never {
-        let process = _KVOProcess.entered()
-        defer { process.lock.leave() }
-        process.terminate(CocoaException(name: exception.name, reason: exception.reason, depth: process.kvo.depth))
     }
 
     /// Key-value validation (SPEC §11.5): `validate<Key>` when the class has
@@ -307,20 +294,48 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         let exception = Exceptions.unhandled(
             observer: _kvoObject, keyPath: keyPath ?? "", object: observed, change: change,
             context: process.context(context))
-        process.terminate(CocoaException(name: exception.0, reason: exception.1, depth: process.kvo.depth))
+        process.raise(exception)
     }
 
     /// The runtime's lock is held from here to `didChangeValue` (`_KVOLock`).
     open func willChangeValue(forKey key: String) {
-        let process = _KVOProcess.entered()
-        process.manualChangesOpen += 1
+        let process = _KVOProcess.enteredForChange()
         process.run { try process.kvo.willChange(_kvoObject, key: key) }
     }
 
     open func didChangeValue(forKey key: String) {
+        _kvoEndChange(key)
+    }
+
+    open func willChange(_ changeKind: NSKeyValueChange, valuesAt indexes: IndexSet, forKey key: String) {
+        let process = _KVOProcess.enteredForChange()
+        let kind = Change.Kind(rawValue: Int(changeKind.rawValue)) ?? .setting
+        process.run { try process.kvo.willChange(_kvoObject, key: key, .ordered(kind, Array(indexes))) }
+    }
+
+    open func didChange(_ changeKind: NSKeyValueChange, valuesAt indexes: IndexSet, forKey key: String) {
+        _kvoEndChange(key)
+    }
+
+    open func willChangeValue(
+        forKey key: String, withSetMutation mutationKind: NSKeyValueSetMutationKind, using objects: Set<AnyHashable>
+    ) {
+        let process = _KVOProcess.enteredForChange()
+        let values = ValueSet(objects.map { _KVOBridge.value($0.base) })
+        process.run { try process.kvo.willChangeSet(_kvoObject, key: key, mutationKind._engine, values) }
+    }
+
+    open func didChangeValue(
+        forKey key: String, withSetMutation mutationKind: NSKeyValueSetMutationKind, using objects: Set<AnyHashable>
+    ) {
+        _kvoEndChange(key)
+    }
+
+    /// Every `didChange…`: the change's notifications, then the runtime's
+    /// level its `willChange…` kept, if it had one (a `didChange` without
+    /// one gives back only its own).
+    private func _kvoEndChange(_ key: String) {
         let process = _KVOProcess.entered()
-        // The level its `willChange` kept, if it had one: a `didChange`
-        // without one gives back only its own.
         let paired = process.manualChangesOpen > 0
         if paired { process.manualChangesOpen -= 1 }
         defer {
@@ -329,50 +344,6 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         }
         process.run { try process.kvo.didChange(_kvoObject, key: key) }
         if _kvoWatchesChanges { _kvoDidChange(key) }
-    }
-
-    open func willChange(_ changeKind: NSKeyValueChange, valuesAt indexes: IndexSet, forKey key: String) {
-        let process = _KVOProcess.entered()
-        process.manualChangesOpen += 1
-        let kind = Change.Kind(rawValue: Int(changeKind.rawValue)) ?? .setting
-        process.run { try process.kvo.willChange(_kvoObject, key: key, .ordered(kind, Array(indexes))) }
-    }
-
-    open func didChange(_ changeKind: NSKeyValueChange, valuesAt indexes: IndexSet, forKey key: String) {
-        let process = _KVOProcess.entered()
-        // The level its `willChange` kept, if it had one: a `didChange`
-        // without one gives back only its own.
-        let paired = process.manualChangesOpen > 0
-        if paired { process.manualChangesOpen -= 1 }
-        defer {
-            process.lock.leave()
-            if paired { process.lock.leave() }
-        }
-        process.run { try process.kvo.didChange(_kvoObject, key: key) }
-    }
-
-    open func willChangeValue(
-        forKey key: String, withSetMutation mutationKind: NSKeyValueSetMutationKind, using objects: Set<AnyHashable>
-    ) {
-        let process = _KVOProcess.entered()
-        process.manualChangesOpen += 1
-        let values = ValueSet(objects.map { _KVOBridge.value($0.base) })
-        process.run { try process.kvo.willChangeSet(_kvoObject, key: key, mutationKind._engine, values) }
-    }
-
-    open func didChangeValue(
-        forKey key: String, withSetMutation mutationKind: NSKeyValueSetMutationKind, using objects: Set<AnyHashable>
-    ) {
-        let process = _KVOProcess.entered()
-        // The level its `willChange` kept, if it had one: a `didChange`
-        // without one gives back only its own.
-        let paired = process.manualChangesOpen > 0
-        if paired { process.manualChangesOpen -= 1 }
-        defer {
-            process.lock.leave()
-            if paired { process.lock.leave() }
-        }
-        process.run { try process.kvo.didChange(_kvoObject, key: key) }
     }
 
     open class func automaticallyNotifiesObservers(forKey key: String) -> Bool {

@@ -53,8 +53,8 @@ open class Operation: NSObject {
     var dispatched = false
     /// Whether its end was handled (dependents told, queue told, waiters woken).
     private(set) var ended = false
-    /// Woken when it ends, for `waitUntilFinished`.
-    private let endCondition = NSCondition()
+    /// Holds once it ended, for `waitUntilFinished`.
+    private let hasEnded = _KVOCondition(false)
     private var priority = QueuePriority.normal
 
     public override init() {
@@ -128,10 +128,8 @@ open class Operation: NSObject {
         }
         if state == .executing || !isReady {
             let why = state == .executing ? "receiver is already executing" : "receiver is not yet ready to execute"
-            process.terminate(
-                CocoaException(
-                    name: "NSInvalidArgumentException",
-                    reason: "*** -[\(process.runtimeClassName(_kvoObject)) start]: \(why)", depth: process.kvo.depth))
+            process.raise(
+                ("NSInvalidArgumentException", "*** -[\(process.runtimeClassName(_kvoObject)) start]: \(why)"))
         }
         if isCancelled {
             willChangeValue(forKey: "isFinished")
@@ -173,14 +171,7 @@ open class Operation: NSObject {
 
     /// Blocks until the operation ends (its `isFinished` notification). The
     /// runtime's lock is given up meanwhile: the operation ends on another thread.
-    open func waitUntilFinished() {
-        _KVOProcess.shared.lock.suspended {
-            endCondition.lock()
-            while !endSignalled { endCondition.wait() }
-            endCondition.unlock()
-        }
-    }
-    private var endSignalled = false
+    open func waitUntilFinished() { hasEnded.wait() }
 
     // MARK: Dependencies
 
@@ -252,10 +243,7 @@ open class Operation: NSObject {
         dependents = []
         queue?.operationEnded(self)
         queue = nil
-        endCondition.lock()
-        endSignalled = true
-        endCondition.broadcast()
-        endCondition.unlock()
+        hasEnded.set(true)
         if let block = completionBlock {
             DispatchQueue.global().async { block() }
         }
@@ -278,10 +266,16 @@ open class Operation: NSObject {
         "isAsynchronous": "asynchronous", "isConcurrent": "concurrent",
     ]
 
-    static let aliases = [
-        "isFinished": "finished", "finished": "isFinished", "isExecuting": "executing", "executing": "isExecuting",
-        "isReady": "ready", "ready": "isReady", "isCancelled": "cancelled", "cancelled": "isCancelled",
-    ]
+    /// The four state keys that change, each to its other name and back.
+    static let aliases: [String: String] = {
+        var aliases: [String: String] = [:]
+        for key in ["isFinished", "isExecuting", "isReady", "isCancelled"] {
+            guard let name = objectiveCNames[key] else { continue }
+            aliases[key] = name
+            aliases[name] = key
+        }
+        return aliases
+    }()
 
     /// Operation posts its own notifications (`willChangeValue` around each
     /// change): none is automatic.
@@ -296,21 +290,16 @@ open class Operation: NSObject {
     }
 
     open override class func _kvoDescribe(_ table: _KVOClassTable) {
-        for (swiftName, objectiveCName) in [
-            ("isFinished", "finished"), ("isExecuting", "executing"), ("isReady", "ready"),
-            ("isCancelled", "cancelled"), ("isAsynchronous", "asynchronous"), ("isConcurrent", "concurrent"),
-        ] {
-            let get: (Operation) -> Bool
-            switch swiftName {
-            case "isFinished": get = { $0.isFinished }
-            case "isExecuting": get = { $0.isExecuting }
-            case "isReady": get = { $0.isReady }
-            case "isCancelled": get = { $0.isCancelled }
-            case "isAsynchronous": get = { $0.isAsynchronous }
-            default: get = { $0.isConcurrent }
-            }
+        let states: [(String, (Operation) -> Bool)] = [
+            ("isFinished", { $0.isFinished }), ("isExecuting", { $0.isExecuting }), ("isReady", { $0.isReady }),
+            ("isCancelled", { $0.isCancelled }), ("isAsynchronous", { $0.isAsynchronous }),
+            ("isConcurrent", { $0.isConcurrent }),
+        ]
+        for (swiftName, get) in states {
             table.property(swiftName, objc: true, dynamic: false, get: get, set: nil)
-            table.property(objectiveCName, objc: true, dynamic: false, get: get, set: nil)
+            if let objectiveCName = objectiveCNames[swiftName] {
+                table.property(objectiveCName, objc: true, dynamic: false, get: get, set: nil)
+            }
         }
         table.property(
             "dependencies", objc: true, dynamic: false, get: { (o: Operation) in o.dependencies }, set: nil,
@@ -355,12 +344,11 @@ open class BlockOperation: Operation {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
         if isExecuting || isFinished {
-            process.terminate(
-                CocoaException(
-                    name: "NSInvalidArgumentException",
-                    reason:
-                        "*** -[NSBlockOperation addExecutionBlock:]: blocks cannot be added after the operation has started executing or finished",
-                    depth: process.kvo.depth))
+            process.raise(
+                (
+                    "NSInvalidArgumentException",
+                    "*** -[NSBlockOperation addExecutionBlock:]: blocks cannot be added after the operation has started executing or finished"
+                ))
         }
         blocks.append(block)
     }

@@ -30,8 +30,8 @@ open class OperationQueue: NSObject {
     private var maximum = OperationQueue.defaultMaxConcurrentOperationCount
     private var suspended = false
     private var ownName: String?
-    /// Woken when the queue empties, for `waitUntilAllOperationsAreFinished`.
-    private let emptyCondition = NSCondition()
+    /// Holds while the queue is empty, for `waitUntilAllOperationsAreFinished`.
+    private let isEmpty = _KVOCondition(true)
     /// The main queue runs its operations on the main thread (Dispatch's main
     /// queue), one at a time.
     private let isMainQueue: Bool
@@ -70,12 +70,7 @@ open class OperationQueue: NSObject {
     open var maxConcurrentOperationCount: Int {
         get { _KVOProcess.shared.lock.held { maximum } }
         set {
-            let process = _KVOProcess.entered()
-            defer { process.lock.leave() }
-            guard !isMainQueue else { return }
-            willChangeValue(forKey: "maxConcurrentOperationCount")
-            maximum = newValue
-            didChangeValue(forKey: "maxConcurrentOperationCount")
+            change("maxConcurrentOperationCount") { maximum = newValue }
             schedule()
         }
     }
@@ -83,12 +78,7 @@ open class OperationQueue: NSObject {
     open var isSuspended: Bool {
         get { _KVOProcess.shared.lock.held { suspended } }
         set {
-            let process = _KVOProcess.entered()
-            defer { process.lock.leave() }
-            guard !isMainQueue else { return }
-            willChangeValue(forKey: "suspended")
-            suspended = newValue
-            didChangeValue(forKey: "suspended")
+            change("suspended") { suspended = newValue }
             if !newValue { schedule() }
         }
     }
@@ -96,14 +86,18 @@ open class OperationQueue: NSObject {
     /// Apple's default is a string with the queue's address; here with its name (SPEC §3.1).
     open var name: String? {
         get { _KVOProcess.shared.lock.held { ownName ?? "NSOperationQueue \(_kvoObject.name)" } }
-        set {
-            let process = _KVOProcess.entered()
-            defer { process.lock.leave() }
-            guard !isMainQueue else { return }
-            willChangeValue(forKey: "name")
-            ownName = newValue
-            didChangeValue(forKey: "name")
-        }
+        set { change("name") { ownName = newValue } }
+    }
+
+    /// A setting's change, notified, under the runtime's lock; the main
+    /// queue's settings do not change.
+    private func change(_ key: String, _ body: () -> Void) {
+        let process = _KVOProcess.entered()
+        defer { process.lock.leave() }
+        guard !isMainQueue else { return }
+        willChangeValue(forKey: key)
+        body()
+        didChangeValue(forKey: key)
     }
 
     open var qualityOfService: QualityOfService = .default
@@ -129,10 +123,7 @@ open class OperationQueue: NSObject {
                     ? "operation is executing and cannot be enqueued"
                     : operation.isFinished ? "operation is finished and cannot be enqueued" : nil
             if let problem {
-                process.terminate(
-                    CocoaException(
-                        name: "NSInvalidArgumentException",
-                        reason: "*** -[NSOperationQueue addOperation:]: \(problem)", depth: process.kvo.depth))
+                process.raise(("NSInvalidArgumentException", "*** -[NSOperationQueue addOperation:]: \(problem)"))
             }
         }
         if !operations.isEmpty {
@@ -174,16 +165,7 @@ open class OperationQueue: NSObject {
     }
 
     /// Blocks until the queue is empty; the runtime's lock is given up meanwhile.
-    open func waitUntilAllOperationsAreFinished() {
-        _KVOProcess.shared.lock.suspended {
-            emptyCondition.lock()
-            while !isEmpty { emptyCondition.wait() }
-            emptyCondition.unlock()
-        }
-    }
-
-    /// Read under the condition's lock (set there by `operationEnded`).
-    private var isEmpty = true
+    open func waitUntilAllOperationsAreFinished() { isEmpty.wait() }
 
     // MARK: Running
 
@@ -193,9 +175,7 @@ open class OperationQueue: NSObject {
     func schedule() {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
-        emptyCondition.lock()
-        isEmpty = queued.isEmpty
-        emptyCondition.unlock()
+        isEmpty.set(queued.isEmpty)
         guard !suspended else { return }
         let limit = maximum < 0 ? Int.max : maximum
         var candidates: [Operation] = []
@@ -250,12 +230,6 @@ open class OperationQueue: NSObject {
             didChangeValue(forKey: "operationCount")
         }
         schedule()
-        if queued.isEmpty {
-            emptyCondition.lock()
-            isEmpty = true
-            emptyCondition.broadcast()
-            emptyCondition.unlock()
-        }
     }
 
     // MARK: KVO and KVC

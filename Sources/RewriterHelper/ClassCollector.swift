@@ -22,39 +22,27 @@ final class ClassCollector: SyntaxVisitor {
     /// Class name → the runtime class it descends from (`Operation` for an
     /// `AsyncOperation: Operation`), for the program's NSObject subclasses.
     func runtimeAncestors() -> [String: String] {
-        var result: [String: String] = [:]
-        for name in superclassOf.keys {
-            var current = name
-            var seen: Set<String> = []
-            while seen.insert(current).inserted {
-                if SwiftRewriter.runtimeClasses.contains(current) {
-                    result[name] = current
-                    break
-                }
-                guard let next = superclassOf[current] else { break }
-                current = next
-            }
-        }
-        return result
+        superclassOf.keys.reduce(into: [:]) { result, name in result[name] = ancestry(of: name)?.runtimeClass }
     }
 
     /// Class name → whether it (or an ancestor) is `@objcMembers`.
     func nsObjectClasses() -> [String: Bool] {
-        var result: [String: Bool] = [:]
-        for name in superclassOf.keys {
-            var current = name
-            var members = false
-            var seen: Set<String> = []
-            while seen.insert(current).inserted {
-                if objcMembers.contains(current) { members = true }
-                if SwiftRewriter.runtimeClasses.contains(current) {
-                    result[name] = members
-                    break
-                }
-                guard let next = superclassOf[current] else { break }
-                current = next
-            }
+        superclassOf.keys.reduce(into: [:]) { result, name in result[name] = ancestry(of: name)?.objcMembers }
+    }
+
+    /// Up a class's superclasses to the first of the runtime's classes: that
+    /// class, and whether any class on the way is `@objcMembers`; nil for a
+    /// class that is no NSObject.
+    private func ancestry(of name: String) -> (runtimeClass: String, objcMembers: Bool)? {
+        var current = name
+        var members = false
+        var seen: Set<String> = []
+        while seen.insert(current).inserted {
+            if objcMembers.contains(current) { members = true }
+            if SwiftRewriter.runtimeClasses.contains(current) { return (current, members) }
+            guard let next = superclassOf[current] else { return nil }
+            current = next
         }
-        return result
+        return nil
     }
 }
