@@ -29,18 +29,24 @@ public enum _KVOBridge {
         // Before the Swift types: `as? Bool` would bridge any NSNumber.
         if type(of: any) is NSNumber.Type, let number = any as? NSNumber {
             let code = String(cString: number.objCType)
-            if code == "d" || code == "f" { return .double(number.doubleValue) }
+            // An NSNumber remembers its type: a float describes itself `%0.7g` (`0.1`).
+            if code == "f" { return .float(number.floatValue) }
+            if code == "d" { return .double(number.doubleValue) }
             if code == "c" || code == "B" { return .bool(number.boolValue) }
             return .int(number.intValue)
         }
         switch any {
-        case let object as NSObject: return object._kvoObject.map(Value.object) ?? .null
+        case let object as NSObject:
+            if let bridged = object as? _KVOBridgedObject { return value(bridged.base) }
+            return object._kvoObject.map(Value.object) ?? .null
         case let flag as Bool: return .bool(flag)
         case let number as Int: return .int(number)
         case let number as Double: return .double(number)
         case let text as String: return .string(text)
         case is NSNull: return .null
-        case let number as Float: return .double(Double(number))
+        case let number as Float: return .float(number)
+        // To KVC a CGFloat is the double it holds (SPEC §11.8).
+        case let number as CGFloat: return .double(Double(number))
         case let number as Int64: return .int(Int(number))
         case let number as Int32: return .int(Int(number))
         case let number as UInt: return Int(exactly: number).map(Value.int) ?? .double(Double(number))
@@ -95,21 +101,26 @@ public enum _KVOBridge {
         return process.foreignValues[text] ?? process.olderForeignValues[text]
     }
 
-    /// An engine value as Objective-C hands it to Swift (`Any?`): numbers as
-    /// NSNumber, strings as String, objects as themselves, nil as nil.
+    /// An engine value as Objective-C hands it to Swift (`Any?`, SPEC
+    /// §11.8): numbers as NSNumber (remembering a float), strings as NSString
+    /// (bare inside `Optional(…)`; `as? String` casts back), collections as
+    /// Foundation's, objects as themselves, nil as nil.
     static func swiftValue(_ value: Value) -> Any? {
         switch value {
         case .null: return nil
         case .bool(let flag): return NSNumber(value: flag)
         case .int(let number): return NSNumber(value: number)
         case .double(let number): return NSNumber(value: number)
-        case .string(let text): return text
+        case .float(let number): return NSNumber(value: number)
+        case .string(let text):
+            if let original = foreignValue(text) { return objectiveC(original) }
+            return NSString(string: text)
         case .object(let object): return _KVOProcess.shared.host(of: object)
         // An NSArray, as Objective-C hands one to Swift (SPEC §11.8): it prints
         // as Foundation prints it and casts back (`as? [String]`).
         case .array(let elements): return NSArray(array: elements.map { swiftValue($0) ?? NSNull() })
         case .decimal(let number): return NSDecimalNumber(string: number.description)
-        case .set(let set): return Set(set.elements.compactMap { swiftValue($0) as? AnyHashable })
+        case .set(let set): return NSSet(array: set.elements.map { swiftValue($0) ?? NSNull() })
         case .arrayProxy, .setProxy:
             let process = _KVOProcess.shared
             return swiftValue(process.run { try process.kvo.proxyContents(value) })
@@ -117,11 +128,35 @@ public enum _KVOBridge {
         }
     }
 
+    /// A Swift value the engine held as its description (`foreign`), as
+    /// Objective-C hands it back: a dictionary as an NSDictionary, a set as an
+    /// NSSet (their elements bridged in turn, nil as NSNull), a Date as an
+    /// NSDate, a struct Foundation boxes as an NSValue; anything else as is.
+    static func objectiveC(_ any: Any) -> Any {
+        switch any {
+        case let date as Date: return NSDate(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate)
+        case let point as CGPoint: return point._bridgeToObjectiveC()
+        case let size as CGSize: return size._bridgeToObjectiveC()
+        case let rect as CGRect: return rect._bridgeToObjectiveC()
+        case let range as NSRange: return NSValue(range: range)
+        default: break
+        }
+        func element(_ item: Any) -> Any { swiftValue(value(item)) ?? NSNull() }
+        if let dictionary = any as? [AnyHashable: Any] {
+            // Keys and values in one order: a dictionary iterates both alike.
+            let keys = dictionary.keys.map { element($0.base) as? Foundation.NSObject ?? NSString(string: "\($0.base)") }
+            return NSDictionary(objects: dictionary.values.map(element), forKeys: keys)
+        }
+        if let set = any as? Set<AnyHashable> { return NSSet(array: set.map { element($0.base) }) }
+        return any
+    }
+
     /// An engine value as a Swift `V`, converting numbers as KVC's unboxing
     /// does; nil when it cannot be one.
     static func cast<V>(_ value: Value, to type: V.Type) -> V? {
-        if value.isNull, let optional = V.self as? _KVOOptional.Type {
-            return optional._kvoNone as? V
+        if value.isNull {
+            if let optional = V.self as? _KVOOptional.Type { return optional._kvoNone as? V }
+            if let empty = emptyValue(V.self) { return empty }
         }
         switch value {
         case .int(let number):
@@ -130,6 +165,7 @@ public enum _KVOBridge {
             if let result = (number != 0) as? V { return result }
         case .double(let number):
             if let result = number as? V { return result }
+            if let result = CGFloat(number) as? V { return result }
             if let int = Value.int(exactlyTruncating: number), let result = int as? V { return result }
         case .bool(let flag):
             if let result = flag as? V { return result }
@@ -151,13 +187,26 @@ public enum _KVOBridge {
         return swiftValue(value) as? V
     }
 
+    /// What nil bridges to in a non-optional `String`, array, set or
+    /// dictionary (SPEC §11.8): the empty one, as Swift's bridging of a nil
+    /// NSString or NSArray gives; nil for any other type (a scalar's nil goes
+    /// to `setNilValueForKey`).
+    static func emptyValue<V>(_ type: V.Type) -> V? {
+        if V.self == String.self { return "" as? V }
+        let name = String(describing: type)
+        if name.hasPrefix("Array<") { return [Any]() as? V }
+        if name.hasPrefix("Set<") { return Set<AnyHashable>() as? V }
+        if name.hasPrefix("Dictionary<") { return [AnyHashable: Any]() as? V }
+        return nil
+    }
+
     /// The engine's type for a Swift property's type: scalars are what KVC
     /// boxes (nil for them goes to `setNilValueForKey`), arrays and sets are
     /// to-many, the rest are objects.
     static func valueType<V>(_ type: V.Type) -> ValueType {
         switch type {
         case is Int.Type, is Int32.Type, is Int64.Type, is UInt.Type: return .int
-        case is Double.Type, is Float.Type: return .double
+        case is Double.Type, is Float.Type, is CGFloat.Type: return .double
         case is Bool.Type: return .bool
         case is String.Type: return .any
         default:
@@ -186,7 +235,8 @@ public enum _KVOBridge {
         var result: [NSKeyValueChangeKey: Any] = [.kindKey: NSNumber(value: change.kind.rawValue)]
         if let new = change.new { result[.newKey] = swiftValue(new) ?? NSNull() }
         if let old = change.old { result[.oldKey] = swiftValue(old) ?? NSNull() }
-        if let indexes = change.indexes { result[.indexesKey] = IndexSet(indexes) }
+        // An NSIndexSet, printed as Foundation prints one; `as? IndexSet` casts back.
+        if let indexes = change.indexes { result[.indexesKey] = NSIndexSet(indexSet: IndexSet(indexes)) }
         if change.isPrior { result[.notificationIsPriorKey] = NSNumber(value: true) }
         return result
     }

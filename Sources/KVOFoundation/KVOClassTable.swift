@@ -181,11 +181,10 @@ public func _kvoAt(_ line: Int, _ column: Int, _ callColumn: Int) {
 
 /// `let acct = Account()` at top level: the object is named `acct` (SPEC §3.1).
 public func _kvoNamed<T>(_ value: T, _ name: String) -> T {
-    if let object = value as? NSObject, let engineObject = object._kvoObject {
-        let process = _KVOProcess.entered()
-        defer { process.lock.leave() }
-        engineObject.assignName(name)
-    }
+    let process = _KVOProcess.entered()
+    defer { process.lock.leave() }
+    process.pendingObjectNames.removeAll { $0.name == name }
+    if let object = value as? NSObject, let engineObject = object._kvoObject { engineObject.assignName(name) }
     return value
 }
 
@@ -207,9 +206,15 @@ public func _kvoContext(_ name: String) -> UnsafeMutableRawPointer {
 }
 
 /// A key-path literal given to `observe`, with the name Linux cannot read from it.
-public func _kvoKeyPath<Root, Value>(_ keyPath: KeyPath<Root, Value>, _ name: String) -> KeyPath<Root, Value> {
+public func _kvoKeyPath<Root, Value>(
+    _ keyPath: KeyPath<Root, Value>, _ name: String, handlerAt: (line: Int, column: Int)? = nil
+) -> KeyPath<Root, Value> {
     let process = _KVOProcess.entered()
     defer { process.lock.leave() }
+    // The `observe` this key path is given to takes it (its argument is
+    // evaluated just before the call): a trap in the handler is reported
+    // at the handler's line, not at the statement that made the change.
+    process.pendingHandlerMark = handlerAt
     // `\.isFinished` of an Operation is `finished`, its Objective-C name, as on a Mac.
     let objectiveCName = (Root.self as? NSObject.Type).flatMap { $0._kvoObjectiveCName(of: name) }
     process.keyPathNames[keyPath] = objectiveCName ?? name
@@ -288,6 +293,16 @@ public func _kvoPendingToken(_ name: String) {
     let process = _KVOProcess.entered()
     defer { process.lock.leave() }
     process.pendingTokenName = name
+}
+
+/// `let a = A(), b = B()` at top level, before it runs: the names its
+/// objects take when they are created (`name, className, name, className…`),
+/// so that an object has its binding's name from its own `init` on (SPEC
+/// §3.1). `_kvoNamed` after the statement drops a name nothing took.
+public func _kvoPendingNames(_ pairs: String...) {
+    let process = _KVOProcess.entered()
+    defer { process.lock.leave() }
+    process.pendingObjectNames = stride(from: 0, to: pairs.count - 1, by: 2).map { (pairs[$0], pairs[$0 + 1]) }
 }
 
 extension _KVOClassTable {

@@ -75,10 +75,12 @@ enum _KVOPrinter {
             return "Optional(\(debugDescribe(wrapped)))"
         }
         if let keyPath = item as? AnyKeyPath, let text = keyPathDescription(keyPath) { return text }
-        if type(of: item) is NSArray.Type, let array = item as? NSArray { return arrayDescription(array, indent: 0) }
         if let number = item as? NSNumber, type(of: item) is NSNumber.Type {
             return numberDescription(number)
         }
+        if let text = collectionDescription(item, level: 0) { return text }
+        if let text = valueDescription(item) { return text }
+        if let type = item as? Any.Type, let name = bridgedTypeName(type) { return name }
         if let change = item as? [NSKeyValueChangeKey: Any] { return changeDescription(change) }
         // corelibs prints `Code=42 "(null)"UserInfo=…`; a Mac the description.
         if let error = item as? NSError, type(of: item) is NSError.Type { return _KVOErrors.describe(error) }
@@ -89,23 +91,9 @@ enum _KVOPrinter {
     }
 
     private static func needsFoundationDescription(_ item: Any) -> Bool {
-        type(of: item) is NSNumber.Type || item is _KVOOptional
-    }
-
-    /// NSArray's description on a Mac: one element a line, indented four
-    /// spaces a level; strings and numbers as inside any collection (quoted
-    /// unless a plain word, SPEC §3), objects by their own description.
-    static func arrayDescription(_ array: NSArray, indent: Int) -> String {
-        guard array.count > 0 else { return "(\n)" }
-        let inner = String(repeating: " ", count: indent + 4)
-        let lines = array.map { element -> String in
-            if type(of: element) is NSArray.Type, let nested = element as? NSArray {
-                return inner + arrayDescription(nested, indent: indent + 4)
-            }
-            if let object = element as? NSObject { return inner + object.description }
-            return inner + _KVOBridge.value(element).collectionDescription
-        }
-        return "(\n" + lines.joined(separator: ",\n") + "\n" + String(repeating: " ", count: indent) + ")"
+        let type = type(of: item)
+        return type is NSNumber.Type || type is NSArray.Type || type is NSDictionary.Type || type is NSSet.Type
+            || type is NSValue.Type || type is NSIndexSet.Type || item is _KVOOptional
     }
 
     /// NSNumber's description on a Mac.
@@ -123,7 +111,6 @@ enum _KVOPrinter {
             let shown: String
             switch value {
             case is NSNull: shown = "<null>"
-            case let indexes as IndexSet: shown = "\(indexes.count) indexes"
             case let text as String: shown = text
             default: shown = debugDescribe(value)
             }

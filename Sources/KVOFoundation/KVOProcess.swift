@@ -49,6 +49,21 @@ public final class _KVOProcess {
         marks.current { made in lock.held { otherMarks.append(made) } }
     }
     var line: Int { mark.pointee.line }
+    /// Where the next `observe`'s handler starts (`_kvoKeyPath`).
+    var pendingHandlerMark: (line: Int, column: Int)?
+
+    /// Runs a change handler with this thread's mark at its first statement,
+    /// then puts back the statement that made the change: a handler of one
+    /// expression has no mark of its own, and a trap in it belongs to it.
+    @inline(__always)
+    func running(handlerAt at: (line: Int, column: Int)?, _ body: () -> Void) {
+        guard let at else { return body() }
+        let mark = self.mark
+        let saved = (mark.pointee.line, mark.pointee.statementColumn, mark.pointee.callColumn)
+        (mark.pointee.line, mark.pointee.statementColumn, mark.pointee.callColumn) = (at.line, at.column, at.column)
+        body()
+        (mark.pointee.line, mark.pointee.statementColumn, mark.pointee.callColumn) = saved
+    }
     var statementColumn: Int { mark.pointee.statementColumn }
     var callColumn: Int { mark.pointee.callColumn }
     /// Statements run (each `_kvoAt`) by every thread, for `--stats`.
@@ -68,6 +83,9 @@ public final class _KVOProcess {
     var contextsByPointer: [UnsafeMutableRawPointer: Context] = [:]
     var pointersByContext: [ObjectIdentifier: UnsafeMutableRawPointer] = [:]
     var unnamedContexts = 0
+    /// Foundation objects named for printing (`name(of:className:)`).
+    private var foundationNames: [ObjectIdentifier: (object: AnyObject, name: String)] = [:]
+    private var foundationNameCounts: [String: Int] = [:]
     var keyPathNames: [AnyKeyPath: String] = [:]
     /// The Swift overlay's key-path bridge: while `observe` registers, the
     /// string it registers maps back to its key path, and only then does
@@ -90,6 +108,9 @@ public final class _KVOProcess {
     /// The name the next `observe` token takes: the top-level binding it is
     /// assigned to, known before `.initial` delivers to it.
     var pendingTokenName: String?
+    /// The names the objects of the running top-level binding take when
+    /// they are created (`_kvoPendingNames`), with the class each calls.
+    var pendingObjectNames: [(name: String, className: String)] = []
     let rootClass: ClassInfo
     /// Whether each running Swift setter of a dynamic property announced its change.
     var openChanges: [Bool] = []
@@ -321,6 +342,21 @@ public final class _KVOProcess {
         contextsByPointer[pointer] = context
         pointersByContext[ObjectIdentifier(context)] = pointer
         return context
+    }
+
+    /// A Foundation object's name where a Mac prints its address (an index
+    /// set in a change dictionary): `Class#n`, counted by class in order of
+    /// first printing, as §3.1 names an object without a binding. The object
+    /// is kept, so that its address (and so its name) is never reused.
+    func name(of object: AnyObject, className: String) -> String {
+        lock.held {
+            if let known = foundationNames[ObjectIdentifier(object)] { return known.name }
+            let count = (foundationNameCounts[className] ?? 0) + 1
+            foundationNameCounts[className] = count
+            let name = "\(className)#\(count)"
+            foundationNames[ObjectIdentifier(object)] = (object, name)
+            return name
+        }
     }
 
     /// The pointer `observeValue` receives for a context: the one it was registered with.

@@ -35,15 +35,20 @@ extension _KeyValueCodingAndObserving {
         // this unspecialised code looks up `Optional<Self>`'s metadata on
         // every notification.
         let receiver = ObjectIdentifier(object)
+        let handlerAt = process.pendingHandlerMark
+        process.pendingHandlerMark = nil
         let handler: (NSObject, NSKeyValueObservedChange<Value>) -> Void
         if Self.self is AnyObject.Type {
             handler = { observed, change in
                 guard ObjectIdentifier(observed) == receiver else { return }
-                changeHandler(_knownIdentityCast(observed, to: Self.self), change)
+                _KVOProcess.shared.running(handlerAt: handlerAt) {
+                    changeHandler(_knownIdentityCast(observed, to: Self.self), change)
+                }
             }
         } else {
             handler = { observed, change in
-                if let observed = observed as? Self { changeHandler(observed, change) }
+                guard let observed = observed as? Self else { return }
+                _KVOProcess.shared.running(handlerAt: handlerAt) { changeHandler(observed, change) }
             }
         }
         // The overlay registers inside its key-path bridge: the class hooks

@@ -41,6 +41,12 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         if let name = process.pendingTokenName, self is NSKeyValueObservation {
             process.pendingTokenName = nil
             object.assignName(name)
+        } else if !process.pendingObjectNames.isEmpty {
+            // `Box<Int>` is called as `Box`.
+            let className = _typeName(type(of: self), qualified: false).prefix { $0 != "<" }
+            if let index = process.pendingObjectNames.firstIndex(where: { $0.className == className }) {
+                object.assignName(process.pendingObjectNames.remove(at: index).name)
+            }
         }
     }
 

@@ -24,20 +24,24 @@ extension EditCollector {
         }
         unusedObserve(node)
         // Top-level bindings name their objects wherever they stand (`let a =
-        // A(); let b = B()` too): after the binding, before any `;`.
-        var pendingToken: String?
-        if topLevel, let binding = topLevelBinding(node) {
-            if binding.isToken {
-                pendingToken = binding.name
-            } else {
-                insert(
-                    "; _ = _kvoNamed(\(binding.name), \"\(binding.name)\")",
-                    at: node.item.endPositionBeforeTrailingTrivia)
+        // A(); let b = B()`, `let a = A(), b = B()` too): from their creation
+        // on (a pending name the object takes in its `init`, so that the
+        // notifications and pictures of its own `init` name it too), and after
+        // the binding, before any `;`, for an object made elsewhere.
+        var pending: [String] = []
+        if topLevel {
+            if let token = topLevelToken(node) { pending.append("_kvoPendingToken(\"\(token)\")") }
+            let objects = topLevelObjects(node)
+            if !objects.isEmpty {
+                let pairs = objects.map { "\"\($0.name)\", \"\($0.className)\"" }
+                pending.append("_kvoPendingNames(\(pairs.joined(separator: ", ")))")
+                let named = objects.map { "; _ = _kvoNamed(\($0.name), \"\($0.name)\")" }
+                insert(named.joined(), at: node.item.endPositionBeforeTrailingTrivia)
             }
         }
         guard startsLine(node) else {
-            if let pendingToken {
-                insert("_kvoPendingToken(\"\(pendingToken)\"); ", at: node.positionAfterSkippingLeadingTrivia)
+            if !pending.isEmpty {
+                insert(pending.joined(separator: "; ") + "; ", at: node.positionAfterSkippingLeadingTrivia)
             }
             return
         }
@@ -53,7 +57,7 @@ extension EditCollector {
         // A top-level statement is where a picture's statement starts
         // (`kvo-run graph --at`, the trace's arrows from the program).
         var text = "\(topLevel ? "_kvoTopLevel" : "_kvoAt")(\(start.line), \(start.column), \(call))"
-        if let pendingToken { text += "; _kvoPendingToken(\"\(pendingToken)\")" }
+        for call in pending { text += "; " + call }
         insert(text + "\n", at: node.positionAfterSkippingLeadingTrivia)
     }
 
@@ -80,32 +84,40 @@ extension EditCollector {
         return finder.found
     }
 
-    /// `let NAME = Class(…)` or `let NAME = o.observe(…)` at top level.
-    func topLevelBinding(_ node: CodeBlockItemSyntax) -> (name: String, isToken: Bool)? {
+    /// `let NAME = o.observe(…)` at top level: the token's name.
+    func topLevelToken(_ node: CodeBlockItemSyntax) -> String? {
         guard case .decl(let decl) = node.item, let variable = decl.as(VariableDeclSyntax.self),
             variable.bindings.count == 1, let binding = variable.bindings.first,
             let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-            let value = binding.initializer?.value
-        else { return nil }
-        var expression = value
-        if let tried = expression.as(TryExprSyntax.self) { expression = tried.expression }
-        guard let call = expression.as(FunctionCallExprSyntax.self) else { return nil }
-        if let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+            let call = Self.call(binding.initializer?.value),
+            let member = call.calledExpression.as(MemberAccessExprSyntax.self),
             member.declName.baseName.text == "observe"
-        {
-            return (name, true)
+        else { return nil }
+        return name
+    }
+
+    /// `let NAME = Class(…)` at top level, each binding of the declaration
+    /// (`let a = A(), b = B()`): its name and the class it calls.
+    func topLevelObjects(_ node: CodeBlockItemSyntax) -> [(name: String, className: String)] {
+        guard case .decl(let decl) = node.item, let variable = decl.as(VariableDeclSyntax.self) else { return [] }
+        return variable.bindings.compactMap { binding in
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                let call = Self.call(binding.initializer?.value)
+            else { return nil }
+            var called = call.calledExpression
+            if let generic = called.as(GenericSpecializationExprSyntax.self) { called = generic.expression }
+            guard let reference = called.as(DeclReferenceExprSyntax.self),
+                reference.baseName.text.first?.isUppercase == true
+            else { return nil }
+            return (name, reference.baseName.text)
         }
-        if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self),
-            reference.baseName.text.first?.isUppercase == true
-        {
-            return (name, false)
-        }
-        if let generic = call.calledExpression.as(GenericSpecializationExprSyntax.self),
-            generic.expression.trimmedDescription.first?.isUppercase == true
-        {
-            return (name, false)
-        }
-        return nil
+    }
+
+    /// The call an initializer makes, through `try`.
+    private static func call(_ value: ExprSyntax?) -> FunctionCallExprSyntax? {
+        guard var expression = value else { return nil }
+        if let tried = expression.as(TryExprSyntax.self) { expression = tried.expression }
+        return expression.as(FunctionCallExprSyntax.self)
     }
 
     /// `o.observe(…)` whose token nobody keeps: swiftc's warning, and why it matters.

@@ -156,6 +156,60 @@ final class EditCollector: SyntaxVisitor {
         return .visitChildren
     }
 
+    // MARK: Casts to NSObject
+
+    /// `x as? NSObject`, `x as! NSObject` and `x is NSObject` succeed on a
+    /// Mac for what Objective-C bridges (an NSNumber, an NSString), whose
+    /// classes here descend from swift-corelibs-foundation's NSObject, not
+    /// the runtime's: spelled as the runtime's operators of the same
+    /// precedence (`x ~>? NSObject.self`), which see such a value as an
+    /// NSObject (SPEC §11.8). Only the cast and the type change; the operand
+    /// stays where it is.
+    override func visit(_ node: UnresolvedAsExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let list = node.parent?.as(ExprListSyntax.self), let index = list.firstIndex(where: { $0.id == node.id }),
+            list.index(after: index) != list.endIndex,
+            let type = list[list.index(after: index)].as(TypeExprSyntax.self)
+        else { return .visitChildren }
+        rewriteCast(from: node.asKeyword, mark: node.questionOrExclamationMark, type: type.type)
+        return .visitChildren
+    }
+
+    override func visit(_ node: AsExprSyntax) -> SyntaxVisitorContinueKind {
+        rewriteCast(from: node.asKeyword, mark: node.questionOrExclamationMark, type: node.type)
+        return .visitChildren
+    }
+
+    override func visit(_ node: UnresolvedIsExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let list = node.parent?.as(ExprListSyntax.self), let index = list.firstIndex(where: { $0.id == node.id }),
+            list.index(after: index) != list.endIndex,
+            let type = list[list.index(after: index)].as(TypeExprSyntax.self)
+        else { return .visitChildren }
+        rewriteCast(from: node.isKeyword, mark: nil, type: type.type)
+        return .visitChildren
+    }
+
+    override func visit(_ node: IsExprSyntax) -> SyntaxVisitorContinueKind {
+        rewriteCast(from: node.isKeyword, mark: nil, type: node.type)
+        return .visitChildren
+    }
+
+    private func rewriteCast(from keyword: TokenSyntax, mark: TokenSyntax?, type: TypeSyntax) {
+        guard let name = type.as(IdentifierTypeSyntax.self), name.name.text == "NSObject",
+            name.genericArgumentClause == nil
+        else { return }
+        let spelled: String
+        switch (keyword.tokenKind, mark?.tokenKind) {
+        case (.keyword(.is), _): spelled = "~>~"
+        case (_, .postfixQuestionMark?), (_, .infixQuestionMark?): spelled = "~>?"
+        case (_, .exclamationMark?): spelled = "~>!"
+        default: return  // `as NSObject`: an upcast the compiler checks as written.
+        }
+        edits.append(
+            Edit(
+                start: keyword.positionAfterSkippingLeadingTrivia.utf8Offset,
+                end: type.endPositionBeforeTrailingTrivia.utf8Offset, text: spelled + " NSObject.self"))
+    }
+
     /// The name of a context's variable: `&myContext` is `myContext`,
     /// `&self.myContext` too; a static one is named with its type
     /// (`&Observer.context`, and `&Self.context` inside `Observer`).
@@ -188,7 +242,14 @@ final class EditCollector: SyntaxVisitor {
         {
             let path = keyPathName(first)
             if let path {
-                replace(first, with: "_kvoKeyPath(\(first.trimmedDescription), \"\(path)\")")
+                // A handler's first statement: where a trap in it is
+                // reported (a one-expression handler has no mark of its own).
+                var handlerAt = ""
+                if name == "observe", let body = handlerClosure(node)?.statements.first {
+                    let start = location(body.positionAfterSkippingLeadingTrivia)
+                    handlerAt = ", handlerAt: (\(start.line), \(start.column))"
+                }
+                replace(first, with: "_kvoKeyPath(\(first.trimmedDescription), \"\(path)\"\(handlerAt))")
                 if name == "observe", let key = path.split(separator: ".").last.map(String.init),
                     dynamicProperties[key] == false
                 {
@@ -204,6 +265,12 @@ final class EditCollector: SyntaxVisitor {
             return .visitChildren
         }
         return .visitChildren
+    }
+
+    /// An `observe` call's change handler: its trailing closure or its `changeHandler:`.
+    func handlerClosure(_ call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
+        call.trailingClosure
+            ?? call.arguments.first { $0.label?.text == "changeHandler" }?.expression.as(ClosureExprSyntax.self)
     }
 
     /// The name of the method a call calls: `o.observe(…)` or `observe(…)`.

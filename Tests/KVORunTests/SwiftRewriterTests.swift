@@ -134,10 +134,24 @@ import RewriterProtocol
     }
 
     /// Two statements on a line: each binding is named, after it and
-    /// before the `;` (a name after the `;` made `;;`, which Swift rejects).
+    /// before the `;` (a name after the `;` made `;;`, which Swift rejects),
+    /// and from its creation on (the second statement's pending name goes
+    /// before it on the line, the first's on the mark line above).
     @Test func bindingsSharingALineAreEachNamed() throws {
         let result = try Self.rewrite("import Foundation\nclass A: NSObject {}\nlet a = A(); let b = A()\n")
-        #expect(result.source.contains("let a = A(); _ = _kvoNamed(a, \"a\"); let b = A(); _ = _kvoNamed(b, \"b\")\n"))
+        #expect(result.source.contains("_kvoTopLevel(3, 1, 1); _kvoPendingNames(\"a\", \"A\")\n"))
+        #expect(
+            result.source.contains(
+                "let a = A(); _ = _kvoNamed(a, \"a\"); _kvoPendingNames(\"b\", \"A\"); let b = A(); _ = _kvoNamed(b, \"b\")\n"
+            ))
+    }
+
+    /// One declaration of several bindings (`let a = A(), b = B()`): each is
+    /// named, and each class's first object takes its binding's name.
+    @Test func bindingsOfOneDeclarationAreEachNamed() throws {
+        let result = try Self.rewrite("import Foundation\nclass A: NSObject {}\nlet a = A(), b = Box<Int>()\n")
+        #expect(result.source.contains("_kvoPendingNames(\"a\", \"A\", \"b\", \"Box\")\n"))
+        #expect(result.source.contains("let a = A(), b = Box<Int>(); _ = _kvoNamed(a, \"a\"); _ = _kvoNamed(b, \"b\")\n"))
     }
 
     @Test func importingCombineIsAnErrorAtTheImport() throws {
