@@ -90,9 +90,11 @@ enum SwiftRewriter {
             collector.edits.append(Edit(start: end, end: end, text: last))
         }
         let text = apply(collector.edits, to: source, lines: lines, converter: converter)
+        let keys = KeyPathStringCollector(converter: converter)
+        keys.walk(tree)
         return RewrittenProgram(
             source: text, warnings: collector.warnings.sorted { ($0.line, $0.column) < ($1.line, $1.column) },
-            errors: collector.errors)
+            errors: collector.errors, keyPaths: keys.uses, knownKeys: keys.known.sorted())
     }
 
     /// Applies the edits (sorted, non-overlapping). An edit whose text has a

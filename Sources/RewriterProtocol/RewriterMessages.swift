@@ -42,6 +42,26 @@ public struct RewriterRemark: Equatable, Sendable {
     }
 }
 
+/// A key path a program writes as a string literal (1-based line and
+/// column in Characters, the literal's length in UTF-8 bytes) and the call
+/// it is given to (`addObserver`, `removeObserver`, `value`, `setValue`, or
+/// `keyPathsForValuesAffecting` for the strings such a method returns).
+public struct RewriterKeyPath: Equatable, Sendable {
+    public let call: String
+    public let path: String
+    public let line: Int
+    public let column: Int
+    public let length: Int
+
+    public init(call: String, path: String, line: Int, column: Int, length: Int) {
+        self.call = call
+        self.path = path
+        self.line = line
+        self.column = column
+        self.length = length
+    }
+}
+
 /// A program rewritten to run on the runtime.
 public struct RewrittenProgram: Equatable, Sendable {
     /// The program to compile.
@@ -51,11 +71,21 @@ public struct RewrittenProgram: Equatable, Sendable {
     /// What cannot run here whatever the rewrite (a module Linux does not
     /// have): reported instead of compiling.
     public let errors: [RewriterRemark]
+    /// The key paths the program writes as strings, and every key the
+    /// program or a modelled Foundation class has: kvo-run warns about a key
+    /// none has, with the scenario language's did-you-mean (SPEC §9).
+    public let keyPaths: [RewriterKeyPath]
+    public let knownKeys: [String]
 
-    public init(source: String, warnings: [RewriterRemark], errors: [RewriterRemark]) {
+    public init(
+        source: String, warnings: [RewriterRemark], errors: [RewriterRemark], keyPaths: [RewriterKeyPath] = [],
+        knownKeys: [String] = []
+    ) {
         self.source = source
         self.warnings = warnings
         self.errors = errors
+        self.keyPaths = keyPaths
+        self.knownKeys = knownKeys
     }
 }
 

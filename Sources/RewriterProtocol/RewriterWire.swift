@@ -60,6 +60,9 @@ public enum RewriterWire {
             fields.add(program.source)
             fields.add(program.warnings)
             fields.add(program.errors)
+            fields.add(program.keyPaths)
+            fields.add(program.knownKeys.count)
+            for key in program.knownKeys { fields.add(key) }
         case .replProgram(let program):
             fields.add("repl")
             fields.add(program.source)
@@ -90,7 +93,9 @@ public enum RewriterWire {
         case "rewritten":
             return .rewritten(
                 RewrittenProgram(
-                    source: try reader.string(), warnings: try reader.remarks(), errors: try reader.remarks()))
+                    source: try reader.string(), warnings: try reader.remarks(), errors: try reader.remarks(),
+                    keyPaths: try reader.keyPaths(),
+                    knownKeys: try (0..<reader.count()).map { _ in try reader.string() }))
         case "repl":
             let source = try reader.string()
             let joined = try reader.string()
@@ -144,6 +149,17 @@ public enum RewriterWire {
             for entry in entries {
                 add(entry.text)
                 add(entry.name)
+            }
+        }
+
+        mutating func add(_ keyPaths: [RewriterKeyPath]) {
+            add(keyPaths.count)
+            for keyPath in keyPaths {
+                add(keyPath.call)
+                add(keyPath.path)
+                add(keyPath.line)
+                add(keyPath.column)
+                add(keyPath.length)
             }
         }
 
@@ -214,6 +230,13 @@ public enum RewriterWire {
 
         mutating func entries() throws -> [REPLEntry] {
             try (0..<count()).map { _ in REPLEntry(text: try string(), name: try string()) }
+        }
+
+        mutating func keyPaths() throws -> [RewriterKeyPath] {
+            try (0..<count()).map { _ in
+                RewriterKeyPath(
+                    call: try string(), path: try string(), line: try int(), column: try int(), length: try int())
+            }
         }
 
         mutating func remarks() throws -> [RewriterRemark] {

@@ -36,6 +36,29 @@ import Testing
         #expect(Suggestion.closest(to: "balance", in: ["x", "y"]) == nil)
     }
 
+    /// A Swift program's key-path strings (SPEC §9, §11.0): a key nobody
+    /// has is a warning only near a key the program has (a transposed pair
+    /// of letters counts as near); each key of a path is checked, operators
+    /// are skipped, and a key nothing resembles (a defaults key) is silent.
+    @Test func keyPathStringsOfASwiftProgramGetADidYouMean() {
+        let known: Set<String> = ["name", "age", "employees", "salary"]
+        let candidates = known.sorted()
+        func warning(_ path: String, _ call: String = "addObserver") -> String? {
+            KeyPathStringCheck.warning(path: path, call: call, known: known, candidates: candidates)
+        }
+        #expect(
+            warning("nmae")
+                == "no class in this program has a key 'nmae'; did you mean 'name'? (Apple registers it silently and never notifies)"
+        )
+        #expect(
+            warning("agee", "value")?.hasSuffix(
+                "did you mean 'age'? (Apple raises NSUnknownKeyException when this runs)") == true)
+        #expect(warning("employees.@sum.salry")?.contains("'salry'; did you mean 'salary'") == true)
+        #expect(warning("employees.@avg.salary") == nil)
+        #expect(warning("colourScheme") == nil)
+        #expect(warning("name") == nil)
+    }
+
     /// The suggestions' budget belongs to one run (a task-local bound by the
     /// session), not to the process: a spent one stops only its own run's
     /// suggestions, and another thread's run has its own.

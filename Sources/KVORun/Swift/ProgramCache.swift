@@ -47,10 +47,14 @@ struct ProgramCache {
             Runner.stderr(rewritten.source + (rewritten.source.hasSuffix("\n") ? "" : "\n"))
             Runner.stderr("// ---- end of \(display) ----\n")
         }
-        let warnings = rewritten.warnings.map {
-            Diagnostic(
-                .warning, $0.message, at: KVOScript.SourceLocation(line: $0.line, column: $0.column), length: $0.length)
-        }
+        let warnings =
+            (rewritten.warnings.map {
+                Diagnostic(
+                    .warning, $0.message, at: KVOScript.SourceLocation(line: $0.line, column: $0.column),
+                    length: $0.length)
+            } + SwiftProgram.keyPathWarnings(rewritten)).sorted {
+                ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column)
+            }
         for warning in warnings { report(warning) }
         // What no rewrite can make run (a module Linux lacks): said at its
         // line, nothing compiled (and so nothing cached).

@@ -1,6 +1,7 @@
 import KVOCore
 import KVOOutput
 import KVOScript
+import RewriterProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -21,6 +22,21 @@ extension SwiftProgram {
             }
             return "\(warning.location.line) \(warning.location.column) \(warning.length) \(message)\n"
         }.joined()
+    }
+
+    /// A key-path string with a key no class of the program has, near one
+    /// it has: the scenario language's did-you-mean (`KeyPathStringCheck`),
+    /// at the string.
+    static func keyPathWarnings(_ program: RewrittenProgram) -> [Diagnostic] {
+        guard !program.keyPaths.isEmpty else { return [] }
+        let known = Set(program.knownKeys)
+        return program.keyPaths.compactMap { use in
+            KeyPathStringCheck.warning(path: use.path, call: use.call, known: known, candidates: program.knownKeys).map
+            {
+                Diagnostic(
+                    .warning, $0, at: KVOScript.SourceLocation(line: use.line, column: use.column), length: use.length)
+            }
+        }
     }
 
     static func storedWarnings(_ path: String) -> [Diagnostic] {

@@ -40,6 +40,11 @@ extension Checker {
         case "addObserver": use = .observed
         case "removeObserver": use = .removed
         case "value", "setValue", "mutableArrayValue", "mutableSetValue": use = .accessed
+        case "willChangeValue", "didChangeValue", "willChange", "didChange":
+            for argument in arguments where argument.label == "forKey" {
+                if case .literal(.string(let key), _) = argument.value { manuallyPostedKeys.insert(key) }
+            }
+            return
         default: return
         }
         // Inside `do { … } catch` of the exception the call raises for an
@@ -74,6 +79,7 @@ extension Checker {
                     return
                 }
                 let names = current.info.properties.map(\.name)
+                unknownKeyWarnings.append((key, location))
                 warning(
                     .noKey(
                         className: current.info.name, key: key, suggestion: Suggestion.didYouMean(key, in: names),
@@ -83,5 +89,49 @@ extension Checker {
             guard case .object(let className) = property.type, let next = environment.classes[className] else { return }
             current = next
         }
+    }
+}
+
+/// The same check for a Swift program's key-path strings (SPEC §11.0): the
+/// rewriter cannot know a receiver's class, so a key is checked against every
+/// key the program has (its classes' properties and methods, the keys it
+/// posts by hand or passes as `forKey:`, the modelled Foundation classes'),
+/// and is a warning only when one of them is near: a key no class has and
+/// none resembles is a dictionary's or a `UserDefaults`' key as often as a typo.
+public enum KeyPathStringCheck {
+    /// The warning for `path`, given to `call`, or nil.
+    public static func warning(path: String, call: String, known: Set<String>, candidates: [String]) -> String? {
+        let use: Checker.KeyUse
+        switch call {
+        case "removeObserver": use = .removed
+        case "value", "setValue": use = .accessed
+        default: use = .observed
+        }
+        for key in KeyPaths.components(path) {
+            // An operator (`@sum`) ends what can be checked: its right side
+            // is the elements' key, which is checked as the rest.
+            if key.hasPrefix("@") || key == "self" || key.isEmpty { continue }
+            if known.contains(key) { continue }
+            guard let near = Suggestion.closest(to: key, in: candidates) ?? transposed(key, in: known) else {
+                return nil
+            }
+            return "no class in this program has a key '\(key)'; did you mean '\(near)'? (\(use.consequence))"
+        }
+        return nil
+    }
+
+    /// A known key that is `key` with two neighbouring letters swapped
+    /// (`nmae`): the commonest typo, which an edit distance counts as two
+    /// edits, past what `Suggestion` allows a short name.
+    static func transposed(_ key: String, in known: Set<String>) -> String? {
+        let characters = Array(key)
+        guard characters.count >= 2, characters.count <= Suggestion.maxLength else { return nil }
+        for index in 0..<(characters.count - 1) where characters[index] != characters[index + 1] {
+            var swapped = characters
+            swapped.swapAt(index, index + 1)
+            let candidate = String(swapped)
+            if known.contains(candidate) { return candidate }
+        }
+        return nil
     }
 }

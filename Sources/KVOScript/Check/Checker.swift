@@ -30,6 +30,12 @@ final class Checker {
     /// exception name ("" for a catch-all): an unknown key whose exception
     /// is caught is expected there, not a typo.
     var catching: [String: Int] = [:]
+    /// Keys the program posts by hand (`willChangeValue(forKey: "k")`,
+    /// `didChangeValue`…, in any body): a key a class lacks but the program
+    /// posts is its own, not a typo, so the unknown-key warnings about it
+    /// (`unknownKeyWarnings`, where they are) are taken back once all is checked.
+    var manuallyPostedKeys: Set<String> = []
+    var unknownKeyWarnings: [(key: String, location: SourceLocation)] = []
     /// The REPL: a class, function or context an earlier entry declared may
     /// be declared again, and the new one replaces it for what follows (as in
     /// Swift's and Python's REPLs; objects already made keep their class).
@@ -87,6 +93,14 @@ final class Checker {
             pendingBodies = []
             for body in bodies { body() }
         }
+        withdrawWarningsAboutPostedKeys()
+    }
+
+    private func withdrawWarningsAboutPostedKeys() {
+        let withdrawn = unknownKeyWarnings.filter { manuallyPostedKeys.contains($0.key) }.map(\.location)
+        guard !withdrawn.isEmpty else { return }
+        let id = CheckerMessage.noKey(className: "", key: "", suggestion: "", consequence: "").id
+        diagnostics.removeAll { $0.severity == .warning && $0.id == id && withdrawn.contains($0.location) }
     }
 
     private func hoist(_ statements: [Stmt]) {
