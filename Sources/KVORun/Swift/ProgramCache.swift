@@ -86,8 +86,10 @@ struct ProgramCache {
     /// `swiftc -parse` of the program as the user wrote it: its diagnostics
     /// when it does not parse, else none.
     private func parseDiagnostics(_ source: String, display: String, in directory: String) -> [Diagnostic] {
-        let folder = directory + "/parse-\(getpid())"
-        guard (try? SwiftProgram.makeDirectories(folder)) != nil else { return [] }
+        guard (try? SwiftProgram.makeDirectories(directory)) != nil,
+            (try? SwiftProgram.requireOwnFolder(directory)) != nil,
+            let folder = try? SwiftProgram.makeFreshFolder(directory + "/parse-")
+        else { return [] }
         defer { Files.removeFolder(folder) }
         let name = String(display.split(separator: "/").last ?? "main.swift")
         let path = folder + "/" + (name.hasSuffix(".swift") ? name : name + ".swift")
@@ -108,8 +110,10 @@ struct ProgramCache {
     ) throws -> String {
         let binary = directory + "/program"
         try SwiftProgram.makeDirectories(directory)
-        let building = directory + "/building-\(getpid())"
-        try SwiftProgram.makeDirectories(building)
+        try SwiftProgram.requireOwnFolder(directory)
+        // Fresh and this run's alone (mkdtemp): never a folder that was
+        // there, whatever it is, nor another run's with the same pid.
+        let building = try SwiftProgram.makeFreshFolder(directory + "/building-")
         defer { Files.removeFolder(building) }
         try ProgramCompiler.compile(
             program, in: building, files: files, swiftc: swiftc, runtime: runtime, report: report)

@@ -107,9 +107,12 @@ enum RuntimeCache {
         try SwiftProgram.makeDirectories(cache)
         // Built beside, then moved into place: two runs at once never see
         // half a runtime, and an interrupted build leaves nothing to use.
-        let building = directory + ".building-\(getpid())"
-        try SwiftProgram.makeDirectories(building)
+        // Fresh and this run's alone (mkdtemp), as a program's (ProgramCache.store).
+        let building = try SwiftProgram.makeFreshFolder(directory + ".building-")
+        // `rm -rf` removes a symlink put in its place, never what it points to.
         defer { SwiftProgram.removeTree(building) }
+        // mkdtemp's 0700, as the runtime folder's always were before.
+        chmod(building, 0o755)
         // Ctrl-C stops the compilers (they start with it at its default),
         // not kvo-run, which then says so and removes what was half built.
         let previous = signal(SIGINT, SIG_IGN)
