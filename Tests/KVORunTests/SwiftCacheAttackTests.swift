@@ -96,4 +96,106 @@ struct SwiftCacheAttackTests {
         let other = try setup.folder.read("other").trimmingCharacters(in: .newlines)
         #expect((try? String(contentsOfFile: other + "/main.swift", encoding: .utf8)) == "other\n")
     }
+
+    /// The test runner's environment less `removed`, with `extra` over it.
+    static func environment(without removed: [String], _ extra: [String: String] = [:]) -> [String: String] {
+        var environment = _KVOTestSupport.ChildProcess.quietEnvironment(extra)
+        for name in removed { environment[name] = nil }
+        return environment
+    }
+
+    /// Runs kvo-run with exactly `environment`.
+    static func run(_ arguments: [String], environment: [String: String], in folder: Folder) throws -> CLI.Result {
+        let binary = try #require(CLI.binary)
+        let outcome = try _KVOTestSupport.ChildProcess.run(
+            binary, arguments, in: folder.url, environment: environment, timeout: 300)
+        return CLI.Result(status: outcome.status, crashed: outcome.signalled, out: outcome.out, err: outcome.err)
+    }
+
+    /// Without HOME (and XDG_CACHE_HOME) the cache is the user's home's
+    /// from the password database, never `.cache/kvo-run` in the shared
+    /// temporary folder.
+    @Test func withoutHomeTheCacheIsNeverInTheSharedTemporaryFolder() throws {
+        let folder = try Folder()
+        let file = try folder.write("p.swift", Self.program)
+        let shared = "/tmp/.cache/kvo-run"
+        let existed = FileManager.default.fileExists(atPath: shared)
+        let result = try Self.run([file], environment: Self.environment(without: ["HOME", "XDG_CACHE_HOME"]), in: folder)
+        #expect(result.status == 0 && result.out.hasSuffix("2.0\n"), "\(result)")
+        if !existed { #expect(!FileManager.default.fileExists(atPath: shared)) }
+
+        let saved = (ProcessInfo.processInfo.environment["HOME"], ProcessInfo.processInfo.environment["XDG_CACHE_HOME"])
+        defer {
+            if let home = saved.0 { setenv("HOME", home, 1) }
+            if let xdg = saved.1 { setenv("XDG_CACHE_HOME", xdg, 1) } else { unsetenv("XDG_CACHE_HOME") }
+        }
+        unsetenv("HOME")
+        unsetenv("XDG_CACHE_HOME")
+        let root = RuntimeCache.cacheRoot()
+        #expect(!root.hasPrefix("/tmp") && root.hasSuffix("/.cache/kvo-run"), "\(root)")
+        // A relative XDG_CACHE_HOME is ignored (XDG): HOME's cache instead.
+        setenv("HOME", "/home/someone", 1)
+        setenv("XDG_CACHE_HOME", "relative/cache", 1)
+        #expect(RuntimeCache.cacheRoot() == "/home/someone/.cache/kvo-run")
+        setenv("XDG_CACHE_HOME", "/absolute/cache", 1)
+        #expect(RuntimeCache.cacheRoot() == "/absolute/cache/kvo-run")
+    }
+
+    /// `KVO_RUNTIME_SOURCES=` (empty) is unset: the sources are found as
+    /// without it, not looked for in the current folder.
+    @Test func anEmptyRuntimeSourcesIsUnset() throws {
+        let found = RuntimeCache.runtimeSources()
+        setenv("KVO_RUNTIME_SOURCES", "", 1)
+        defer { unsetenv("KVO_RUNTIME_SOURCES") }
+        #expect(RuntimeCache.runtimeSources() == found)
+        #expect(RuntimeCache.runtimeSources()?.isEmpty == false)
+    }
+
+    /// A cache others can write, or another user's, is refused with what
+    /// to set; nothing is compiled into it.
+    @Test(.enabled(if: geteuid() == 0, "gives the cache to another user, which needs root"))
+    func aCacheOthersCanWriteIsRefused() throws {
+        let setup = try PrivateCache()
+        let file = try setup.folder.write("p.swift", Self.program)
+        chmod(setup.cache.path, 0o777)
+        let open = try CLI.run([file], environment: setup.environment)
+        #expect(open.status == 1, "\(open)")
+        #expect(
+            open.err.contains(
+                "kvo-run's cache \(setup.cache.path) can be written by other users, so a program compiled there could be replaced; set XDG_CACHE_HOME (or HOME) to a folder of your own, or make it yours alone (chmod go-w)"
+            ), "\(open)")
+        #expect(!FileManager.default.fileExists(atPath: setup.cache.appendingPathComponent("programs").path))
+        chmod(setup.cache.path, 0o755)
+        chown(setup.cache.path, 65534, 65534)
+        let foreign = try CLI.run([file], environment: setup.environment)
+        #expect(foreign.status == 1 && foreign.err.contains("belongs to another user"), "\(foreign)")
+        chown(setup.cache.path, geteuid(), getegid())
+        let mine = try CLI.run([file], environment: setup.environment)
+        #expect(mine.status == 0 && mine.out.hasSuffix("2.0\n"), "\(mine)")
+    }
+
+    /// A read-only cache (a read-only volume) is not refused: the program
+    /// is compiled in a private temporary folder, removed at the end, with
+    /// the cache's runtime.
+    @Test(.enabled(if: geteuid() == 0, "mounts a read-only tmpfs, which needs root"))
+    func aReadOnlyCacheFallsBackToAPrivateTemporaryFolder() throws {
+        let setup = try PrivateCache()
+        let file = try setup.folder.write("p.swift", Self.program)
+        let volume = setup.folder.url.appendingPathComponent("ro").path
+        let temporary = setup.folder.url.appendingPathComponent("tmp").path
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: volume, withIntermediateDirectories: true)
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        let mount = try _KVOTestSupport.ChildProcess.run(
+            shell, ["-c", "mount -t tmpfs tmpfs \(volume) && mkdir -p \(volume)/kvo-run && ln -s "
+                + "\(try FileManager.default.destinationOfSymbolicLink(atPath: setup.runtime)) \(volume)/kvo-run/"
+                + " && mount -o remount,ro \(volume)"], in: nil, timeout: 30)
+        try #require(mount.status == 0, "mounting a read-only tmpfs: \(mount.err)")
+        defer { _ = try? _KVOTestSupport.ChildProcess.run(shell, ["-c", "umount \(volume)"], in: nil, timeout: 30) }
+        let result = try CLI.run([file], environment: ["XDG_CACHE_HOME": volume, "TMPDIR": temporary])
+        #expect(result.status == 0 && result.out.hasSuffix("2.0\n"), "\(result)")
+        // swiftc's own temporary folders aside, kvo-run's private folder is gone.
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary)
+        #expect(!left.contains { $0.hasPrefix("kvo-run.") }, "removed at the end: \(left)")
+    }
 }

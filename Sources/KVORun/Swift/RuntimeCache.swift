@@ -22,9 +22,8 @@ enum RuntimeCache {
     /// The folder holding the runtime's sources, a folder per module (the
     /// rewriter helper's among them).
     static func runtimeSources() -> String? {
-        if let named = getenv("KVO_RUNTIME_SOURCES") {
-            return String(cString: named)
-        }
+        // Empty means unset, as for any variable (`KVO_RUNTIME_SOURCES= kvo-run`).
+        if let named = environmentValue("KVO_RUNTIME_SOURCES") { return named }
         var candidates: [String] = []
         if let executable = executablePath() {
             let bin = String(executable[..<(executable.lastIndex(of: "/") ?? executable.endIndex)])
@@ -49,10 +48,106 @@ enum RuntimeCache {
         return String(cString: buffer)
     }
 
+    /// Where the cache is: `$XDG_CACHE_HOME/kvo-run` when that is absolute (a
+    /// relative one is ignored, as the XDG rules say), else
+    /// `$HOME/.cache/kvo-run`, else the user's home from the password
+    /// database: never a shared temporary folder (`/tmp/.cache/kvo-run`, where
+    /// another user could plant the cache a program is compiled into). Empty
+    /// when none of these names a place (`checkedCacheRoot` then says what to set).
     static func cacheRoot() -> String {
-        if let xdg = getenv("XDG_CACHE_HOME"), xdg.pointee != 0 { return String(cString: xdg) + "/kvo-run" }
-        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
-        return home + "/.cache/kvo-run"
+        if let xdg = environmentValue("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/kvo-run" }
+        if let home = environmentValue("HOME"), home.hasPrefix("/") { return home + "/.cache/kvo-run" }
+        if let user = getpwuid(geteuid()), let directory = user.pointee.pw_dir {
+            let home = String(cString: directory)
+            if home.hasPrefix("/") && home != "/" { return home + "/.cache/kvo-run" }
+        }
+        return ""
+    }
+
+    /// A variable of the environment, nil when unset or empty (an empty one
+    /// means unset, as the shell's `VAR= command` intends).
+    static func environmentValue(_ name: String) -> String? {
+        guard let value = getenv(name), value.pointee != 0 else { return nil }
+        return String(cString: value)
+    }
+
+    /// The cache a run uses (`cacheRoot()`), made when missing and checked:
+    /// a folder of this user's that nobody else can write (another user's,
+    /// or one others can write, could hold a planted program or runtime).
+    /// A cache that cannot be written (a read-only volume) is not refused:
+    /// the run builds in a private temporary folder instead (`mkdtemp` under
+    /// `$TMPDIR`, mode 0700), the read-only cache's runtimes linked in, and
+    /// the folder is removed when kvo-run ends.
+    static func checkedCacheRoot() throws -> String {
+        if let folder = temporaryCacheFolder { return folder }
+        let root = cacheRoot()
+        guard !root.isEmpty else {
+            throw SwiftProgram.Failure(
+                message:
+                    "kvo-run has no place for its cache of compiled Swift programs: set XDG_CACHE_HOME (or HOME) to an absolute folder of your own",
+                status: ExitStatus.failure)
+        }
+        let made = (try? SwiftProgram.makeDirectories(root)) != nil
+        var info = stat()
+        // lstat: a symlink at the cache's place is somebody's redirection.
+        if lstat(root, &info) == 0 {
+            let isFolder = info.st_mode & S_IFMT == S_IFDIR
+            let othersWrite = info.st_mode & (S_IWGRP | S_IWOTH) != 0
+            if !isFolder || info.st_uid != geteuid() || othersWrite {
+                let why =
+                    !isFolder
+                    ? "is not a folder (a symlink or a file)"
+                    : info.st_uid != geteuid() ? "belongs to another user" : "can be written by other users"
+                throw SwiftProgram.Failure(
+                    message:
+                        "kvo-run's cache \(root) \(why), so a program compiled there could be replaced; set XDG_CACHE_HOME (or HOME) to a folder of your own, or make it yours alone (chmod go-w)",
+                    status: ExitStatus.failure)
+            }
+        }
+        if made && access(root, W_OK) == 0 && Self.canWrite(in: root) { return root }
+        return try temporaryCache(beside: root)
+    }
+
+    /// Whether a file can really be made in `folder`: `access` says yes to
+    /// root on a read-only volume's folder only by its mode.
+    private static func canWrite(in folder: String) -> Bool {
+        guard let probe = try? SwiftProgram.makeFreshFolder(folder + "/.probe-") else { return false }
+        rmdir(probe)
+        return true
+    }
+
+    /// The private temporary cache of a run whose cache cannot be written,
+    /// removed when kvo-run ends; made once per process.
+    nonisolated(unsafe) private static var temporaryCacheFolder: String?
+
+    private static func temporaryCache(beside root: String) throws -> String {
+        if let folder = temporaryCacheFolder { return folder }
+        guard let folder = Files.temporaryFolder() else {
+            throw SwiftProgram.Failure(
+                message:
+                    "kvo-run's cache \(root) cannot be written, and no private folder could be made in the temporary folder instead; set XDG_CACHE_HOME to a writable folder of your own",
+                status: ExitStatus.failure)
+        }
+        temporaryCacheFolder = folder
+        // The compilers' own module cache ($XDG_CACHE_HOME/clang) there too:
+        // they inherit kvo-run's environment.
+        setenv("XDG_CACHE_HOME", folder, 1)
+        atexit {
+            if let folder = RuntimeCache.temporaryCacheFolder { SwiftProgram.removeTree(folder) }
+        }
+        // The read-only cache's runtimes, used where they are (not built again).
+        if let handle = opendir(root) {
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name.hasPrefix("runtime-") && !name.contains(".building-") {
+                    symlink(root + "/" + name, folder + "/" + name)
+                }
+            }
+            closedir(handle)
+        }
+        return folder
     }
 
     /// What the runtime is compiled with. `-enforce-exclusivity=unchecked`:

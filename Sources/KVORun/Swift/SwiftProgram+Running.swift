@@ -57,7 +57,7 @@ extension SwiftProgram {
             // JSON reader gets nothing it did not ask for.
             let atTerminal = output == nil && isatty(STDERR_FILENO) != 0
             // The cache's place, read from the environment here and given to each part.
-            let cache = RuntimeCache.cacheRoot()
+            let cache = try RuntimeCache.checkedCacheRoot()
             let runtime = try RuntimeCache.runtimeDirectory(
                 swiftc: swiftc, cache: cache, say: atTerminal ? { Runner.stderr($0) } : nil)
             binary = try ProgramCache(root: cache, swiftc: swiftc, runtime: runtime)
