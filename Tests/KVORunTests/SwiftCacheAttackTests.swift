@@ -198,4 +198,53 @@ struct SwiftCacheAttackTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary)
         #expect(!left.contains { $0.hasPrefix("kvo-run.") }, "removed at the end: \(left)")
     }
+
+    /// Whether process `pid` has ended (gone, or a zombie nobody collected yet)
+    /// within `seconds`.
+    static func ended(_ pid: pid_t, within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+            if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst(2).first == "Z" { return true }
+            usleep(50_000)
+        } while Date() < deadline
+        return false
+    }
+
+    /// SIGKILL or SIGTERM to kvo-run ends the program it runs (it dies with
+    /// kvo-run: PR_SET_PDEATHSIG), and a SIGTERM is passed on, kvo-run then
+    /// ending of it.
+    @Test func theProgramDiesWithKvoRun() throws {
+        let folder = try Folder()
+        let file = try folder.write(
+            "sleeper.swift", "import Foundation\nprint(getpid())\nfflush(stdout)\nsleep(1000)\n")
+        let binary = try #require(CLI.binary)
+        for sent in [SIGKILL, SIGTERM, SIGHUP] {
+            let output = folder.url.appendingPathComponent("out-\(sent)")
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [file]
+            process.environment = _KVOTestSupport.ChildProcess.quietEnvironment()
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var program: pid_t?
+            let deadline = Date().addingTimeInterval(240)
+            while program == nil && Date() < deadline && process.isRunning {
+                program = (try? String(contentsOf: output, encoding: .utf8))
+                    .flatMap { $0.hasSuffix("\n") ? pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) : nil }
+                usleep(50_000)
+            }
+            let pid = try #require(program, "the program never started")
+            defer { kill(pid, SIGKILL) }
+            kill(process.processIdentifier, sent)
+            process.waitUntilExit()
+            #expect(Self.ended(pid, within: 10), "the program outlived kvo-run (signal \(sent))")
+            if sent != SIGKILL {
+                #expect(process.terminationReason == .uncaughtSignal, "signal \(sent)")
+                #expect(process.terminationStatus == sent, "signal \(sent)")
+            }
+        }
+    }
 }

@@ -64,6 +64,12 @@ enum ProgramCompiler {
             throw SwiftProgram.Failure(
                 message: "compiling was interrupted (Ctrl-C); nothing ran", status: ExitStatus.failure)
         }
+        // SIGTERM or SIGHUP, passed on to the compiler: kvo-run ends of it.
+        if ChildProcess.forwardedSignal != 0 {
+            throw SwiftProgram.Failure(
+                message: "compiling was stopped by signal \(ChildProcess.forwardedSignal); nothing ran",
+                status: ExitStatus.failure)
+        }
         guard compiled else {
             let text = (try? Files.read(log)) ?? ""
             // A note at the very place of the error before it is one of swiftc's

@@ -120,6 +120,13 @@ enum RuntimeCache {
     /// removed when kvo-run ends; made once per process.
     nonisolated(unsafe) private static var temporaryCacheFolder: String?
 
+    /// Removes the private temporary cache, if this run made one.
+    static func removeTemporaryCache() {
+        guard let folder = temporaryCacheFolder else { return }
+        temporaryCacheFolder = nil
+        SwiftProgram.removeTree(folder)
+    }
+
     private static func temporaryCache(beside root: String) throws -> String {
         if let folder = temporaryCacheFolder { return folder }
         guard let folder = Files.temporaryFolder() else {
@@ -132,9 +139,7 @@ enum RuntimeCache {
         // The compilers' own module cache ($XDG_CACHE_HOME/clang) there too:
         // they inherit kvo-run's environment.
         setenv("XDG_CACHE_HOME", folder, 1)
-        atexit {
-            if let folder = RuntimeCache.temporaryCacheFolder { SwiftProgram.removeTree(folder) }
-        }
+        atexit { RuntimeCache.removeTemporaryCache() }
         // The read-only cache's runtimes, used where they are (not built again).
         if let handle = opendir(root) {
             while let entry = readdir(handle) {

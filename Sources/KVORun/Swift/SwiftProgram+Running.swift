@@ -28,6 +28,9 @@ extension SwiftProgram {
         _ source: String, display: String, path: String?, settings: Settings, compileOnly: Bool = false,
         output: Int32? = nil
     ) -> (status: Int32, summary: Summary?) {
+        // Last, once the run's files are removed: a SIGTERM or SIGHUP passed on
+        // to the compiler or the program ends kvo-run too.
+        defer { ChildProcess.endIfForwarded() }
         let text = SourceText(source)
         // Diagnostics: text on standard error (or into `output`), JSON events
         // on standard output with `--format json`, as for scenarios.
