@@ -120,7 +120,8 @@ let package = Package(
         .target(
             name: "KVORun",
             dependencies: [
-                "KVOCore", "KVOOutput", "KVOScript", "KVOHost", "CReadline", "CBuildInfo", "CSpawn", "RewriterProtocol",
+                "KVOCore", "KVOOutput", "KVOScript", "KVOHost", "CReadline", "CBuildInfo", "CSpawn",
+                "RewriterProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: fastRelease),

@@ -120,7 +120,8 @@ struct SwiftCacheAttackTests {
         let file = try folder.write("p.swift", Self.program)
         let shared = "/tmp/.cache/kvo-run"
         let existed = FileManager.default.fileExists(atPath: shared)
-        let result = try Self.run([file], environment: Self.environment(without: ["HOME", "XDG_CACHE_HOME"]), in: folder)
+        let result = try Self.run(
+            [file], environment: Self.environment(without: ["HOME", "XDG_CACHE_HOME"]), in: folder)
         #expect(result.status == 0 && result.out.hasSuffix("2.0\n"), "\(result)")
         if !existed { #expect(!FileManager.default.fileExists(atPath: shared)) }
 
@@ -170,6 +171,16 @@ struct SwiftCacheAttackTests {
         let foreign = try CLI.run([file], environment: setup.environment)
         #expect(foreign.status == 1 && foreign.err.contains("belongs to another user"), "\(foreign)")
         chown(setup.cache.path, geteuid(), getegid())
+        // The folder holding it, writable by everyone (not sticky): refused too.
+        let holder = setup.cache.deletingLastPathComponent().path
+        chmod(holder, 0o777)
+        let shared = try CLI.run([file], environment: setup.environment)
+        #expect(
+            shared.status == 1
+                && shared.err.contains(
+                    "kvo-run's cache would be in \(holder), which another user owns or everyone can write; set XDG_CACHE_HOME (or HOME)"
+                ), "\(shared)")
+        chmod(holder, 0o755)
         let mine = try CLI.run([file], environment: setup.environment)
         #expect(mine.status == 0 && mine.out.hasSuffix("2.0\n"), "\(mine)")
     }
@@ -187,9 +198,13 @@ struct SwiftCacheAttackTests {
         try FileManager.default.createDirectory(atPath: volume, withIntermediateDirectories: true)
         let shell = URL(fileURLWithPath: "/bin/sh")
         let mount = try _KVOTestSupport.ChildProcess.run(
-            shell, ["-c", "mount -t tmpfs tmpfs \(volume) && mkdir -p \(volume)/kvo-run && ln -s "
-                + "\(try FileManager.default.destinationOfSymbolicLink(atPath: setup.runtime)) \(volume)/kvo-run/"
-                + " && mount -o remount,ro \(volume)"], in: nil, timeout: 30)
+            shell,
+            [
+                "-c",
+                "mount -t tmpfs tmpfs \(volume) && mkdir -p \(volume)/kvo-run && ln -s "
+                    + "\(try FileManager.default.destinationOfSymbolicLink(atPath: setup.runtime)) \(volume)/kvo-run/"
+                    + " && mount -o remount,ro \(volume)",
+            ], in: nil, timeout: 30)
         try #require(mount.status == 0, "mounting a read-only tmpfs: \(mount.err)")
         defer { _ = try? _KVOTestSupport.ChildProcess.run(shell, ["-c", "umount \(volume)"], in: nil, timeout: 30) }
         let result = try CLI.run([file], environment: ["XDG_CACHE_HOME": volume, "TMPDIR": temporary])

@@ -87,6 +87,21 @@ enum RuntimeCache {
                     "kvo-run has no place for its cache of compiled Swift programs: set XDG_CACHE_HOME (or HOME) to an absolute folder of your own",
                 status: ExitStatus.failure)
         }
+        // The folder holding it, when another user's (a `.cache` somebody made
+        // in a shared place), could swap the cache for theirs at any time.
+        let parent = root.lastIndex(of: "/").map { String(root[..<$0]) } ?? "/"
+        var holder = stat()
+        // (A sticky folder others can write, /tmp's kind, lets nobody rename
+        // what is not theirs.)
+        if stat(parent.isEmpty ? "/" : parent, &holder) == 0,
+            (holder.st_uid != geteuid() && holder.st_uid != 0)
+                || (holder.st_mode & S_IWOTH != 0 && holder.st_mode & S_ISVTX == 0)
+        {
+            throw SwiftProgram.Failure(
+                message:
+                    "kvo-run's cache would be in \(parent), which another user owns or everyone can write; set XDG_CACHE_HOME (or HOME) to a folder of your own",
+                status: ExitStatus.failure)
+        }
         let made = (try? SwiftProgram.makeDirectories(root)) != nil
         var info = stat()
         // lstat: a symlink at the cache's place is somebody's redirection.
