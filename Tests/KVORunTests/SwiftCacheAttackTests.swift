@@ -262,4 +262,40 @@ struct SwiftCacheAttackTests {
             }
         }
     }
+
+    // MARK: A damaged cache
+
+    /// A cached program cut short (a full disk, a crash) is compiled again,
+    /// not run ("Exec format error" or SIGBUS on every run).
+    @Test func aTruncatedCachedProgramIsCompiledAgain() throws {
+        let setup = try PrivateCache()
+        let file = try setup.folder.write("p.swift", Self.program)
+        #expect(try CLI.run([file], environment: setup.environment).status == 0)
+        let program = try setup.programFolder().appendingPathComponent("program").path
+        #expect(truncate(program, 100) == 0)
+        let result = try CLI.run([file], environment: setup.environment)
+        #expect(result.status == 0 && result.out.hasSuffix("2.0\n"), "\(result)")
+        #expect(try FileManager.default.attributesOfItem(atPath: program)[.size] as? Int ?? 0 > 100)
+    }
+
+    /// A runtime library cut short is built again (about a minute), not
+    /// loaded by every program.
+    @Test func aTruncatedRuntimeLibraryIsBuiltAgain() throws {
+        let setup = try PrivateCache()
+        let file = try setup.folder.write("p.swift", Self.program)
+        // A copy of the shared runtime, recorded as it is, then damaged.
+        let shared = try FileManager.default.destinationOfSymbolicLink(atPath: setup.runtime)
+        try FileManager.default.removeItem(atPath: setup.runtime)
+        try FileManager.default.copyItem(atPath: shared, toPath: setup.runtime)
+        #expect(RuntimeCache.installedState(setup.runtime) == .intact)
+        let library = setup.runtime + "/libKVOFoundation.so"
+        #expect(truncate(library, 4096) == 0)
+        #expect(RuntimeCache.installedState(setup.runtime) == .damaged)
+        let result = try CLI.run([file], environment: setup.environment)
+        #expect(result.status == 0 && result.out.hasSuffix("2.0\n"), "\(result)")
+        #expect(RuntimeCache.installedState(setup.runtime) == .intact)
+        #expect(try FileManager.default.attributesOfItem(atPath: library)[.size] as? Int ?? 0 > 4096)
+        let left = try FileManager.default.contentsOfDirectory(atPath: setup.cache.path)
+        #expect(!left.contains { $0.contains(".damaged-") || $0.contains(".building-") }, "\(left)")
+    }
 }

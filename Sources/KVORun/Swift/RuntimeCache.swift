@@ -214,7 +214,8 @@ enum RuntimeCache {
             cache: cache)
         let directory = cache + "/runtime-" + key
         let last = "/lib" + (runtimeModules.last ?? "") + ".so"
-        if Files.exists(directory + last) && Files.exists(directory + "/" + rewriterName) { return directory }
+        let state = installedState(directory)
+        if state == .intact { return directory }
         let host = try Toolchain.hostModules(swiftc: swiftc)
         let started = Clock.now()
         say?(
@@ -276,13 +277,71 @@ enum RuntimeCache {
         let ending = ChildProcess.wait(helper)
         helperEnding = ending
         try checkStep(ending, what: "kvo-run's Swift rewriter", swiftc: swiftc, log: helperLog)
-        if rename(building, directory) != 0 && !Files.exists(directory + last) {
+        try? SwiftProgram.writeFile(sizesRecord(building), to: building + "/" + sizesName)
+        // A damaged runtime is moved aside (into a fresh folder of its own,
+        // which the rename replaces) and removed once the new one is in place.
+        var aside: String?
+        if state == .damaged, let folder = try? SwiftProgram.makeFreshFolder(directory + ".damaged-") {
+            aside = rename(directory, folder) == 0 ? folder : nil
+            if aside == nil { rmdir(folder) }
+        }
+        defer { if let aside { SwiftProgram.removeTree(aside) } }
+        if rename(building, directory) != 0 && installedState(directory) != .intact {
             throw SwiftProgram.Failure(
                 message: "cannot store the Swift runtime in \(directory): \(String(cString: strerror(errno)))",
                 status: ExitStatus.failure)
         }
         say?("kvo-run: done in \(Int((Clock.now() - started).rounded())) s\n")
         return directory
+    }
+
+    /// The file of a runtime's folder recording its files' sizes as built.
+    static let sizesName = "sizes"
+
+    /// The files whose sizes are recorded: what a program loads and runs.
+    static var recordedFiles: [String] {
+        runtimeModules.map { "lib\($0).so" } + ["libKVORuntime.so", rewriterName]
+    }
+
+    /// "NAME SIZE" lines for the recorded files `folder` holds.
+    static func sizesRecord(_ folder: String) -> String {
+        recordedFiles.compactMap { name in
+            var info = stat()
+            return stat(folder + "/" + name, &info) == 0 ? "\(name) \(info.st_size)\n" : nil
+        }.joined()
+    }
+
+    enum InstalledState { case missing, intact, damaged }
+
+    /// Whether the runtime in `directory` is there and whole: each recorded
+    /// file of the size it was built with. A library or the rewriter cut
+    /// short (a full disk, a crash) gave a segfault, SIGBUS or "Exec format
+    /// error" on every run; it is built again instead. A runtime built by an
+    /// earlier kvo-run has no record: its sizes are recorded now rather than
+    /// rebuilding it (a minute), so that damage from now on is seen.
+    static func installedState(_ directory: String) -> InstalledState {
+        let last = "lib" + (runtimeModules.last ?? "") + ".so"
+        guard Files.exists(directory) else { return .missing }
+        guard let record = try? Files.read(directory + "/" + sizesName) else {
+            guard Files.exists(directory + "/" + last), Files.exists(directory + "/" + rewriterName) else {
+                return .damaged
+            }
+            try? SwiftProgram.writeFile(sizesRecord(directory), to: directory + "/" + sizesName)
+            return .intact
+        }
+        let recorded = record.split(separator: "\n").compactMap { line -> (String, Int64)? in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let size = Int64(parts[1]) else { return nil }
+            return (String(parts[0]), size)
+        }
+        guard recorded.contains(where: { $0.0 == last }), recorded.contains(where: { $0.0 == rewriterName }) else {
+            return .damaged
+        }
+        for (name, size) in recorded {
+            var info = stat()
+            guard stat(directory + "/" + name, &info) == 0, Int64(info.st_size) == size else { return .damaged }
+        }
+        return .intact
     }
 
     /// Starts a build step in the background, its output into `log`.
