@@ -298,4 +298,103 @@ struct SwiftCacheAttackTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: setup.cache.path)
         #expect(!left.contains { $0.contains(".damaged-") || $0.contains(".building-") }, "\(left)")
     }
+
+    // MARK: Messages that say something
+
+    /// swiftc quotes a line cut inside a character (`10²`: one byte of
+    /// `²`): its output is kept, decoded leniently, never dropped whole.
+    @Test func aCompilerMessageThatIsNotUTF8IsKept() throws {
+        let setup = try PrivateCache()
+        let file = try setup.folder.write(
+            "u.swift", "import Foundation\nclass A: NSObject { @objc dynamic var v = 0 }\nlet a = A()\na.v = 10²\n")
+        let result = try CLI.run([file], environment: setup.environment)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.err.contains("u.swift:4:9: error: "), "\(result)")
+        #expect(result.err.contains("is not a valid digit in integer literal"), "\(result)")
+        #expect(!result.err.contains("could not compile the program:\n\n"), "\(result)")
+    }
+
+    /// `--swiftc` naming a folder: said, with the compiler in it.
+    @Test func aSwiftcThatIsAFolderIsNamed() throws {
+        let folder = try Folder()
+        let file = try folder.write("p.swift", Self.program)
+        let toolchain = try folder.write("toolchain/usr/bin/swiftc", "#!/bin/sh\nexit 1\n")
+        chmod(toolchain, 0o755)
+        let root = folder.url.appendingPathComponent("toolchain").path
+        let result = try CLI.run(["--swiftc", root, file])
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.err.contains(
+                "--swiftc (or KVO_SWIFTC) names the folder '\(root)', not a compiler; name the swiftc in it: --swiftc \(toolchain)"
+            ), "\(result)")
+    }
+
+    /// Compiles `program` with the compiler `swiftc` (a real executable)
+    /// against an empty runtime folder in `folder`: what was reported and
+    /// thrown.
+    static func compile(with swiftc: String, in folder: String) -> (reported: [String], thrown: String?) {
+        let runtime = folder + "/runtime"
+        let building = folder + "/building"
+        try? FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: building, withIntermediateDirectories: true)
+        var reported: [String] = []
+        do {
+            try ProgramCompiler.compile(
+                "import KVOFoundation\nprint(1)\n", in: building, files: ["p.swift"], swiftc: swiftc, runtime: runtime
+            ) { diagnostic, _ in reported.append(diagnostic.message) }
+        } catch let failure as SwiftProgram.Failure {
+            return (reported, failure.message)
+        } catch {
+            return (reported, "\(error)")
+        }
+        return (reported, nil)
+    }
+
+    /// A compiler that ends well and writes no program, or fails and says
+    /// nothing, or crashes with its stack dump: each said in words.
+    @Test func compilersThatSayNothingAreNamed() throws {
+        let folder = try Folder()
+        let silent = Self.compile(with: "/bin/true", in: folder.url.appendingPathComponent("true").path)
+        #expect(
+            silent.thrown?.hasPrefix(
+                "/bin/true ended as if it had compiled the program but wrote no program; check that --swiftc or KVO_SWIFTC names a Swift compiler"
+            ) == true, "\(silent)")
+        let failing = Self.compile(with: "/bin/false", in: folder.url.appendingPathComponent("false").path)
+        #expect(
+            failing.reported.first?.hasPrefix("swiftc (/bin/false) exited with status 1 and printed nothing: ") == true,
+            "\(failing)")
+        let crashing = try folder.write(
+            "crash/swiftc",
+            "#!/bin/sh\necho 'error: compile command failed due to signal 11'\necho 'Stack dump:'\n"
+                + "echo '0.\tProgram arguments: /root/.cache/kvo-run/programs/x/building-y/main.swift'\nexit 1\n")
+        chmod(crashing, 0o755)
+        let crashed = Self.compile(with: crashing, in: folder.url.appendingPathComponent("crashed").path)
+        let said = crashed.reported.joined(separator: "\n")
+        #expect(
+            said.contains("crashed while compiling the program; this is a bug in swiftc, not in your program"),
+            "\(said)")
+        #expect(said.contains("error: compile command failed due to signal 11"), "\(said)")
+        #expect(!said.contains("Program arguments") && !said.contains("/.cache/"), "\(said)")
+    }
+
+    /// A compiler that fails printing nothing on a full disk (its log could
+    /// not be written): the full disk is named.
+    @Test(.enabled(if: geteuid() == 0, "mounts a small tmpfs, which needs root"))
+    func aFullDiskIsNamed() throws {
+        let folder = try Folder()
+        let volume = folder.url.appendingPathComponent("small").path
+        try FileManager.default.createDirectory(atPath: volume, withIntermediateDirectories: true)
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        let mount = try _KVOTestSupport.ChildProcess.run(
+            shell,
+            [
+                "-c",
+                "mount -t tmpfs -o size=1m tmpfs \(volume) && mkdir \(volume)/runtime \(volume)/building"
+                    + " && dd if=/dev/zero of=\(volume)/filler bs=4096 count=255 2>/dev/null",
+            ], in: nil, timeout: 30)
+        defer { _ = try? _KVOTestSupport.ChildProcess.run(shell, ["-c", "umount \(volume)"], in: nil, timeout: 30) }
+        try #require(mount.status == 0, "mounting a tmpfs: \(mount.err)")
+        let full = Self.compile(with: "/bin/false", in: volume)
+        #expect(full.reported.first?.contains("the disk holding \(volume)/building is full") == true, "\(full)")
+    }
 }

@@ -97,7 +97,7 @@ struct ProgramCache {
         guard (try? SwiftProgram.writeFile(source, to: path)) != nil,
             !ProgramCompiler.runLogged([swiftc, "-parse", "-diagnostic-style", "llvm", path], log: log)
         else { return [] }
-        let text = (try? Files.read(log)) ?? ""
+        let text = SwiftProgram.readLog(log)
         return SwiftProgram.compilerDiagnostics(text, files: [path]).map(\.diagnostic)
     }
 

@@ -71,7 +71,20 @@ enum ProgramCompiler {
                 status: ExitStatus.failure)
         }
         guard compiled else {
-            let text = (try? Files.read(log)) ?? ""
+            let text = SwiftProgram.readLog(log)
+            // swift-frontend's own crash: said as the compiler's bug, with
+            // the lines before its stack dump (whose cache paths and
+            // addresses say nothing to the user) and the program's name.
+            if let dump = text.firstRange(of: "\nStack dump:") ?? text.firstRange(of: "PLEASE submit a bug report") {
+                let before = String(text[..<dump.lowerBound]).replacing(sourcePath, with: files.last ?? "main.swift")
+                report(
+                    Diagnostic(
+                        .error,
+                        "the Swift compiler (\(swiftc)) crashed while compiling the program; this is a bug in swiftc, not in your program: try writing the line it names another way, or another toolchain (--swiftc)"
+                            + (before.isEmpty ? "" : ":\n" + before),
+                        at: KVOScript.SourceLocation(line: 1, column: 1)), files.last ?? "")
+                throw SwiftProgram.Failure(message: "", status: ExitStatus.scriptErrors)
+            }
             // A note at the very place of the error before it is one of swiftc's
             // fix-it suggestions ("did you mean to use 'try'?"): left out.
             var diagnostics: [(file: String, diagnostic: Diagnostic)] = []
@@ -89,13 +102,29 @@ enum ProgramCompiler {
             }
             for found in diagnostics { report(found.diagnostic, found.file) }
             if diagnostics.isEmpty {
-                report(
-                    Diagnostic(
-                        .error, "swiftc could not compile the program:\n\(text)",
-                        at: KVOScript.SourceLocation(line: 1, column: 1)), files.last ?? "")
+                // Never "could not compile the program:" and nothing more.
+                let said =
+                    text.allSatisfy(\.isWhitespace)
+                    ? "swiftc (\(swiftc)) \(ChildProcess.describe(lastEnding)) and printed nothing: "
+                        + (SwiftProgram.emptyLogReason(folder)
+                            ?? "run the program again, and if it fails again check that \(swiftc) compiles a one-line Swift file")
+                    : "swiftc could not compile the program:\n\(text)"
+                report(Diagnostic(.error, said, at: KVOScript.SourceLocation(line: 1, column: 1)), files.last ?? "")
             }
             // Already reported, each at its line.
             throw SwiftProgram.Failure(message: "", status: ExitStatus.scriptErrors)
+        }
+        // A compiler that says it succeeded and made nothing (not a Swift
+        // compiler, or one whose output was lost).
+        guard Files.exists(output) else {
+            let text = SwiftProgram.readLog(log)
+            throw SwiftProgram.Failure(
+                message:
+                    "\(swiftc) ended as if it had compiled the program but wrote no program"
+                    + (text.allSatisfy(\.isWhitespace) ? "" : " (it printed: \(text))")
+                    + "; check that --swiftc or KVO_SWIFTC names a Swift compiler"
+                    + (SwiftProgram.emptyLogReason(folder).map { ", and " + $0 } ?? ""),
+                status: ExitStatus.failure)
         }
     }
 

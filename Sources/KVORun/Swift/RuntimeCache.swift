@@ -370,7 +370,7 @@ enum RuntimeCache {
                     "interrupted (Ctrl-C) while building \(what); nothing was kept, and the next Swift program builds it again",
                 status: ExitStatus.failure)
         case .exited, .signaled, .timedOut, .notStarted:
-            var text = (try? Files.read(log)) ?? ""
+            var text = SwiftProgram.readLog(log)
             while text.hasSuffix("\n") { text.removeLast() }
             throw SwiftProgram.Failure(
                 message: "building \(what) with \(swiftc) failed: the compiler \(ChildProcess.describe(ending))"

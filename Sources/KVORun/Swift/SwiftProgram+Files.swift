@@ -79,6 +79,41 @@ extension SwiftProgram {
         }
     }
 
+    /// A compiler's log, its bytes decoded leniently (at most `limit` of
+    /// them): swiftc quotes a source line cut at a byte (`10²` gives one byte
+    /// of `²`), and a strict decoding dropped the whole log, leaving an
+    /// error with nothing after it.
+    static func readLog(_ path: String, limit: Int = 1 << 20) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count < limit {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes.prefix(limit), as: UTF8.self)
+    }
+
+    /// Why a compiler that failed printed nothing, when the file system
+    /// says: the disk holding `folder` is full (its log could not be written
+    /// either), or it is read-only.
+    static func emptyLogReason(_ folder: String) -> String? {
+        var info = statvfs()
+        guard statvfs(folder, &info) == 0 else { return nil }
+        if info.f_bavail == 0 || info.f_favail == 0 {
+            return
+                "the disk holding \(folder) is full: free some space there, or set XDG_CACHE_HOME to a folder on another disk"
+        }
+        if info.f_flag & UInt(ST_RDONLY) != 0 {
+            return "\(folder) is on a read-only disk: set XDG_CACHE_HOME to a writable folder of your own"
+        }
+        return nil
+    }
+
     static func removeTree(_ path: String) {
         _ = ChildProcess.run("rm", ["-rf", path])
     }
