@@ -397,4 +397,57 @@ struct SwiftCacheAttackTests {
         let full = Self.compile(with: "/bin/false", in: volume)
         #expect(full.reported.first?.contains("the disk holding \(volume)/building is full") == true, "\(full)")
     }
+
+    // MARK: Signals
+
+    /// `| head -1`: the program ends of SIGPIPE, a normal end in a pipeline:
+    /// nothing said, status 0.
+    @Test func aClosedPipeIsANormalEnd() throws {
+        let setup = try PrivateCache()
+        let file = try setup.folder.write("many.swift", "import Foundation\nfor i in 0..<100000 { print(i) }\n")
+        let binary = try #require(CLI.binary?.path)
+        let result = try CLI.run(
+            ["-c", "set -o pipefail; \"$0\" \"$1\" | head -1", binary, file], executable: "/bin/bash",
+            environment: setup.environment)
+        #expect(result.status == 0 && result.out == "0\n" && result.err.isEmpty, "\(result)")
+    }
+
+    /// A Ctrl-C that reaches kvo-run while a compile step runs (and the
+    /// step then ends well) stops the run: the program is neither linked
+    /// nor run.
+    @Test func aCtrlCDuringACompileStepIsNotLost() throws {
+        let setup = try PrivateCache()
+        // Enough functions for a compile step of a second or so.
+        let functions = (0..<400).map { "func f\($0)(_ x: Int) -> Int { x &+ \($0) }\n" }.joined()
+        let file = try setup.folder.write(
+            "slow.swift", "import Foundation\n" + functions + "print(\"ran\", f1(1))\n")
+        let binary = try #require(CLI.binary)
+        let output = setup.folder.url.appendingPathComponent("out")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [file]
+        process.environment = _KVOTestSupport.ChildProcess.quietEnvironment(setup.environment)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = process.standardOutput
+        try process.run()
+        let programs = setup.cache.appendingPathComponent("programs").path
+        var compiling = false
+        let deadline = Date().addingTimeInterval(120)
+        while !compiling && Date() < deadline && process.isRunning {
+            let keys = (try? FileManager.default.contentsOfDirectory(atPath: programs)) ?? []
+            compiling = keys.contains { key in
+                ((try? FileManager.default.contentsOfDirectory(atPath: programs + "/" + key)) ?? []).contains {
+                    $0.hasPrefix("building-")
+                }
+            }
+            if !compiling { usleep(2_000) }
+        }
+        try #require(compiling, "the compile never started")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        #expect(!said.contains("ran"), "\(said)")
+        #expect(process.terminationStatus != 0, "\(said)")
+    }
 }

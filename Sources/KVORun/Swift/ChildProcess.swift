@@ -32,7 +32,10 @@ enum ChildProcess {
         // The child starts with Ctrl-C at its default and nothing blocked,
         // while kvo-run ignores Ctrl-C until the child has ended: the child
         // stops, kvo-run reports it.
-        let previous = signal(SIGINT, SIG_IGN)
+        // Not ignored but noted: a Ctrl-C that arrives as a step ends (the
+        // child done, exited 0) must still stop what comes next.
+        interruptedDuringRun = false
+        let previous = signal(SIGINT, noteInterrupt)
         defer { signal(SIGINT, previous) }
         // SIGTERM and SIGHUP (a service stopped, a terminal closed) are passed
         // on to the child, which ends of them; kvo-run then ends of the same
@@ -63,6 +66,14 @@ enum ChildProcess {
             return wait(pid, timeout: timeout)
         case .failure(let failure): return .notStarted(failure.reason)
         }
+    }
+
+    /// Whether a Ctrl-C came while the last `run` waited (its child may
+    /// have ended well all the same).
+    nonisolated(unsafe) static var interruptedDuringRun = false
+
+    private static let noteInterrupt: @convention(c) (Int32) -> Void = { _ in
+        ChildProcess.interruptedDuringRun = true
     }
 
     /// The child `run` waits for (0: none), for `forwardToChild`.

@@ -46,10 +46,14 @@ enum ProgramCompiler {
         // Ctrl-C reaches the compiler too (one process group): said as such,
         // not as a compile error.
         var interrupted = false
+        var lastEnding = ChildProcess.Ending.exited(0)
         func step(_ command: [String]) -> Bool {
             let ending = runStep(command, log: log)
-            if ending == .signaled(SIGINT) { interrupted = true }
-            return ending == .exited(0)
+            lastEnding = ending
+            // A Ctrl-C that came as the step ended (the step itself done) counts
+            // too: nothing more is compiled, linked or run.
+            if ending == .signaled(SIGINT) || ChildProcess.interruptedDuringRun { interrupted = true }
+            return ending == .exited(0) && !interrupted
         }
         let compiled: Bool
         if let jobs = compileJobs(swiftc: swiftc, runtime: runtime) {

@@ -512,7 +512,10 @@ enum RuntimeCache {
         let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         defer { if descriptor >= 0 { close(descriptor) } }
         let ending = ChildProcess.run(swiftc, arguments, output: descriptor >= 0 ? descriptor : nil)
-        try checkStep(ending, what: "the Swift runtime", swiftc: swiftc, log: log)
+        // A Ctrl-C as the step ended: stopped as if during it.
+        try checkStep(
+            ChildProcess.interruptedDuringRun ? .signaled(SIGINT) : ending, what: "the Swift runtime", swiftc: swiftc,
+            log: log)
     }
 
     // MARK: The rewriter helper

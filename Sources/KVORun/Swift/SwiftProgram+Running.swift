@@ -99,6 +99,10 @@ extension SwiftProgram {
         switch ending {
         case .exited(let status):
             return (status, summary)
+        case .signaled(SIGPIPE):
+            // What it wrote to was closed (`| head -1`): a normal end for a
+            // command-line tool, as for any other in a pipeline.
+            return (ExitStatus.success, summary)
         case .signaled(let signal):
             report(Diagnostic(.error, "the program stopped: \(ChildProcess.describe(signal: signal))", at: stoppedAt))
             return (ExitStatus.failure, summary)
