@@ -112,12 +112,16 @@ let package = Package(
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         // The git revision of the build, for `--version` (`make` writes it).
         .target(name: "CBuildInfo"),
+        // Starting a child that dies with kvo-run (PR_SET_PDEATHSIG): code
+        // between fork and exec, which posix_spawn cannot run.
+        .target(name: "CSpawn"),
         // The tool around the language: reading files, the golden runner, the
         // REPL's logic and the subcommands (its renderer is KVOHost's).
         .target(
             name: "KVORun",
             dependencies: [
-                "KVOCore", "KVOOutput", "KVOScript", "KVOHost", "CReadline", "CBuildInfo", "RewriterProtocol",
+                "KVOCore", "KVOOutput", "KVOScript", "KVOHost", "CReadline", "CBuildInfo", "CSpawn",
+                "RewriterProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: fastRelease),

@@ -297,17 +297,32 @@ public enum Files {
         return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Removes a folder `temporaryFolder` made and the files in it (no
-    /// sub-folders: kvo-run makes none there).
+    /// Removes a folder `temporaryFolder` (or `mkdtemp`) made and the files
+    /// in it, never leaving it: the folder is opened without following a
+    /// symlink (one put in its place is removed, not entered), and its
+    /// entries are removed through that descriptor, so that no renamed or
+    /// replaced path leads elsewhere. Empty sub-folders go too (kvo-run makes
+    /// none with files in them there).
     static func removeFolder(_ folder: String) {
-        if let handle = opendir(folder) {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            // A symlink (ELOOP) or a file where the folder was: only the name goes.
+            if errno == ELOOP || errno == ENOTDIR { unlink(folder) }
+            return
+        }
+        // fdopendir owns the descriptor from here (closedir closes it).
+        if let handle = fdopendir(descriptor) {
             while let entry = readdir(handle) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                     String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
                 }
-                if name != "." && name != ".." { unlink(folder + "/" + name) }
+                if name != "." && name != ".." && unlinkat(descriptor, name, 0) != 0 && errno == EISDIR {
+                    unlinkat(descriptor, name, AT_REMOVEDIR)
+                }
             }
             closedir(handle)
+        } else {
+            close(descriptor)
         }
         rmdir(folder)
     }

@@ -81,7 +81,7 @@ final class SwiftREPLSession {
     private func tools() throws -> (swiftc: String, runtime: String, cache: String, rewriter: Rewriter) {
         if let found { return found }
         let swiftc = try Toolchain.find(settings.swiftc)
-        let cache = RuntimeCache.cacheRoot()
+        let cache = try RuntimeCache.checkedCacheRoot()
         let runtime = try RuntimeCache.runtimeDirectory(swiftc: swiftc, cache: cache) { self.write($0) }
         let tools = (swiftc, runtime, cache, Rewriter(executable: runtime + "/" + RuntimeCache.rewriterName))
         found = tools

@@ -1,3 +1,5 @@
+import CSpawn
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,15 +32,76 @@ enum ChildProcess {
         // The child starts with Ctrl-C at its default and nothing blocked,
         // while kvo-run ignores Ctrl-C until the child has ended: the child
         // stops, kvo-run reports it.
-        let previous = signal(SIGINT, SIG_IGN)
+        // Not ignored but noted: a Ctrl-C that arrives as a step ends (the
+        // child done, exited 0) must still stop what comes next.
+        interruptedDuringRun = false
+        let previous = signal(SIGINT, noteInterrupt)
         defer { signal(SIGINT, previous) }
+        // SIGTERM and SIGHUP (a service stopped, a terminal closed) are passed
+        // on to the child, which ends of them; kvo-run then ends of the same
+        // signal (`endIfForwarded`), after cleaning up. Unblocked here: a
+        // parent (a test runner's thread) may have handed them down blocked.
+        _ = (runningChild, forwardedSignal)
+        let previousTerminate = signal(SIGTERM, forwardToChild)
+        let previousHangUp = signal(SIGHUP, forwardToChild)
+        var terminating = sigset_t(), blocked = sigset_t()
+        sigemptyset(&terminating)
+        sigaddset(&terminating, SIGTERM)
+        sigaddset(&terminating, SIGHUP)
+        pthread_sigmask(SIG_UNBLOCK, &terminating, &blocked)
+        defer {
+            runningChild = 0
+            signal(SIGTERM, previousTerminate)
+            signal(SIGHUP, previousHangUp)
+            pthread_sigmask(SIG_SETMASK, &blocked, nil)
+        }
         let started = start(
             program, arguments, environment: environment, output: output,
             standardOutputToError: standardOutputToError, passing: passing, standardInput: standardInput)
         switch started {
-        case .success(let pid): return wait(pid, timeout: timeout)
+        case .success(let pid):
+            runningChild = pid
+            // A signal that came while the child was being started.
+            if forwardedSignal != 0 { kill(pid, forwardedSignal) }
+            return wait(pid, timeout: timeout)
         case .failure(let failure): return .notStarted(failure.reason)
         }
+    }
+
+    /// Whether a Ctrl-C came while the last `run` waited (its child may
+    /// have ended well all the same).
+    nonisolated(unsafe) static var interruptedDuringRun = false
+
+    private static let noteInterrupt: @convention(c) (Int32) -> Void = { _ in
+        ChildProcess.interruptedDuringRun = true
+    }
+
+    /// The child `run` waits for (0: none), for `forwardToChild`.
+    nonisolated(unsafe) static var runningChild: pid_t = 0
+    /// The SIGTERM or SIGHUP kvo-run received while a child ran (0: none).
+    nonisolated(unsafe) static var forwardedSignal: Int32 = 0
+
+    /// The handler of SIGTERM and SIGHUP while a child runs: noted, and
+    /// passed on (only async-signal-safe calls).
+    private static let forwardToChild: @convention(c) (Int32) -> Void = { received in
+        ChildProcess.forwardedSignal = received
+        if ChildProcess.runningChild > 0 { kill(ChildProcess.runningChild, received) }
+    }
+
+    /// Ends kvo-run of the SIGTERM or SIGHUP it passed on to a child, if any
+    /// (called once the run has cleaned up): its caller sees how it ended.
+    static func endIfForwarded() {
+        let received = forwardedSignal
+        guard received != 0 else { return }
+        RuntimeCache.removeTemporaryCache()
+        Runner.flushStandardStreams()
+        signal(received, SIG_DFL)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, received)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(received)
+        exit(128 + received)
     }
 
     /// Starts `program` as `run` does, without waiting for it (Ctrl-C is the
@@ -48,9 +111,8 @@ enum ChildProcess {
         output: Int32? = nil, standardOutputToError: Bool = false,
         passing: [Int32] = [], standardInput: String? = nil
     ) -> Result<pid_t, StartFailure> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
+        // The descriptors the child gets, (from, to) in order.
+        var dups: [Int32] = []
         // `output` out of the way of the passed descriptors' new numbers.
         var output = output
         var raised: Int32 = -1
@@ -60,16 +122,12 @@ enum ChildProcess {
         }
         defer { if raised >= 0 { close(raised) } }
         for (index, descriptor) in passing.enumerated() {
-            posix_spawn_file_actions_adddup2(&actions, descriptor, 3 + Int32(index))
+            dups += [descriptor, 3 + Int32(index)]
         }
         if let output {
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_adddup2(&actions, output, 2)
+            dups += [output, 1, output, 2]
         } else if standardOutputToError {
-            posix_spawn_file_actions_adddup2(&actions, 2, 1)
-        }
-        if let standardInput {
-            posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
+            dups += [2, 1]
         }
         // kvo-run's environment as it is, less the names given, then those:
         // compared as C strings (a dictionary of the whole environment was a
@@ -92,24 +150,16 @@ enum ChildProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        // The child starts with Ctrl-C at its default and nothing blocked.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t(), empty = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // The child starts with Ctrl-C at its default and nothing blocked,
+        // and dies with kvo-run, even one killed by SIGKILL (kvo_spawn.c says how).
+        let defaults: [Int32] = [SIGINT]
         var pid = pid_t()
         let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer -> Int32 in
             (envp + [nil]).withUnsafeBufferPointer { envBuffer -> Int32 in
-                guard let argvBase = argvBuffer.baseAddress, let envBase = envBuffer.baseAddress else { return -1 }
-                return posix_spawnp(
-                    &pid, program, &actions, &attributes, UnsafeMutablePointer(mutating: argvBase),
-                    UnsafeMutablePointer(mutating: envBase))
+                guard let argvBase = argvBuffer.baseAddress, let envBase = envBuffer.baseAddress else { return EINVAL }
+                return kvo_spawn(
+                    &pid, program, argvBase, envBase, dups, Int32(dups.count / 2), standardInput, defaults,
+                    Int32(defaults.count))
             }
         }
         guard spawned == 0 else { return .failure(StartFailure(reason: String(cString: strerror(spawned)))) }

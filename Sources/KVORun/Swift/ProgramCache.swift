@@ -23,7 +23,7 @@ struct ProgramCache {
     /// file they are in, one of `files` (the names in its `#sourceLocation`s).
     func compiled(_ program: String, files: [String], report: (Diagnostic, _ file: String) -> Void) throws -> String {
         let directory = root + "/programs/" + Self.cacheKey(runtime: runtime, [program])
-        if Files.exists(directory + "/program") { return directory + "/program" }
+        if Self.isIntact(directory) { return directory + "/program" }
         return try store(program, in: directory, files: files, report: report)
     }
 
@@ -36,7 +36,7 @@ struct ProgramCache {
         // KVO_SHOW_REWRITTEN=1: the rewritten program on standard error, for
         // a bug report or a contributor (a cached program is rewritten again).
         let show = getenv("KVO_SHOW_REWRITTEN").map { String(cString: $0) == "1" } ?? false
-        if !show && Files.exists(directory + "/program") {
+        if !show && Self.isIntact(directory) {
             for warning in SwiftProgram.storedWarnings(directory + "/warnings") { report(warning) }
             return directory + "/program"
         }
@@ -90,8 +90,10 @@ struct ProgramCache {
     /// `swiftc -parse` of the program as the user wrote it: its diagnostics
     /// when it does not parse, else none.
     private func parseDiagnostics(_ source: String, display: String, in directory: String) -> [Diagnostic] {
-        let folder = directory + "/parse-\(getpid())"
-        guard (try? SwiftProgram.makeDirectories(folder)) != nil else { return [] }
+        guard (try? SwiftProgram.makeDirectories(directory)) != nil,
+            (try? SwiftProgram.requireOwnFolder(directory)) != nil,
+            let folder = try? SwiftProgram.makeFreshFolder(directory + "/parse-")
+        else { return [] }
         defer { Files.removeFolder(folder) }
         let name = String(display.split(separator: "/").last ?? "main.swift")
         let path = folder + "/" + (name.hasSuffix(".swift") ? name : name + ".swift")
@@ -99,7 +101,7 @@ struct ProgramCache {
         guard (try? SwiftProgram.writeFile(source, to: path)) != nil,
             !ProgramCompiler.runLogged([swiftc, "-parse", "-diagnostic-style", "llvm", path], log: log)
         else { return [] }
-        let text = (try? Files.read(log)) ?? ""
+        let text = SwiftProgram.readLog(log)
         return SwiftProgram.compilerDiagnostics(text, files: [path]).map(\.diagnostic)
     }
 
@@ -112,16 +114,39 @@ struct ProgramCache {
     ) throws -> String {
         let binary = directory + "/program"
         try SwiftProgram.makeDirectories(directory)
-        let building = directory + "/building-\(getpid())"
-        try SwiftProgram.makeDirectories(building)
+        try SwiftProgram.requireOwnFolder(directory)
+        // Fresh and this run's alone (mkdtemp): never a folder that was
+        // there, whatever it is, nor another run's with the same pid.
+        let building = try SwiftProgram.makeFreshFolder(directory + "/building-")
         defer { Files.removeFolder(building) }
         try ProgramCompiler.compile(
             program, in: building, files: files, swiftc: swiftc, runtime: runtime, report: report)
         beside(directory)
+        // Its size, recorded before it appears: a program cut short (a full
+        // disk, a crash, a copy) is compiled again, not run (SIGBUS, "Exec
+        // format error" on every run).
+        var info = stat()
+        if stat(building + "/program", &info) == 0 {
+            try? SwiftProgram.writeFile(String(info.st_size), to: directory + "/" + Self.sizeName)
+        }
         if rename(building + "/program", binary) != 0 && !Files.exists(binary) {
             throw SwiftProgram.Failure(message: "cannot store the compiled program in \(directory)", status: 1)
         }
         return binary
+    }
+
+    /// The file beside a cached program holding its size when it was stored.
+    static let sizeName = "program.size"
+
+    /// Whether `directory` holds a whole compiled program: one whose size is
+    /// the one recorded when it was stored. One without a record (stored by
+    /// an earlier kvo-run) is compiled again, a matter of seconds.
+    static func isIntact(_ directory: String) -> Bool {
+        var info = stat()
+        guard stat(directory + "/program", &info) == 0,
+            let recorded = try? Files.read(directory + "/" + sizeName)
+        else { return false }
+        return Int64(recorded) == Int64(info.st_size)
     }
 
     /// What a cached program is found by: its source and file name (the

@@ -46,10 +46,14 @@ enum ProgramCompiler {
         // Ctrl-C reaches the compiler too (one process group): said as such,
         // not as a compile error.
         var interrupted = false
+        var lastEnding = ChildProcess.Ending.exited(0)
         func step(_ command: [String]) -> Bool {
             let ending = runStep(command, log: log)
-            if ending == .signaled(SIGINT) { interrupted = true }
-            return ending == .exited(0)
+            lastEnding = ending
+            // A Ctrl-C that came as the step ended (the step itself done) counts
+            // too: nothing more is compiled, linked or run.
+            if ending == .signaled(SIGINT) || ChildProcess.interruptedDuringRun { interrupted = true }
+            return ending == .exited(0) && !interrupted
         }
         let compiled: Bool
         if let jobs = compileJobs(swiftc: swiftc, runtime: runtime) {
@@ -64,8 +68,27 @@ enum ProgramCompiler {
             throw SwiftProgram.Failure(
                 message: "compiling was interrupted (Ctrl-C); nothing ran", status: ExitStatus.failure)
         }
+        // SIGTERM or SIGHUP, passed on to the compiler: kvo-run ends of it.
+        if ChildProcess.forwardedSignal != 0 {
+            throw SwiftProgram.Failure(
+                message: "compiling was stopped by signal \(ChildProcess.forwardedSignal); nothing ran",
+                status: ExitStatus.failure)
+        }
         guard compiled else {
-            let text = (try? Files.read(log)) ?? ""
+            let text = SwiftProgram.readLog(log)
+            // swift-frontend's own crash: said as the compiler's bug, with
+            // the lines before its stack dump (whose cache paths and
+            // addresses say nothing to the user) and the program's name.
+            if let dump = text.firstRange(of: "\nStack dump:") ?? text.firstRange(of: "PLEASE submit a bug report") {
+                let before = String(text[..<dump.lowerBound]).replacing(sourcePath, with: files.last ?? "main.swift")
+                report(
+                    Diagnostic(
+                        .error,
+                        "the Swift compiler (\(swiftc)) crashed while compiling the program; this is a bug in swiftc, not in your program: try writing the line it names another way, or another toolchain (--swiftc)"
+                            + (before.isEmpty ? "" : ":\n" + before),
+                        at: KVOScript.SourceLocation(line: 1, column: 1)), files.last ?? "")
+                throw SwiftProgram.Failure(message: "", status: ExitStatus.scriptErrors)
+            }
             // A note at the very place of the error before it is one of swiftc's
             // fix-it suggestions ("did you mean to use 'try'?"): left out.
             var diagnostics: [(file: String, diagnostic: Diagnostic)] = []
@@ -83,13 +106,29 @@ enum ProgramCompiler {
             }
             for found in diagnostics { report(found.diagnostic, found.file) }
             if diagnostics.isEmpty {
-                report(
-                    Diagnostic(
-                        .error, "swiftc could not compile the program:\n\(text)",
-                        at: KVOScript.SourceLocation(line: 1, column: 1)), files.last ?? "")
+                // Never "could not compile the program:" and nothing more.
+                let said =
+                    text.allSatisfy(\.isWhitespace)
+                    ? "swiftc (\(swiftc)) \(ChildProcess.describe(lastEnding)) and printed nothing: "
+                        + (SwiftProgram.emptyLogReason(folder)
+                            ?? "run the program again, and if it fails again check that \(swiftc) compiles a one-line Swift file")
+                    : "swiftc could not compile the program:\n\(text)"
+                report(Diagnostic(.error, said, at: KVOScript.SourceLocation(line: 1, column: 1)), files.last ?? "")
             }
             // Already reported, each at its line.
             throw SwiftProgram.Failure(message: "", status: ExitStatus.scriptErrors)
+        }
+        // A compiler that says it succeeded and made nothing (not a Swift
+        // compiler, or one whose output was lost).
+        guard Files.exists(output) else {
+            let text = SwiftProgram.readLog(log)
+            throw SwiftProgram.Failure(
+                message:
+                    "\(swiftc) ended as if it had compiled the program but wrote no program"
+                    + (text.allSatisfy(\.isWhitespace) ? "" : " (it printed: \(text))")
+                    + "; check that --swiftc or KVO_SWIFTC names a Swift compiler"
+                    + (SwiftProgram.emptyLogReason(folder).map { ", and " + $0 } ?? ""),
+                status: ExitStatus.failure)
         }
     }
 

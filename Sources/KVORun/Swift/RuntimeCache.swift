@@ -22,9 +22,8 @@ enum RuntimeCache {
     /// The folder holding the runtime's sources, a folder per module (the
     /// rewriter helper's among them).
     static func runtimeSources() -> String? {
-        if let named = getenv("KVO_RUNTIME_SOURCES") {
-            return String(cString: named)
-        }
+        // Empty means unset, as for any variable (`KVO_RUNTIME_SOURCES= kvo-run`).
+        if let named = environmentValue("KVO_RUNTIME_SOURCES") { return named }
         var candidates: [String] = []
         if let executable = executablePath() {
             let bin = String(executable[..<(executable.lastIndex(of: "/") ?? executable.endIndex)])
@@ -49,10 +48,126 @@ enum RuntimeCache {
         return String(cString: buffer)
     }
 
+    /// Where the cache is: `$XDG_CACHE_HOME/kvo-run` when that is absolute (a
+    /// relative one is ignored, as the XDG rules say), else
+    /// `$HOME/.cache/kvo-run`, else the user's home from the password
+    /// database: never a shared temporary folder (`/tmp/.cache/kvo-run`, where
+    /// another user could plant the cache a program is compiled into). Empty
+    /// when none of these names a place (`checkedCacheRoot` then says what to set).
     static func cacheRoot() -> String {
-        if let xdg = getenv("XDG_CACHE_HOME"), xdg.pointee != 0 { return String(cString: xdg) + "/kvo-run" }
-        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
-        return home + "/.cache/kvo-run"
+        if let xdg = environmentValue("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/kvo-run" }
+        if let home = environmentValue("HOME"), home.hasPrefix("/") { return home + "/.cache/kvo-run" }
+        if let user = getpwuid(geteuid()), let directory = user.pointee.pw_dir {
+            let home = String(cString: directory)
+            if home.hasPrefix("/") && home != "/" { return home + "/.cache/kvo-run" }
+        }
+        return ""
+    }
+
+    /// A variable of the environment, nil when unset or empty (an empty one
+    /// means unset, as the shell's `VAR= command` intends).
+    static func environmentValue(_ name: String) -> String? {
+        guard let value = getenv(name), value.pointee != 0 else { return nil }
+        return String(cString: value)
+    }
+
+    /// The cache a run uses (`cacheRoot()`), made when missing and checked:
+    /// a folder of this user's that nobody else can write (another user's,
+    /// or one others can write, could hold a planted program or runtime).
+    /// A cache that cannot be written (a read-only volume) is not refused:
+    /// the run builds in a private temporary folder instead (`mkdtemp` under
+    /// `$TMPDIR`, mode 0700), the read-only cache's runtimes linked in, and
+    /// the folder is removed when kvo-run ends.
+    static func checkedCacheRoot() throws -> String {
+        if let folder = temporaryCacheFolder { return folder }
+        let root = cacheRoot()
+        guard !root.isEmpty else {
+            throw SwiftProgram.Failure(
+                message:
+                    "kvo-run has no place for its cache of compiled Swift programs: set XDG_CACHE_HOME (or HOME) to an absolute folder of your own",
+                status: ExitStatus.failure)
+        }
+        // The folder holding it, when another user's (a `.cache` somebody made
+        // in a shared place), could swap the cache for theirs at any time.
+        let parent = root.lastIndex(of: "/").map { String(root[..<$0]) } ?? "/"
+        var holder = stat()
+        // (A sticky folder others can write, /tmp's kind, lets nobody rename
+        // what is not theirs.)
+        if stat(parent.isEmpty ? "/" : parent, &holder) == 0,
+            (holder.st_uid != geteuid() && holder.st_uid != 0)
+                || (holder.st_mode & S_IWOTH != 0 && holder.st_mode & S_ISVTX == 0)
+        {
+            throw SwiftProgram.Failure(
+                message:
+                    "kvo-run's cache would be in \(parent), which another user owns or everyone can write; set XDG_CACHE_HOME (or HOME) to a folder of your own",
+                status: ExitStatus.failure)
+        }
+        let made = (try? SwiftProgram.makeDirectories(root)) != nil
+        var info = stat()
+        // lstat: a symlink at the cache's place is somebody's redirection.
+        if lstat(root, &info) == 0 {
+            let isFolder = info.st_mode & S_IFMT == S_IFDIR
+            let othersWrite = info.st_mode & (S_IWGRP | S_IWOTH) != 0
+            if !isFolder || info.st_uid != geteuid() || othersWrite {
+                let why =
+                    !isFolder
+                    ? "is not a folder (a symlink or a file)"
+                    : info.st_uid != geteuid() ? "belongs to another user" : "can be written by other users"
+                throw SwiftProgram.Failure(
+                    message:
+                        "kvo-run's cache \(root) \(why), so a program compiled there could be replaced; set XDG_CACHE_HOME (or HOME) to a folder of your own, or make it yours alone (chmod go-w)",
+                    status: ExitStatus.failure)
+            }
+        }
+        if made && access(root, W_OK) == 0 && Self.canWrite(in: root) { return root }
+        return try temporaryCache(beside: root)
+    }
+
+    /// Whether a file can really be made in `folder`: `access` says yes to
+    /// root on a read-only volume's folder only by its mode.
+    private static func canWrite(in folder: String) -> Bool {
+        guard let probe = try? SwiftProgram.makeFreshFolder(folder + "/.probe-") else { return false }
+        rmdir(probe)
+        return true
+    }
+
+    /// The private temporary cache of a run whose cache cannot be written,
+    /// removed when kvo-run ends; made once per process.
+    nonisolated(unsafe) private static var temporaryCacheFolder: String?
+
+    /// Removes the private temporary cache, if this run made one.
+    static func removeTemporaryCache() {
+        guard let folder = temporaryCacheFolder else { return }
+        temporaryCacheFolder = nil
+        SwiftProgram.removeTree(folder)
+    }
+
+    private static func temporaryCache(beside root: String) throws -> String {
+        if let folder = temporaryCacheFolder { return folder }
+        guard let folder = Files.temporaryFolder() else {
+            throw SwiftProgram.Failure(
+                message:
+                    "kvo-run's cache \(root) cannot be written, and no private folder could be made in the temporary folder instead; set XDG_CACHE_HOME to a writable folder of your own",
+                status: ExitStatus.failure)
+        }
+        temporaryCacheFolder = folder
+        // The compilers' own module cache ($XDG_CACHE_HOME/clang) there too:
+        // they inherit kvo-run's environment.
+        setenv("XDG_CACHE_HOME", folder, 1)
+        atexit { RuntimeCache.removeTemporaryCache() }
+        // The read-only cache's runtimes, used where they are (not built again).
+        if let handle = opendir(root) {
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name.hasPrefix("runtime-") && !name.contains(".building-") {
+                    symlink(root + "/" + name, folder + "/" + name)
+                }
+            }
+            closedir(handle)
+        }
+        return folder
     }
 
     /// What the runtime is compiled with. `-enforce-exclusivity=unchecked`:
@@ -99,7 +214,8 @@ enum RuntimeCache {
             cache: cache)
         let directory = cache + "/runtime-" + key
         let last = "/lib" + (runtimeModules.last ?? "") + ".so"
-        if Files.exists(directory + last) && Files.exists(directory + "/" + rewriterName) { return directory }
+        let state = installedState(directory)
+        if state == .intact { return directory }
         let host = try Toolchain.hostModules(swiftc: swiftc)
         let started = Clock.now()
         say?(
@@ -107,9 +223,12 @@ enum RuntimeCache {
         try SwiftProgram.makeDirectories(cache)
         // Built beside, then moved into place: two runs at once never see
         // half a runtime, and an interrupted build leaves nothing to use.
-        let building = directory + ".building-\(getpid())"
-        try SwiftProgram.makeDirectories(building)
+        // Fresh and this run's alone (mkdtemp), as a program's (ProgramCache.store).
+        let building = try SwiftProgram.makeFreshFolder(directory + ".building-")
+        // `rm -rf` removes a symlink put in its place, never what it points to.
         defer { SwiftProgram.removeTree(building) }
+        // mkdtemp's 0700, as the runtime folder's always were before.
+        chmod(building, 0o755)
         // Ctrl-C stops the compilers (they start with it at its default),
         // not kvo-run, which then says so and removes what was half built.
         let previous = signal(SIGINT, SIG_IGN)
@@ -158,13 +277,71 @@ enum RuntimeCache {
         let ending = ChildProcess.wait(helper)
         helperEnding = ending
         try checkStep(ending, what: "kvo-run's Swift rewriter", swiftc: swiftc, log: helperLog)
-        if rename(building, directory) != 0 && !Files.exists(directory + last) {
+        try? SwiftProgram.writeFile(sizesRecord(building), to: building + "/" + sizesName)
+        // A damaged runtime is moved aside (into a fresh folder of its own,
+        // which the rename replaces) and removed once the new one is in place.
+        var aside: String?
+        if state == .damaged, let folder = try? SwiftProgram.makeFreshFolder(directory + ".damaged-") {
+            aside = rename(directory, folder) == 0 ? folder : nil
+            if aside == nil { rmdir(folder) }
+        }
+        defer { if let aside { SwiftProgram.removeTree(aside) } }
+        if rename(building, directory) != 0 && installedState(directory) != .intact {
             throw SwiftProgram.Failure(
                 message: "cannot store the Swift runtime in \(directory): \(String(cString: strerror(errno)))",
                 status: ExitStatus.failure)
         }
         say?("kvo-run: done in \(Int((Clock.now() - started).rounded())) s\n")
         return directory
+    }
+
+    /// The file of a runtime's folder recording its files' sizes as built.
+    static let sizesName = "sizes"
+
+    /// The files whose sizes are recorded: what a program loads and runs.
+    static var recordedFiles: [String] {
+        runtimeModules.map { "lib\($0).so" } + ["libKVORuntime.so", rewriterName]
+    }
+
+    /// "NAME SIZE" lines for the recorded files `folder` holds.
+    static func sizesRecord(_ folder: String) -> String {
+        recordedFiles.compactMap { name in
+            var info = stat()
+            return stat(folder + "/" + name, &info) == 0 ? "\(name) \(info.st_size)\n" : nil
+        }.joined()
+    }
+
+    enum InstalledState { case missing, intact, damaged }
+
+    /// Whether the runtime in `directory` is there and whole: each recorded
+    /// file of the size it was built with. A library or the rewriter cut
+    /// short (a full disk, a crash) gave a segfault, SIGBUS or "Exec format
+    /// error" on every run; it is built again instead. A runtime built by an
+    /// earlier kvo-run has no record: its sizes are recorded now rather than
+    /// rebuilding it (a minute), so that damage from now on is seen.
+    static func installedState(_ directory: String) -> InstalledState {
+        let last = "lib" + (runtimeModules.last ?? "") + ".so"
+        guard Files.exists(directory) else { return .missing }
+        guard let record = try? Files.read(directory + "/" + sizesName) else {
+            guard Files.exists(directory + "/" + last), Files.exists(directory + "/" + rewriterName) else {
+                return .damaged
+            }
+            try? SwiftProgram.writeFile(sizesRecord(directory), to: directory + "/" + sizesName)
+            return .intact
+        }
+        let recorded = record.split(separator: "\n").compactMap { line -> (String, Int64)? in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let size = Int64(parts[1]) else { return nil }
+            return (String(parts[0]), size)
+        }
+        guard recorded.contains(where: { $0.0 == last }), recorded.contains(where: { $0.0 == rewriterName }) else {
+            return .damaged
+        }
+        for (name, size) in recorded {
+            var info = stat()
+            guard stat(directory + "/" + name, &info) == 0, Int64(info.st_size) == size else { return .damaged }
+        }
+        return .intact
     }
 
     /// Starts a build step in the background, its output into `log`.
@@ -193,7 +370,7 @@ enum RuntimeCache {
                     "interrupted (Ctrl-C) while building \(what); nothing was kept, and the next Swift program builds it again",
                 status: ExitStatus.failure)
         case .exited, .signaled, .timedOut, .notStarted:
-            var text = (try? Files.read(log)) ?? ""
+            var text = SwiftProgram.readLog(log)
             while text.hasSuffix("\n") { text.removeLast() }
             throw SwiftProgram.Failure(
                 message: "building \(what) with \(swiftc) failed: the compiler \(ChildProcess.describe(ending))"
@@ -335,7 +512,10 @@ enum RuntimeCache {
         let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         defer { if descriptor >= 0 { close(descriptor) } }
         let ending = ChildProcess.run(swiftc, arguments, output: descriptor >= 0 ? descriptor : nil)
-        try checkStep(ending, what: "the Swift runtime", swiftc: swiftc, log: log)
+        // A Ctrl-C as the step ended: stopped as if during it.
+        try checkStep(
+            ChildProcess.interruptedDuringRun ? .signaled(SIGINT) : ending, what: "the Swift runtime", swiftc: swiftc,
+            log: log)
     }
 
     // MARK: The rewriter helper

@@ -28,6 +28,9 @@ extension SwiftProgram {
         _ source: String, display: String, path: String?, settings: Settings, compileOnly: Bool = false,
         output: Int32? = nil
     ) -> (status: Int32, summary: Summary?) {
+        // Last, once the run's files are removed: a SIGTERM or SIGHUP passed on
+        // to the compiler or the program ends kvo-run too.
+        defer { ChildProcess.endIfForwarded() }
         let text = SourceText(source)
         // Diagnostics: text on standard error (or into `output`), JSON events
         // on standard output with `--format json`, as for scenarios.
@@ -57,7 +60,7 @@ extension SwiftProgram {
             // JSON reader gets nothing it did not ask for.
             let atTerminal = output == nil && isatty(STDERR_FILENO) != 0
             // The cache's place, read from the environment here and given to each part.
-            let cache = RuntimeCache.cacheRoot()
+            let cache = try RuntimeCache.checkedCacheRoot()
             let runtime = try RuntimeCache.runtimeDirectory(
                 swiftc: swiftc, cache: cache, say: atTerminal ? { Runner.stderr($0) } : nil)
             binary = try ProgramCache(root: cache, swiftc: swiftc, runtime: runtime)
@@ -96,6 +99,10 @@ extension SwiftProgram {
         switch ending {
         case .exited(let status):
             return (status, summary)
+        case .signaled(SIGPIPE):
+            // What it wrote to was closed (`| head -1`): a normal end for a
+            // command-line tool, as for any other in a pipeline.
+            return (ExitStatus.success, summary)
         case .signaled(let signal):
             report(Diagnostic(.error, "the program stopped: \(ChildProcess.describe(signal: signal))", at: stoppedAt))
             return (ExitStatus.failure, summary)

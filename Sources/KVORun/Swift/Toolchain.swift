@@ -14,6 +14,16 @@ enum Toolchain {
         let chosen = named ?? getenv("KVO_SWIFTC").map { String(cString: $0) }
         if let chosen, !chosen.isEmpty {
             if chosen.contains("/") {
+                // A folder can be "executed" (searched) too: named as such.
+                if Files.isDirectory(chosen) {
+                    let inside = ["/usr/bin/swiftc", "/bin/swiftc", "/swiftc"].map { chosen + $0 }
+                        .first { access($0, X_OK) == 0 && !Files.isDirectory($0) }
+                    throw SwiftProgram.Failure(
+                        message:
+                            "--swiftc (or KVO_SWIFTC) names the folder '\(chosen)', not a compiler; name the swiftc in it"
+                            + (inside.map { ": --swiftc \($0)" } ?? " (a toolchain's usr/bin/swiftc)"),
+                        status: ExitStatus.scriptErrors)
+                }
                 if access(chosen, X_OK) == 0 { return chosen }
             } else if let found = ExternalTool.find(chosen) {
                 return found
