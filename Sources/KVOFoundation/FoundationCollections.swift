@@ -175,8 +175,13 @@ extension NSSet: _KVOElementCollection {}
 extension NSOrderedSet: _KVOElementCollection {}
 
 extension _KVOElementCollection {
-    public func value(forKey key: String) -> Any? { _KVOCollections.value(of: self, forKey: key) }
-    public func value(forKeyPath keyPath: String) -> Any? { _KVOCollections.value(of: self, forKeyPath: keyPath) }
+    public func value(forKey key: String) -> Any? {
+        _KVOBridge.objectiveC(value: _KVOCollections.value(of: self, forKey: key))
+    }
+
+    public func value(forKeyPath keyPath: String) -> Any? {
+        _KVOBridge.objectiveC(value: _KVOCollections.value(of: self, forKeyPath: keyPath))
+    }
 
     public func addObserver(
         _ observer: NSObject, forKeyPath keyPath: String, options: NSKeyValueObservingOptions = [],
@@ -195,10 +200,22 @@ extension _KVOElementCollection {
 }
 
 extension NSDictionary {
+    /// `dictionary[key]` as a Mac's `objectForKeyedSubscript:` hands it to
+    /// Swift: the object itself (an NSString prints bare inside an
+    /// Optional, a Bool is an `__NSCFBoolean`; SPEC §11.8), where corelibs'
+    /// subscript gives back a Swift value. Get only: an assignment still
+    /// finds corelibs' subscript, which stores.
+    public subscript(key: String) -> Any? { _KVOBridge.objectiveC(value: object(forKey: key)) }
+
     /// `object(forKey:)`; a key that starts with `@` asks the dictionary
     /// itself, without the `@` (`@count`).
-    public func value(forKey key: String) -> Any? { _KVOCollections.value(of: self, forKey: key) }
-    public func value(forKeyPath keyPath: String) -> Any? { _KVOCollections.value(of: self, forKeyPath: keyPath) }
+    public func value(forKey key: String) -> Any? {
+        _KVOBridge.objectiveC(value: _KVOCollections.value(of: self, forKey: key))
+    }
+
+    public func value(forKeyPath keyPath: String) -> Any? {
+        _KVOBridge.objectiveC(value: _KVOCollections.value(of: self, forKeyPath: keyPath))
+    }
 
     /// Not modelled: swift-corelibs-foundation's dictionary tells no one of
     /// its changes, so the observation would never fire (SPEC §11.7).

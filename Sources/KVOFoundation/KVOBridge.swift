@@ -128,6 +128,11 @@ public enum _KVOBridge {
         }
     }
 
+    /// What Objective-C holds for a Swift value (a String as an NSString, a
+    /// Bool as an `__NSCFBoolean`, a dictionary as an NSDictionary), as it
+    /// hands it back to Swift: the value through the engine and out again.
+    static func objectiveC(value any: Any?) -> Any? { swiftValue(value(any)) }
+
     /// A Swift value the engine held as its description (`foreign`), as
     /// Objective-C hands it back: a dictionary as an NSDictionary, a set as an
     /// NSSet (their elements bridged in turn, nil as NSNull), a Date as an

@@ -58,11 +58,23 @@ public final class _KVOProcess {
     @inline(__always)
     func running(handlerAt at: (line: Int, column: Int)?, _ body: () -> Void) {
         guard let at else { return body() }
+        keepingMark {
+            let mark = self.mark
+            (mark.pointee.line, mark.pointee.statementColumn, mark.pointee.callColumn) = (at.line, at.column, at.column)
+            body()
+        }
+    }
+
+    /// Runs `body`, which may run the program's own code (an override of
+    /// `value(forUndefinedKey:)`, a setter, an observer, each marking its
+    /// statements), then puts back this thread's statement: what the caller's
+    /// statement does next (a force unwrap of what KVC returned) is its own.
+    @inline(__always)
+    func keepingMark<T>(_ body: () throws -> T) rethrows -> T {
         let mark = self.mark
         let saved = (mark.pointee.line, mark.pointee.statementColumn, mark.pointee.callColumn)
-        (mark.pointee.line, mark.pointee.statementColumn, mark.pointee.callColumn) = (at.line, at.column, at.column)
-        body()
-        (mark.pointee.line, mark.pointee.statementColumn, mark.pointee.callColumn) = saved
+        defer { (mark.pointee.line, mark.pointee.statementColumn, mark.pointee.callColumn) = saved }
+        return try body()
     }
     var statementColumn: Int { mark.pointee.statementColumn }
     var callColumn: Int { mark.pointee.callColumn }
@@ -220,6 +232,8 @@ public final class _KVOProcess {
     static let objectiveCNames = [
         "Progress": "NSProgress", "UserDefaults": "NSUserDefaults", "Operation": "NSOperation",
         "BlockOperation": "NSBlockOperation", "OperationQueue": "NSOperationQueue",
+        // The Swift overlay's `@objc(_NSKeyValueObservation) class NSKeyValueObservation`.
+        "NSKeyValueObservation": "_NSKeyValueObservation",
     ]
 
     /// The NSObject methods a Swift class may override, reached through the

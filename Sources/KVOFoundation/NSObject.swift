@@ -117,13 +117,17 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     open func value(forKey key: String) -> Any? {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
-        return _KVOBridge.swiftValue(process.run { try process.kvo.value(of: .object(_kvoObject), forKey: key) })
+        return process.keepingMark {
+            _KVOBridge.swiftValue(process.run { try process.kvo.value(of: .object(_kvoObject), forKey: key) })
+        }
     }
 
     open func value(forKeyPath keyPath: String) -> Any? {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
-        let result = Result { try process.kvo.value(of: .object(_kvoObject), forKeyPath: keyPath) }
+        let result = process.keepingMark {
+            Result { try process.kvo.value(of: .object(_kvoObject), forKeyPath: keyPath) }
+        }
         if case .failure(ScriptError.exception) = result, let value = _kvoValueThroughForeign(keyPath) {
             return value
         }
@@ -162,14 +166,18 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     open func setValue(_ value: Any?, forKey key: String) {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
-        process.run { try process.kvo.setValue(_KVOBridge.value(value), of: .object(_kvoObject), forKey: key) }
+        process.keepingMark {
+            process.run { try process.kvo.setValue(_KVOBridge.value(value), of: .object(_kvoObject), forKey: key) }
+        }
     }
 
     open func setValue(_ value: Any?, forKeyPath keyPath: String) {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
-        process.run {
-            try process.kvo.setValue(_KVOBridge.value(value), of: .object(_kvoObject), forKeyPath: keyPath)
+        process.keepingMark {
+            process.run {
+                try process.kvo.setValue(_KVOBridge.value(value), of: .object(_kvoObject), forKeyPath: keyPath)
+            }
         }
     }
 

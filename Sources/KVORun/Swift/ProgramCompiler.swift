@@ -161,10 +161,20 @@ enum ProgramCompiler {
         let declared = zip(words, words.dropFirst()).contains { keyword, name in
             name == base && ["class", "struct", "enum", "actor", "protocol"].contains(keyword)
         }
-        let message =
-            declared
-            ? "KVO and KVC need an object of a class that inherits from NSObject: declare '\(base)' as 'class \(base): NSObject' (a struct or an enum cannot be observed)"
-            : "'\(base)' is one of swift-corelibs-foundation's classes, whose KVO and KVC kvo-run does not model (SPEC §11.7): observe a property of your own NSObject subclass instead"
+        let message: String
+        switch base {
+        case "AnyObject":
+            // A Mac finds any Objective-C method on AnyObject at run time.
+            message =
+                "a Mac finds '\(member)' on 'AnyObject' by Objective-C's dynamic lookup, which Swift on Linux does not have: cast to the class first, '(object as! NSObject).\(member)(…)'"
+        case "Any":
+            message = "KVO and KVC are an NSObject's: cast first, '(object as! NSObject).\(member)(…)'"
+        default:
+            message =
+                declared
+                ? "KVO and KVC need an object of a class that inherits from NSObject: declare '\(base)' as 'class \(base): NSObject' (a struct or an enum cannot be observed)"
+                : "'\(base)' is one of swift-corelibs-foundation's classes, whose KVO and KVC kvo-run does not model (SPEC §11.7): observe a property of your own NSObject subclass instead"
+        }
         return Diagnostic(.note, message, at: diagnostic.location)
     }
 
