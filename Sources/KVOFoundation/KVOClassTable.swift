@@ -215,6 +215,15 @@ public func _kvoKeyPath<Root, Value>(
     // evaluated just before the call): a trap in the handler is reported
     // at the handler's line, not at the statement that made the change.
     process.pendingHandlerMark = handlerAt
+    // A property of the program's that Objective-C names otherwise
+    // (`@objc(displayName) var name`): its class table named the key path
+    // already, with the key KVO knows it by.
+    if !name.contains("."), let type = Root.self as? NSObject.Type,
+        !_typeName(type, qualified: true).hasPrefix("KVOFoundation.")
+    {
+        _ = process.classInfo(for: type)
+        if let declared = process.keyPathNames[keyPath], declared != name { return keyPath }
+    }
     // `\.isFinished` of an Operation is `finished`, its Objective-C name, as on a Mac.
     let objectiveCName = (Root.self as? NSObject.Type).flatMap { $0._kvoObjectiveCName(of: name) }
     process.keyPathNames[keyPath] = objectiveCName ?? name

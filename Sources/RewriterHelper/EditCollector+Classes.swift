@@ -58,6 +58,11 @@ extension EditCollector {
                 lines += method(function, className: className, objcMembers: objcMembers)
             }
         }
+        // What the class's extensions declare (`@objc` members real code
+        // keeps there: a computed key, its keyPathsForValuesAffecting…).
+        for offset in extensionsOf[node.name.text] ?? [] {
+            lines.append("\(className)._kvoExtension\(offset)(table)")
+        }
         // What `dump` and `Mirror` show of an instance: its stored properties,
         // as Swift's reflection does (kvo-run's NSObject hides its own).
         lines.append(
@@ -69,6 +74,25 @@ extension EditCollector {
             node.modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) }
             ? "public " : ""
         let text = "\n    \(access)override class func _kvoDescribe(_ table: _KVOClassTable) {\n\(body)\n    }\n"
+        insert(text, at: node.memberBlock.rightBrace.positionAfterSkippingLeadingTrivia)
+    }
+
+    /// The KVC entries of an extension of an NSObject subclass of the
+    /// program, in a function of its own that the class's `_kvoDescribe`
+    /// calls (an extension cannot override `_kvoDescribe` itself).
+    func describe(_ node: ExtensionDeclSyntax, of name: String, objcMembers: Bool) {
+        let className = name + (genericParameters[name] ?? "")
+        var lines: [String] = []
+        for member in node.memberBlock.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) {
+                lines += property(variable, className: className, objcMembers: objcMembers)
+            } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+                lines += method(function, className: className, objcMembers: objcMembers)
+            }
+        }
+        let body = lines.map { "        " + $0 }.joined(separator: "\n")
+        let offset = node.positionAfterSkippingLeadingTrivia.utf8Offset
+        let text = "\n    static func _kvoExtension\(offset)(_ table: _KVOClassTable) {\n\(body)\n    }\n"
         insert(text, at: node.memberBlock.rightBrace.positionAfterSkippingLeadingTrivia)
     }
 
@@ -111,6 +135,9 @@ extension EditCollector {
             && (ancestors[className].flatMap { SwiftRewriter.foundationProperties[$0]?.contains(name) } ?? false)
         let objc = overridesFoundation || isObjC(node.attributes, classMembers: objcMembers)
         let dynamic = has(node.modifiers, .dynamic)
+        // `@objc(displayName) var name`: Objective-C, and so KVC and KVO, know
+        // the property by the name in the attribute.
+        let key = objectiveCName(node.attributes) ?? name
         // Swift's warning spares @objc dynamic properties and @objc ones with
         // an explicit setter (meant for manual notification).
         dynamicProperties[name] = (dynamicProperties[name] ?? false) || (objc && dynamic)
@@ -151,7 +178,7 @@ extension EditCollector {
         let writable = !isLet && !getterOnly
         if setter != nil { dynamicProperties[name] = (dynamicProperties[name] ?? false) || objc }
         let entry =
-            "table.property(\"\(name)\", objc: \(objc), dynamic: \(objc && dynamic), get: { (o: \(className)) in o.\(name) }, set: "
+            "table.property(\"\(key)\", objc: \(objc), dynamic: \(objc && dynamic), get: { (o: \(className)) in o.\(name) }, set: "
             + (writable ? "{ (o: \(className), v) in o.\(name) = v }" : "nil") + ", keyPath: \\\(className).\(name))"
         guard writable, !lazy, !otherAttributes, !override else { return [entry] }
 
@@ -166,9 +193,9 @@ extension EditCollector {
         }
         let will =
             notifies
-            ? "_kvoWill(self, \"\(name)\")"
-            : "_kvoPlainWill(self, \"\(name)\"" + (dynamic ? ", missing: \"@objc\")" : ")")
-        let did = notifies ? "_kvoDid(self, \"\(name)\")" : nil
+            ? "_kvoWill(self, \"\(key)\")"
+            : "_kvoPlainWill(self, \"\(key)\"" + (dynamic ? ", missing: \"@objc\")" : ")")
+        let did = notifies ? "_kvoDid(self, \"\(key)\")" : nil
         if let setter {
             // A custom setter: the change wraps its body.
             guard let body = setter.body else { return [entry] }
@@ -197,6 +224,18 @@ extension EditCollector {
             insert(" {" + added + " }", at: binding.endPositionBeforeTrailingTrivia)
         }
         return [entry]
+    }
+
+    /// The name in `@objc(name)`, if the attribute gives one.
+    func objectiveCName(_ attributes: AttributeListSyntax) -> String? {
+        for element in attributes {
+            guard let attribute = element.as(AttributeSyntax.self), attribute.attributeName.trimmedDescription == "objc",
+                let arguments = attribute.arguments?.trimmedDescription, !arguments.isEmpty,
+                !arguments.contains(":")
+            else { continue }
+            return arguments
+        }
+        return nil
     }
 
     /// Methods KVC finds by name (SPEC §5) and the class hooks spelled per key.

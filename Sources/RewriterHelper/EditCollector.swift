@@ -9,6 +9,12 @@ final class EditCollector: SyntaxVisitor {
     let classes: [String: Bool]
     /// The runtime class each of them descends from (`Operation`).
     let ancestors: [String: String]
+    /// Where each class's extensions start (`ClassCollector.extensionsOf`)
+    /// and its generic parameters.
+    var extensionsOf: [String: [Int]] = [:]
+    var genericParameters: [String: String] = [:]
+    /// Whether a key names no member of a program class (`ClassCollector.lacks`).
+    var lacksMember: (_ key: String, _ className: String) -> Bool = { _, _ in false }
     var edits: [Edit] = []
     var warnings: [RewriterRemark] = []
     var errors: [RewriterRemark] = []
@@ -102,12 +108,30 @@ final class EditCollector: SyntaxVisitor {
         return .visitChildren
     }
 
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        guard let type = node.extendedType.as(IdentifierTypeSyntax.self), type.genericArgumentClause == nil,
+            let objcMembers = classes[type.name.text]
+        else { return .visitChildren }
+        describe(node, of: type.name.text, objcMembers: objcMembers)
+        return .visitChildren
+    }
+
     // MARK: Expressions
 
     override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
         if node.macroName.text == "keyPath", let argument = node.arguments.first?.expression {
             // `#keyPath(Account.owner.name)`: the path without the class.
             var components = argument.trimmedDescription.split(separator: ".").map(String.init)
+            // `#keyPath(Account.nope)`: swiftc rejects it on a Mac, where the
+            // Objective-C property must exist; here it would compile to a string.
+            if components.count > 1, classes[components[0]] != nil, lacksMember(components[1], components[0]) {
+                let start = location(argument.positionAfterSkippingLeadingTrivia)
+                let column = start.column + components[0].utf8.count + 1
+                errors.append(
+                    .init(
+                        message: "type '\(components[0])' has no member '\(components[1])'", line: start.line,
+                        column: column, length: components[1].utf8.count))
+            }
             if components.count > 1, let first = components.first, first.first?.isUppercase == true {
                 components.removeFirst()
                 // `#keyPath(Operation.isFinished)` is "finished" (the Objective-C name).

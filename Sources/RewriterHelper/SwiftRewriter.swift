@@ -79,6 +79,9 @@ enum SwiftRewriter {
         let collector = EditCollector(
             source: source, converter: converter, classes: classes.nsObjectClasses(),
             ancestors: classes.runtimeAncestors())
+        collector.extensionsOf = classes.extensionsOf
+        collector.genericParameters = classes.genericParameters
+        collector.lacksMember = classes.lacks
         collector.echoes = echoes
         collector.edits = edits
         collector.walk(tree)
