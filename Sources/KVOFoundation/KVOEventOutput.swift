@@ -37,6 +37,12 @@ final class _KVOEventOutput: EventSink {
     }
 
     func emit(_ event: consuming Event) {
+        // An open line (`print(…, terminator: "")`) stays before what comes
+        // after it, as on a terminal, rather than joining a handler's line.
+        if case .print = event {
+        } else {
+            _KVOPrinter.endOpenLine(_KVOProcess.shared)
+        }
         if let pictures {
             pictures.add(event)
             return

@@ -26,10 +26,13 @@ enum _KVOPrinter {
     }
 
     /// Text printed without a newline yet (`_KVOProcess.partialPrint`): an
-    /// event is one whole line.
+    /// event is one whole line. Text printed at another depth (a handler's,
+    /// or the code's after a handler) first ends the open line where it was
+    /// printed, as anything else written does (`_KVOEventOutput.emit`).
     static func write(_ text: String, depth: Int) {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
+        if !process.partialPrint.isEmpty, process.partialDepth != depth { endOpenLine(process) }
         var rest = Substring(process.partialPrint + text)
         process.partialPrint = ""
         while let newline = rest.firstIndex(of: "\n") {
@@ -37,6 +40,17 @@ enum _KVOPrinter {
             rest = rest[rest.index(after: newline)...]
         }
         process.partialPrint = String(rest)
+        process.partialDepth = depth
+    }
+
+    /// The text of `print(…, terminator: "")` as a line of its own, at the
+    /// depth it was printed at: a notification or a handler's print that
+    /// comes next does not take it into its own line.
+    static func endOpenLine(_ process: _KVOProcess) {
+        guard !process.partialPrint.isEmpty else { return }
+        let text = process.partialPrint
+        process.partialPrint = ""
+        process.output.emit(.print(text: text, depth: process.partialDepth))
     }
 
     /// How `print` shows one item.

@@ -111,6 +111,7 @@ public final class _KVOProcess {
     var swiftMethods = _KVOSwiftMethods()
     /// Text printed without a newline yet (`_KVOPrinter.write`).
     var partialPrint = ""
+    var partialDepth = 0
     /// Values the engine holds as their descriptions (`_KVOBridge.foreign`):
     /// the newest 4,096, and the 4,096 before them.
     var foreignValues: [String: Any] = [:]

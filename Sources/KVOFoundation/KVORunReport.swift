@@ -26,6 +26,9 @@ enum _KVORunReport {
 
     static func finish() {
         let process = _KVOProcess.shared
+        // The program's last `print(…, terminator: "")`: its text, not lost
+        // (a line of its own, as every print event is).
+        process.lock.held { _KVOPrinter.endOpenLine(process) }
         fflush(stdout)
         process.output.pictures?.finish(process)
         guard let path = process.summaryPath else { return }

@@ -18,5 +18,13 @@ public struct NSKeyValueObservedChange<Value>: CustomStringConvertible, CustomDe
         return
             "NSKeyValueObservedChange<\(Value.self)>(kind: __C.NSKeyValueChange, newValue: \(field(newValue)), oldValue: \(field(oldValue)), indexes: \(indexText), isPrior: \(isPrior))"
     }
-    public var debugDescription: String { "Foundation." + description }
+    /// `debugPrint` names the types in full, as `String(reflecting:)` does on
+    /// a Mac: `Foundation.NSKeyValueObservedChange<Swift.Int>(…)`.
+    public var debugDescription: String {
+        let short = "NSKeyValueObservedChange<\(Value.self)>"
+        // Foundation's Objective-C classes are the Clang importer's `__C.` module on a Mac.
+        let value = _typeName(Value.self, qualified: true).replacingOccurrences(of: "KVOFoundation.", with: "__C.")
+        let full = "Foundation.NSKeyValueObservedChange<\(value)>"
+        return full + description.dropFirst(short.count)
+    }
 }

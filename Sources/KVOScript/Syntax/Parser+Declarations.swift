@@ -212,8 +212,15 @@ extension Parser {
             advance()
             skipNewlines()
         }
-        // `class func`
-        if isKeyword(.class), peekKind() == .keyword(.func) || peekKind() == .keyword(.var) { advance() }
+        // `class func` is the class's own method, as `static func` (Swift's
+        // spelling of Apple's `override class func automaticallyNotifiesObservers…`:
+        // read as an instance method, the hook was silently never called).
+        // `class var` declares a property as before.
+        var isClassMethod = false
+        if isKeyword(.class), peekKind() == .keyword(.func) || peekKind() == .keyword(.var) {
+            isClassMethod = peekKind() == .keyword(.func)
+            advance()
+        }
         let start = current
         switch current.kind {
         case .identifier("init"):
@@ -233,7 +240,7 @@ extension Parser {
             if isManual || !affectedBy.isEmpty {
                 throw fail(.attributesOnMethod, at: start)
             }
-            decl.methods.append(try parseFunction(isStatic: false))
+            decl.methods.append(try parseFunction(isStatic: isClassMethod))
         case .keyword(.static):
             advance()
             guard isKeyword(.func) else { throw fail(.expectedFuncAfterStatic) }
