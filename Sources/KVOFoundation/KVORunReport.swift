@@ -29,7 +29,18 @@ enum _KVORunReport {
         // The program's last `print(…, terminator: "")`: its text, not lost
         // (a line of its own, as every print event is).
         process.lock.held { _KVOPrinter.endOpenLine(process) }
-        fflush(stdout)
+        // A trace that could not be written (a full disk) is a failed run, as
+        // a scenario's is: said, status 1, never a silent status 0. A closed
+        // pipe (`| head -1`) is a normal end.
+        let written = fflush(stdout) == 0 && ferror(stdout) == 0
+        let writeError = errno
+        defer {
+            if !written && writeError != EPIPE {
+                fputs("kvo-run: cannot write standard output: \(String(cString: strerror(writeError)))\n", stderr)
+                fflush(stderr)
+                _exit(1)
+            }
+        }
         process.output.pictures?.finish(process)
         guard let path = process.summaryPath else { return }
         var summary = ProgramChannel.Summary()

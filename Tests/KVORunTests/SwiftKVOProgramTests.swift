@@ -158,6 +158,24 @@ import _KVOTestSupport
         #expect(!result.text.contains("swift-corelibs-foundation's classes"))
     }
 
+    /// Issue 41: a Swift program's trace written to a full disk failed
+    /// silently, status 0; like a scenario's, the run now fails (status 1,
+    /// "cannot write standard output" on standard error).
+    @Test func aSwiftProgramsTraceToAFullDiskFailsTheRun() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-full-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = Self.account + "let t = acct.observe(\\.balance) { _, _ in }\nacct.balance = 1\nprint(\"done\")\n"
+        let path = directory.appendingPathComponent("program.swift").path
+        try source.write(toFile: path, atomically: true, encoding: .utf8)
+        let full = open("/dev/full", O_WRONLY)
+        try #require(full >= 0)
+        defer { close(full) }
+        let status = SwiftProgram.run(
+            source, display: "program.swift", path: path, settings: .init(), compileOnly: false, output: full)
+        #expect(status == 1)
+    }
+
     /// One of Foundation's classes kvo-run does not model: said so, not "make it an NSObject".
     @Test func kvoOnAnUnmodelledFoundationClassSaysItIsNotModelled() {
         let result = SwiftProgramTests.run(
