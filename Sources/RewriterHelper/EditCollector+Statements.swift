@@ -56,7 +56,14 @@ extension EditCollector {
         }
         // A top-level statement is where a picture's statement starts
         // (`kvo-run graph --at`, the trace's arrows from the program).
-        var text = "\(topLevel ? "_kvoTopLevel" : "_kvoAt")(\(start.line), \(start.column), \(call))"
+        // Inside a body the mark is a declaration (`let _ =`), not an
+        // expression: a result builder's closure (RegexBuilder's, SwiftUI's)
+        // leaves declarations alone, where an expression `_kvoAt(…)` became a
+        // `()` component that does not compile.
+        var text =
+            topLevel
+            ? "_kvoTopLevel(\(start.line), \(start.column), \(call))"
+            : "let _ = _kvoAt(\(start.line), \(start.column), \(call))"
         for call in pending { text += "; " + call }
         insert(text + "\n", at: node.positionAfterSkippingLeadingTrivia)
     }
