@@ -30,7 +30,9 @@ import RewriterProtocol
     /// A `"`, `\` or control character in the file's name is escaped in the
     /// rewritten `#sourceLocation` literal, and swiftc's error (which names
     /// the literal as written) is said at the user's file, line and column.
-    @Test(arguments: ["quote\"d.swift", "back\\slash.swift", "new\nline.swift", "tab\tand\rcr.swift", "bell\u{7}.swift"])
+    @Test(arguments: [
+        "quote\"d.swift", "back\\slash.swift", "new\nline.swift", "tab\tand\rcr.swift", "bell\u{7}.swift",
+    ])
     func anyFileNameKeepsErrorsOnTheUsersLine(_ name: String) throws {
         let result = try Self.run(Self.wrongType, named: name)
         #expect(result.status == 2, "\(result)")
@@ -42,7 +44,9 @@ import RewriterProtocol
     }
 
     @Test func theDirectivesFileLiteralIsSwiftsEscapes() {
-        #expect(SourceLocationFile.literal("a\"b\\c\nd\re\tf\0g\u{1B}h\u{85}.swift") == "a\\\"b\\\\c\\nd\\re\\tf\\0g\\u{1b}h\\u{85}.swift")
+        #expect(
+            SourceLocationFile.literal("a\"b\\c\nd\re\tf\0g\u{1B}h\u{85}.swift")
+                == "a\\\"b\\\\c\\nd\\re\\tf\\0g\\u{1b}h\\u{85}.swift")
         #expect(SourceLocationFile.literal("café 名前.swift") == "café 名前.swift")
     }
 

@@ -34,8 +34,7 @@ struct ProgramCache {
     /// compiled, and the rewriter's warnings, kept beside it, are said again.
     /// `report` gets each diagnostic with its file: `display`, or one the
     /// program's own `#sourceLocation(file:…)` names.
-    func program(_ source: String, display: String, report: (Diagnostic, _ file: String) -> Void) throws -> String
-    {
+    func program(_ source: String, display: String, report: (Diagnostic, _ file: String) -> Void) throws -> String {
         let directory = root + "/programs/" + Self.programKey(source, display: display, runtime: runtime)
         // KVO_SHOW_REWRITTEN=1: the rewritten program on standard error, for
         // a bug report or a contributor (a cached program is rewritten again).
@@ -96,7 +95,9 @@ struct ProgramCache {
 
     /// `swiftc -parse` of the program as the user wrote it: its diagnostics
     /// when it does not parse, else none.
-    private func parseDiagnostics(_ source: String, display: String, in directory: String)
+    private func parseDiagnostics(
+        _ source: String, display: String, in directory: String
+    )
         -> [(file: String, diagnostic: Diagnostic)]
     {
         guard (try? SwiftProgram.makeDirectories(directory)) != nil,

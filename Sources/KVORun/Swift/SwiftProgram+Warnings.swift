@@ -70,7 +70,9 @@ extension SwiftProgram {
     /// directives (the program's own `#sourceLocation(file:…)`) is named as
     /// written, as swiftc on a Mac names it. Nothing else is the user's (the
     /// rewritten file in the cache never is).
-    static func compilerDiagnostics(_ text: String, files: [String], source: String = "")
+    static func compilerDiagnostics(
+        _ text: String, files: [String], source: String = ""
+    )
         -> [(file: String, diagnostic: Diagnostic)]
     {
         var result: [(file: String, diagnostic: Diagnostic)] = []
