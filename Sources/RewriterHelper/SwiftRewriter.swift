@@ -92,7 +92,17 @@ enum SwiftRewriter {
             let end = source.utf8.count
             collector.edits.append(Edit(start: end, end: end, text: last))
         }
-        let text = apply(collector.edits, to: source, lines: lines, converter: converter)
+        // The program's own `#sourceLocation()`: back to the user's file
+        // and line, as the rewriter's directives name it (swiftc's own reset
+        // would return to the rewritten file in the cache). Last, after
+        // whatever is inserted before it.
+        let locations = ProgramSourceLocations(source: source, converter: converter)
+        locations.walk(tree)
+        for directive in locations.directives where directive.target == nil {
+            collector.edits.append(
+                Edit(start: directive.start, end: directive.end, text: fileDirective(directive.line + 1, lines: lines)))
+        }
+        let text = apply(collector.edits, to: source, lines: lines, converter: converter, locations: locations)
         let keys = KeyPathStringCollector(converter: converter)
         keys.walk(tree)
         return RewrittenProgram(
@@ -102,9 +112,12 @@ enum SwiftRewriter {
 
     /// Applies the edits (sorted, non-overlapping). An edit whose text has a
     /// newline is followed by a `#sourceLocation` back to the original file
-    /// and line, and spaces up to the original column.
+    /// and line, and spaces up to the original column. Where one of the
+    /// program's own `#sourceLocation(file:line:)` rules, the directive says
+    /// what it says, as swiftc would have counted on from it.
     static func apply(
-        _ edits: [Edit], to source: String, lines: LineMap, converter: SourceLocationConverter
+        _ edits: [Edit], to source: String, lines: LineMap, converter: SourceLocationConverter,
+        locations: ProgramSourceLocations? = nil
     )
         -> String
     {
@@ -112,13 +125,11 @@ enum SwiftRewriter {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count * 2)
         func directive(_ line: Int) -> [UInt8] {
-            let (name, shown) = lines.locate(line)
-            var quotedName = ""
-            for character in name {
-                if character == "\\" || character == "\"" { quotedName.append("\\") }
-                quotedName.append(character)
+            if let user = locations?.ruling(line), let target = user.target {
+                let shown = target.line + (line - user.line - 1)
+                return Array("#sourceLocation(file: \"\(target.literal)\", line: \(shown))\n".utf8)
             }
-            return Array("#sourceLocation(file: \"\(quotedName)\", line: \(shown))\n".utf8)
+            return Array((fileDirective(line, lines: lines) + "\n").utf8)
         }
         output += directive(1)
         var cursor = 0
@@ -137,5 +148,13 @@ enum SwiftRewriter {
         }
         output += bytes[cursor...]
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The directive that names the user's file (or REPL entry) and line for
+    /// the source's `line`: its name escaped for any file name
+    /// (`SourceLocationFile`, which kvo-run reads swiftc's output with).
+    static func fileDirective(_ line: Int, lines: LineMap) -> String {
+        let (name, shown) = lines.locate(line)
+        return "#sourceLocation(file: \"\(SourceLocationFile.literal(name))\", line: \(shown))"
     }
 }

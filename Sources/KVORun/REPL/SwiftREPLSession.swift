@@ -160,7 +160,10 @@ final class SwiftREPLSession {
         do {
             let (swiftc, runtime, cache, _) = try tools()
             let programs = ProgramCache(root: cache, swiftc: swiftc, runtime: runtime)
-            binary = try programs.compiled(program.source, files: entries.map(\.name)) { diagnostic, file in
+            binary = try programs.compiled(program.source, files: entries.map(\.name)) { found, file in
+                // swiftc's byte columns as the entry's Characters, as a file's.
+                let entry = entries.last { $0.name == file }
+                let diagnostic = entry.map { SwiftProgram.inCharacters(found, source: SourceText($0.text)) } ?? found
                 if hide?(diagnostic, file) == true { return }
                 if file != new.name && diagnostic.severity == .error { errorsInEarlierEntries = true }
                 report(diagnostic, file)

@@ -1,6 +1,7 @@
 import KVOCore
 import KVOOutput
 import KVOScript
+import RewriterProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -31,13 +32,15 @@ struct ProgramCache {
     /// source under the same file name was compiled by this kvo-run build
     /// against this runtime: a cached program is neither rewritten nor
     /// compiled, and the rewriter's warnings, kept beside it, are said again.
-    func program(_ source: String, display: String, report: (Diagnostic) -> Void) throws -> String {
+    /// `report` gets each diagnostic with its file: `display`, or one the
+    /// program's own `#sourceLocation(file:…)` names.
+    func program(_ source: String, display: String, report: (Diagnostic, _ file: String) -> Void) throws -> String {
         let directory = root + "/programs/" + Self.programKey(source, display: display, runtime: runtime)
         // KVO_SHOW_REWRITTEN=1: the rewritten program on standard error, for
         // a bug report or a contributor (a cached program is rewritten again).
         let show = getenv("KVO_SHOW_REWRITTEN").map { String(cString: $0) == "1" } ?? false
         if !show && Self.isIntact(directory) {
-            for warning in SwiftProgram.storedWarnings(directory + "/warnings") { report(warning) }
+            for warning in SwiftProgram.storedWarnings(directory + "/warnings") { report(warning, display) }
             return directory + "/program"
         }
         let rewritten = try Rewriter(executable: runtime + "/" + RuntimeCache.rewriterName).rewrite(
@@ -55,21 +58,22 @@ struct ProgramCache {
             } + SwiftProgram.keyPathWarnings(rewritten)).sorted {
                 ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column)
             }
-        for warning in warnings { report(warning) }
+        for warning in warnings { report(warning, display) }
         // What no rewrite can make run (a module Linux lacks): said at its
         // line, nothing compiled (and so nothing cached).
         for error in rewritten.errors {
             report(
                 Diagnostic(
                     .error, error.message,
-                    at: KVOScript.SourceLocation(line: error.line, column: error.column), length: error.length))
+                    at: KVOScript.SourceLocation(line: error.line, column: error.column), length: error.length),
+                display)
         }
         if !rewritten.errors.isEmpty { throw SwiftProgram.Failure(message: "", status: ExitStatus.scriptErrors) }
-        var compileDiagnostics: [Diagnostic] = []
+        var compileDiagnostics: [(file: String, diagnostic: Diagnostic)] = []
         do {
             return try store(
                 rewritten.source, in: directory, files: [display],
-                report: { diagnostic, _ in compileDiagnostics.append(diagnostic) },
+                report: { diagnostic, file in compileDiagnostics.append((file, diagnostic)) },
                 // The warnings before the program: a cached program has its warnings.
                 beside: { folder in
                     if !warnings.isEmpty {
@@ -82,27 +86,41 @@ struct ProgramCache {
             // text made of the damage (errors past the end of the file, about
             // names the rewriter introduced).
             let parseErrors = parseDiagnostics(source, display: display, in: directory)
-            for diagnostic in parseErrors.isEmpty ? compileDiagnostics : parseErrors { report(diagnostic) }
+            let found = SwiftProgram.characterColumns(
+                parseErrors.isEmpty ? compileDiagnostics : parseErrors, display: display, source: source)
+            for (file, diagnostic) in found { report(diagnostic, file) }
             throw failure
         }
     }
 
     /// `swiftc -parse` of the program as the user wrote it: its diagnostics
     /// when it does not parse, else none.
-    private func parseDiagnostics(_ source: String, display: String, in directory: String) -> [Diagnostic] {
+    private func parseDiagnostics(
+        _ source: String, display: String, in directory: String
+    )
+        -> [(file: String, diagnostic: Diagnostic)]
+    {
         guard (try? SwiftProgram.makeDirectories(directory)) != nil,
             (try? SwiftProgram.requireOwnFolder(directory)) != nil,
             let folder = try? SwiftProgram.makeFreshFolder(directory + "/parse-")
         else { return [] }
         defer { Files.removeFolder(folder) }
-        let name = String(display.split(separator: "/").last ?? "main.swift")
+        // The user's name where swiftc prints it as it is: one with a quote,
+        // a backslash or a control character (a newline would split swiftc's
+        // line) is main.swift, which the diagnostics below are named away from.
+        let last = String(display.split(separator: "/").last ?? "main.swift")
+        let name = SourceLocationFile.literal(last) == last ? last : "main.swift"
         let path = folder + "/" + (name.hasSuffix(".swift") ? name : name + ".swift")
         let log = folder + "/parse.log"
         guard (try? SwiftProgram.writeFile(source, to: path)) != nil,
             !ProgramCompiler.runLogged([swiftc, "-parse", "-diagnostic-style", "llvm", path], log: log)
         else { return [] }
         let text = SwiftProgram.readLog(log)
-        return SwiftProgram.compilerDiagnostics(text, files: [path]).map(\.diagnostic)
+        // The user's file is `display`; a file the program's own
+        // `#sourceLocation(file:…)` names is as written.
+        return SwiftProgram.compilerDiagnostics(text, files: [path], source: source).map { found in
+            (found.file == path ? display : found.file, found.diagnostic)
+        }
     }
 
     /// Compiles `program` into `directory`/program: built in a folder of its

@@ -43,9 +43,13 @@ extension SwiftProgram {
                 Runner.stderr(line)
             }
         }
-        func report(_ diagnostic: Diagnostic) {
+        func report(_ diagnostic: Diagnostic) { report(diagnostic, in: display) }
+        // A file the program's own `#sourceLocation(file:…)` names is said as
+        // the directive says, without an excerpt: its lines are not the user's
+        // file's lines of that number.
+        func report(_ diagnostic: Diagnostic, in file: String) {
             emitLine(
-                render(diagnostic, display, text, settings, capturing: output != nil) + "\n",
+                render(diagnostic, file, file == display ? text : nil, settings, capturing: output != nil) + "\n",
                 toStandardOutput: settings.format == .json)
         }
         // Found when an error needs it: splitting the source into lines was a
@@ -64,7 +68,7 @@ extension SwiftProgram {
             let runtime = try RuntimeCache.runtimeDirectory(
                 swiftc: swiftc, cache: cache, say: atTerminal ? { Runner.stderr($0) } : nil)
             binary = try ProgramCache(root: cache, swiftc: swiftc, runtime: runtime)
-                .program(source, display: display, report: report)
+                .program(source, display: display, report: { report($0, in: $1) })
         } catch let failure as Failure {
             if !failure.message.isEmpty { report(Diagnostic(.error, failure.message, at: importLine())) }
             return (failure.status, nil)
@@ -189,14 +193,20 @@ extension SwiftProgram {
     }
 
     static func render(
-        _ diagnostic: Diagnostic, _ display: String, _ text: SourceText, _ settings: Settings, capturing: Bool
+        _ diagnostic: Diagnostic, _ display: String, _ text: SourceText?, _ settings: Settings, capturing: Bool
     ) -> String {
         if settings.format == .json {
             return DiagnosticFormat.json(
                 diagnostic.severity.format, diagnostic.message, line: diagnostic.location.line,
                 column: diagnostic.location.column)
         }
-        return diagnostic.render(file: display, source: text, color: settings.diagnosticColor && !capturing)
+        let color = settings.diagnosticColor && !capturing
+        guard let text else {
+            return DiagnosticFormat.text(
+                diagnostic.severity.format, diagnostic.message, file: display, line: diagnostic.location.line,
+                column: diagnostic.location.column, length: diagnostic.length, sourceLine: nil, color: color)
+        }
+        return diagnostic.render(file: display, source: text, color: color)
     }
 
     /// The line of `import Foundation`: what makes the file a Swift program,

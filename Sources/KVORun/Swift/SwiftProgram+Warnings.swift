@@ -64,13 +64,27 @@ extension SwiftProgram {
 
     /// swiftc's diagnostics about the user's files (`FILE:LINE:COL: error: …`);
     /// the excerpts it prints are of the rewritten text and are left out.
-    static func compilerDiagnostics(_ text: String, files: [String]) -> [(file: String, diagnostic: Diagnostic)] {
+    /// swiftc names a file as its `#sourceLocation` literal is written
+    /// (`SourceLocationFile`, escapes and all): each of `files` is looked
+    /// for so and named as itself; each other literal of the `source`'s
+    /// directives (the program's own `#sourceLocation(file:…)`) is named as
+    /// written, as swiftc on a Mac names it. Nothing else is the user's (the
+    /// rewritten file in the cache never is).
+    static func compilerDiagnostics(
+        _ text: String, files: [String], source: String = ""
+    )
+        -> [(file: String, diagnostic: Diagnostic)]
+    {
         var result: [(file: String, diagnostic: Diagnostic)] = []
+        var printed = files.map { (literal: SourceLocationFile.literal($0), name: $0) }
+        for literal in sourceLocationLiterals(source) where !printed.contains(where: { $0.literal == literal }) {
+            printed.append((literal, literal))
+        }
         // The longest name first: one may begin with another.
-        let names = files.sorted { $0.count > $1.count }
+        printed.sort { $0.literal.count > $1.literal.count }
         for line in text.split(separator: "\n") {
-            guard let display = names.first(where: { line.hasPrefix($0 + ":") }) else { continue }
-            let rest = line.dropFirst(display.count + 1)
+            guard let file = printed.first(where: { line.hasPrefix($0.literal + ":") }) else { continue }
+            let rest = line.dropFirst(file.literal.count + 1)
             let parts = rest.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
             guard parts.count == 4, let lineNumber = Int(parts[0]), let column = Int(parts[1]) else { continue }
             let severityText = parts[2].trimmingSpaces
@@ -83,13 +97,83 @@ extension SwiftProgram {
             }
             result.append(
                 (
-                    display,
+                    file.name,
                     Diagnostic(
                         severity, String(parts[3].trimmingSpaces),
                         at: KVOScript.SourceLocation(line: lineNumber, column: column))
                 ))
         }
         return result
+    }
+
+    /// The file literals of `text`'s `#sourceLocation(file: "…"` directives,
+    /// as written between the quotes.
+    static func sourceLocationLiterals(_ text: String) -> [String] {
+        var literals: [String] = []
+        var rest = Substring(text)
+        while let found = rest.firstRange(of: "#sourceLocation(") {
+            rest = rest[found.upperBound...]
+            var scan = rest.drop { $0 == " " || $0 == "\t" }
+            guard scan.hasPrefix("file:") else { continue }
+            scan = scan.dropFirst(5).drop { $0 == " " || $0 == "\t" }
+            guard scan.first == "\"" else { continue }
+            scan = scan.dropFirst()
+            var literal = ""
+            var escaped = false
+            var closed = false
+            for character in scan {
+                if character == "\n" { break }
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    closed = true
+                    break
+                }
+                literal.append(character)
+            }
+            if closed && !literals.contains(literal) { literals.append(literal) }
+        }
+        return literals
+    }
+
+    /// swiftc's column (UTF-8 bytes from the line's start, 1-based) as the
+    /// Characters of the user's `line` that kvo-run counts columns in, as
+    /// scenarios and the rewriter's own remarks do: the caret after `café`
+    /// or a CJK name then stands under the place swiftc means. A column
+    /// inside a Character (or past the line) is that Character's (or the
+    /// end's).
+    static func characterColumn(_ byteColumn: Int, in line: String) -> Int {
+        let bytes = byteColumn - 1
+        var counted = 0
+        var column = 1
+        for character in line {
+            let size = character.utf8.count
+            if counted + size > bytes { return column }
+            counted += size
+            column += 1
+        }
+        return column + (bytes - counted)
+    }
+
+    /// `diagnostics` about the user's file `display` (its `source`), with
+    /// swiftc's byte columns as Characters; those of other files as they are.
+    static func characterColumns(
+        _ diagnostics: [(file: String, diagnostic: Diagnostic)], display: String, source: String
+    ) -> [(file: String, diagnostic: Diagnostic)] {
+        let text = SourceText(source)
+        return diagnostics.map { found in
+            (found.file, found.file == display ? inCharacters(found.diagnostic, source: text) : found.diagnostic)
+        }
+    }
+
+    /// A diagnostic swiftc placed in `source` by byte column, placed by Character.
+    static func inCharacters(_ diagnostic: Diagnostic, source: SourceText) -> Diagnostic {
+        guard let line = source.line(diagnostic.location.line) else { return diagnostic }
+        var converted = diagnostic
+        converted.location.column = characterColumn(diagnostic.location.column, in: line)
+        return converted
     }
 }
 
