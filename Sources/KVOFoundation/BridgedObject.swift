@@ -68,6 +68,8 @@ public func ~>? (value: Any?, type: NSObject.Type) -> NSObject? {
 }
 
 public func ~>! (value: Any?, type: NSObject.Type) -> NSObject {
+    // A failed `as!` traps in the program, as Swift's own does (kvo-run
+    // reports the trap at the statement): the program's meaning, not a crash.
     guard let object = _KVOBridgedObject.cast(value) else {
         let typeName = value.map { _typeName(Swift.type(of: $0), qualified: false) } ?? "Optional<Any>"
         fatalError("Could not cast value of type '\(typeName)' to 'NSObject'.")
