@@ -98,6 +98,9 @@ public enum _KVOBridge {
     static func foreignValue(_ text: String) -> Any? {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
+        // Every string KVC hands over asks (`swiftValue`): a program that
+        // holds no foreign value pays no hashing of the string.
+        if process.foreignValues.isEmpty && process.olderForeignValues.isEmpty { return nil }
         return process.foreignValues[text] ?? process.olderForeignValues[text]
     }
 
