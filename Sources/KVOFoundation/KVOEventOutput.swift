@@ -18,6 +18,11 @@ final class _KVOEventOutput: EventSink {
     let diagnosticColor: Bool
     /// A run for a picture: set when kvo-run asked for one.
     var pictures: _KVOPictures?
+    /// With `--format json`: the program's own writes to its standard
+    /// output, made events (`_KVORawOutputCapture`).
+    var capture: _KVORawOutputCapture?
+    /// The depth handlers are at now: the program's own lines are printed there.
+    var depthNow: () -> Int = { 0 }
 
     init(json: Bool, color: Bool, diagnosticColor: Bool) {
         self.json = json
@@ -26,8 +31,16 @@ final class _KVOEventOutput: EventSink {
     }
 
     private func out(_ text: String) {
-        fputs(text, stdout)
+        if let capture {
+            capture.write(text, depth: depthNow())
+        } else {
+            fputs(text, stdout)
+        }
     }
+
+    /// Where the events go: standard output, or the duplicate of it that
+    /// `capture` writes to.
+    var stream: UnsafeMutablePointer<FILE> { capture?.events ?? stdout }
 
     /// Lines nested too deep to show (KVOOutput's `DeepLines`).
     private var deepLines = DeepLines()
@@ -72,7 +85,7 @@ final class _KVOEventOutput: EventSink {
         } else {
             out(TextFormat.uncaught(exception, stopping: .app, color: color))
         }
-        fflush(stdout)
+        fflush(stream)
     }
 
     func error(_ message: String, line: Int, column: Int, source: String?, file: String) {
@@ -97,7 +110,7 @@ final class _KVOEventOutput: EventSink {
         if json {
             guard severity != .note else { return }
             out(DiagnosticFormat.json(severity, message, line: line, column: column) + "\n")
-            fflush(stdout)
+            fflush(stream)
             return
         }
         writeCutLines()

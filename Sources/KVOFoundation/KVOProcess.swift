@@ -180,7 +180,10 @@ public final class _KVOProcess {
         // of addresses that this buffer holds until the trap discards it, so
         // what kvo-run reports is the same from run to run.
         setvbuf(stderr, nil, _IOFBF, 1 << 16)
-        if summaryPath != nil || output.pictures != nil { _KVORunReport.install() }
+        // Last of the streams' set-up: it flushes standard output.
+        if settings.json && output.pictures == nil { output.capture = _KVORawOutputCapture() }
+        output.depthNow = { [kvo] in kvo.depth }
+        if summaryPath != nil || output.pictures != nil || output.capture != nil { _KVORunReport.install() }
     }
 
     /// The process, its lock taken: every public entry of the runtime starts
@@ -242,6 +245,7 @@ public final class _KVOProcess {
     private func installHooks(_ info: ClassInfo, for type: NSObject.Type) {
         info.ownHooks.observeValue = { [self] observer, keyPath, object, change, context in
             guard let host = self.host(of: observer) else { return }
+            defer { if let capture = self.output.capture { capture.endHandler(depth: self.kvo.depth) } }
             let pointer = self.pointer(context)
             if let token = host as? NSKeyValueObservation {
                 token._deliver(object: self.host(of: object), change: change)

@@ -32,7 +32,9 @@ enum _KVORunReport {
         // A trace that could not be written (a full disk) is a failed run, as
         // a scenario's is: said, status 1, never a silent status 0. A closed
         // pipe (`| head -1`) is a normal end.
-        let written = fflush(stdout) == 0 && ferror(stdout) == 0
+        let written =
+            process.output.capture?.finish(depth: process.kvo.depth)
+            ?? (fflush(stdout) == 0 && ferror(stdout) == 0)
         let writeError = errno
         defer {
             if !written && writeError != EPIPE {

@@ -34,6 +34,8 @@ enum _KVOTrapReport {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in
             _KVOTrapReport.write()
+            // With --format json, the program's own lines before the trap.
+            _KVORawOutputCapture.writeAtTrap()
             // SA_RESETHAND restored the default action: a fault traps again
             // on return; a signal sent from outside is sent again.
             if signal == SIGTERM || signal == SIGINT { raise(signal) }

@@ -132,6 +132,16 @@ final class EditCollector: SyntaxVisitor {
                         message: "type '\(components[0])' has no member '\(components[1])'", line: start.line,
                         column: column, length: components[1].utf8.count))
             }
+            // `#keyPath(Account)`: a class alone names no property.
+            if components.count == 1,
+                classes[components[0]] != nil || SwiftRewriter.runtimeClasses.contains(components[0])
+            {
+                let start = location(argument.positionAfterSkippingLeadingTrivia)
+                errors.append(
+                    .init(
+                        message: "empty '#keyPath' does not refer to a property", line: start.line,
+                        column: start.column, length: components[0].utf8.count))
+            }
             if components.count > 1, let first = components.first, first.first?.isUppercase == true {
                 components.removeFirst()
                 // `#keyPath(Operation.isFinished)` is "finished" (the Objective-C name).

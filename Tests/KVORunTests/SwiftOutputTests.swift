@@ -374,4 +374,63 @@ import KVOScript
         #expect(trace.out == "")
         #expect(trace.err.hasPrefix("bad.swift:2:14: error: cannot convert value of type 'String'"))
     }
+
+    /// With --format json, what a program writes to its standard output by
+    /// itself (FileHandle, stdio, write(2)) becomes `print` events in program
+    /// order, so that the stream stays JSON Lines (issue 41, item 7).
+    @Test func aProgramsOwnWritesAreJSONPrintEvents() {
+        let source = """
+            import Foundation
+            class Account: NSObject { @objc dynamic var balance = 0 }
+            let account = Account()
+            let token = account.observe(\\.balance, options: [.new]) { _, _ in
+                fputs("in the handler\\n", stdout)
+            }
+            FileHandle.standardOutput.write("a \\"quoted\\" line\\n".data(using: .utf8)!)
+            fputs("fputs", stdout)
+            putchar(10)
+            account.balance = 1
+            print("print")
+            fputs("an open line", stdout)
+            account.balance = 2
+            _ = "write(2)\\tlast".withCString { write(1, $0, strlen($0)) }
+
+            """
+        var settings = SwiftProgram.Settings()
+        settings.format = .json
+        let result = SwiftProgramTests.run(source, settings: settings)
+        #expect(result.status == 0, "\(result.text)")
+        let notify = { (value: Int) in
+            #"{"event":"notify","object":"account","keyPath":"balance","observer":"token","change":{"kind":1,"new":\#(value)},"context":null,"depth":0}"#
+        }
+        let print = { (text: String, depth: Int) in #"{"event":"print","text":"\#(text)","depth":\#(depth)}"# }
+        let expected = [
+            print(#"a \"quoted\" line"#, 0), print("fputs", 0), notify(1), print("in the handler", 1),
+            print("print", 0), print("an open line", 0), notify(2), print("in the handler", 1),
+            print(#"write(2)\tlast"#, 0),
+        ]
+        #expect(result.text.split(separator: "\n").map(String.init) == expected, "\(result.text)")
+    }
+
+    /// A trap ends the program: the lines it wrote before are events all the same.
+    @Test func aProgramsOwnWritesBeforeATrapAreKeptInJSON() {
+        let source = """
+            import Foundation
+            fputs("before the trap\\n", stdout)
+            FileHandle.standardOutput.write("written directly\\n".data(using: .utf8)!)
+            let values: [Int] = []
+            print(values[1])
+
+            """
+        var settings = SwiftProgram.Settings()
+        settings.format = .json
+        let result = SwiftProgramTests.run(source, settings: settings)
+        #expect(result.status == 1, "\(result.text)")
+        let events = result.text.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(events.count == 3, "\(result.text)")
+        #expect(events.first == #"{"event":"print","text":"before the trap","depth":0}"#)
+        #expect(events.dropFirst().first == #"{"event":"print","text":"written directly","depth":0}"#)
+        #expect(
+            events.last?.hasPrefix(#"{"event":"error","message":"the program stopped: a Swift runtime trap"#) == true)
+    }
 }
