@@ -18,11 +18,13 @@ setup:
 	fi
 	@# Graphviz renders `kvo-run graph -o X.svg`; rsvg-convert lets the tests
 	@# check that the SVG pictures render to something; zsh and fish let them
-	@# run the completion scripts (bash is always there).
+	@# run the completion scripts (bash is always there); groff renders the
+	@# man page, checked for warnings.
 	@if ! command -v dot >/dev/null 2>&1 || ! command -v rsvg-convert >/dev/null 2>&1 \
-		|| ! command -v zsh >/dev/null 2>&1 || ! command -v fish >/dev/null 2>&1; then \
-		echo "Installing graphviz, librsvg2-bin (SVG rendering), zsh and fish (completion tests)…"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq graphviz librsvg2-bin zsh fish; \
+		|| ! command -v zsh >/dev/null 2>&1 || ! command -v fish >/dev/null 2>&1 \
+		|| ! command -v groff >/dev/null 2>&1; then \
+		echo "Installing graphviz, librsvg2-bin (SVG rendering), zsh and fish (completion tests), groff-base (the man page)…"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq graphviz librsvg2-bin zsh fish groff-base; \
 	fi
 
 # The tool alone: KVOFoundation (the Swift route's runtime) is a target of the
@@ -118,9 +120,10 @@ clean:
 	rm -rf .build
 
 # --- make install / uninstall ------------------------------------------------
-# The binary, its man page (generated from the command's own help by
-# swift-argument-parser's generate-manual plugin) and completion scripts for
-# bash, zsh and fish, under $(DESTDIR)$(PREFIX) in the places each shell looks.
+# The binary, its man page (docs/kvo-run.1, written in mdoc: the one
+# swift-argument-parser's generate-manual plugin made had only the options,
+# and warnings) and completion scripts for bash, zsh and fish, under
+# $(DESTDIR)$(PREFIX) in the places each shell looks.
 # `make test-install` checks the whole round trip in a temporary DESTDIR.
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -135,14 +138,10 @@ INSTALL_FISH := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 INSTALL_RUNTIME := $(DESTDIR)$(PREFIX)/share/kvo-run/runtime
 INSTALLED := $(INSTALL_BIN)/kvo-run $(INSTALL_MAN)/kvo-run.1 $(INSTALL_BASH)/kvo-run \
 	$(INSTALL_ZSH)/_kvo-run $(INSTALL_FISH)/kvo-run.fish
-MAN_PAGE := .build/plugins/GenerateManual/outputs/kvo-run/kvo-run.1
+MAN_PAGE := docs/kvo-run.1
 COMPLETIONS := .build/completions
 
-.PHONY: manual completions install uninstall test-install
-
-manual: build
-	$(SWIFT) package plugin generate-manual --configuration release
-	@test -s $(MAN_PAGE)
+.PHONY: completions install uninstall test-install
 
 completions: build
 	@mkdir -p $(COMPLETIONS)
@@ -150,7 +149,7 @@ completions: build
 	$(BIN) --generate-completion-script zsh > $(COMPLETIONS)/_kvo-run
 	$(BIN) --generate-completion-script fish > $(COMPLETIONS)/kvo-run.fish
 
-install: build manual completions
+install: build completions
 	install -d $(INSTALL_BIN) $(INSTALL_MAN) $(INSTALL_BASH) $(INSTALL_ZSH) $(INSTALL_FISH)
 	install -s -m 755 $(BIN) $(INSTALL_BIN)/kvo-run
 	install -m 644 $(MAN_PAGE) $(INSTALL_MAN)/kvo-run.1

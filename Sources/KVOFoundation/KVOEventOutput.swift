@@ -109,7 +109,7 @@ final class _KVOEventOutput: EventSink {
     ) {
         if json {
             guard severity != .note else { return }
-            out(DiagnosticFormat.json(severity, message, line: line, column: column) + "\n")
+            out(DiagnosticFormat.json(severity, message, line: line, column: column, file: file) + "\n")
             fflush(stream)
             return
         }

@@ -52,7 +52,13 @@ public func _kvoEntryBegins() {
     fflush(stdout)
     fflush(stderr)
     if _KVOProcess.shared.settings.repl != nil, fcntl(3, F_GETFD) >= 0, fcntl(4, F_GETFD) >= 0 {
-        dup2(3, 1)
+        // With JSON, descriptor 1 stays the runtime's pipe (_KVORawOutputCapture):
+        // its events go to the terminal.
+        if let capture = _KVOProcess.shared.output.capture {
+            capture.redirectEvents(to: 3, depth: _KVOProcess.shared.kvo.depth)
+        } else {
+            dup2(3, 1)
+        }
         dup2(4, 2)
         close(3)
         close(4)

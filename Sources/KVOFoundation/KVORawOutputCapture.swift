@@ -137,6 +137,18 @@ final class _KVORawOutputCapture: @unchecked Sendable {
         takeWritten(depth: depth, endingOpenLine: true)
     }
 
+    /// From now on the events go to `descriptor` (the REPL's terminal, as
+    /// its new entry begins); what was written before goes where the events
+    /// went until now.
+    func redirectEvents(to descriptor: Int32, depth: Int) {
+        fflush(stdout)
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        takeWritten(depth: depth, endingOpenLine: true)
+        fflush(events)
+        dup2(descriptor, shared.pointee.eventsDescriptor)
+    }
+
     /// At the end: what the program wrote last, its open line too, and the
     /// events' stream flushed. False when the events could not be written.
     func finish(depth: Int) -> Bool {

@@ -66,9 +66,6 @@ public final class EventRenderer: ScriptOutput {
         heldErrors.removeAll()
     }
 
-    /// Every JSON diagnostic names its file (`kvo-run check` of several files).
-    public var namesFile = false
-
     /// Lines nested too deep to show (KVOOutput's `DeepLines`).
     private var deepLines = DeepLines()
 
@@ -107,7 +104,7 @@ public final class EventRenderer: ScriptOutput {
             let line =
                 DiagnosticFormat.json(
                     diagnostic.severity.format, diagnostic.message, line: diagnostic.location.line,
-                    column: diagnostic.location.column, file: namesFile ? file : nil) + "\n"
+                    column: diagnostic.location.column, file: file) + "\n"
             if diagnostic.severity == .error {
                 heldErrors.append(line)
             } else {

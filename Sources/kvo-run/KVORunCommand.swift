@@ -9,25 +9,38 @@ import Glibc
 struct KVORunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kvo-run",
-        abstract: "Run Key-Value Observing scenarios exactly as Apple's KVO would.",
+        abstract: "Run Swift programs and scenarios with Key-Value Observing exactly as Apple's KVO would.",
         usage: """
-            kvo-run [run] FILE.kvo [--format text|json] [--keep-going] [--quiet] [--stats] …
+            kvo-run [run] FILE.swift|FILE.kvo [--format text|json] [--explain] …
             kvo-run                           (the REPL, on a terminal)
-            kvo-run check FILE.kvo …
+            kvo-run check FILE …
             kvo-run test [PATH …] [--update] [--filter TEXT] [--junit FILE]
+            kvo-run graph FILE [--at LINE] [-o OUT.svg]
+            kvo-run trace FILE [-o OUT.svg]
+            kvo-run cache [list|clean]
             """,
         discussion: """
+            A .swift file, or one whose first statement is 'import Foundation', is a Swift program: \
+            kvo-run compiles it with your toolchain's swiftc against its own KVO runtime and runs it \
+            (the first one builds the runtime, once per toolchain: one to two minutes). Any other file \
+            is a scenario, interpreted at once.
+
             Examples:
-              kvo-run scenarios/tour.kvo              run a scenario
+              kvo-run account.swift                   compile and run a Swift program
+              kvo-run bank.kvo                        run a scenario
+              kvo-run --explain account.swift         also say why, step by step
               kvo-run --format json bank.kvo          JSON Lines events
-              kvo-run - < bank.kvo                    read the scenario from standard input
+              kvo-run - < bank.kvo                    read the file from standard input
               kvo-run                                 open the REPL (on a terminal)
-              kvo-run check bank.kvo                  parse and check only
-              kvo-run test scenarios/                 run golden tests
+              kvo-run check account.swift             check only
+              kvo-run test tests/                     golden tests: X.swift or X.kvo, X.out
               kvo-run --generate-completion-script zsh   shell completion (bash, zsh, fish)
             """,
         version: Version.full,
-        subcommands: [RunCommand.self, CheckCommand.self, TestCommand.self, GraphCommand.self, TraceCommand.self],
+        subcommands: [
+            RunCommand.self, CheckCommand.self, TestCommand.self, GraphCommand.self, TraceCommand.self,
+            CacheCommand.self,
+        ],
         defaultSubcommand: RunCommand.self)
 
     /// Whatever ends the process, a write to standard output that failed

@@ -14,7 +14,7 @@ import Testing
         for option in ["--format", "--quiet", "--stats", "--keep-going", "--max-depth", "--max-steps"] {
             #expect(help.out.contains(option), "\(option) missing from:\n\(help.out)")
         }
-        #expect(help.out.contains("kvo-run [run] FILE.kvo"))
+        #expect(help.out.contains("kvo-run [run] FILE.swift|FILE.kvo"))
         #expect(help.out.contains("check"))
     }
 
@@ -165,13 +165,14 @@ import Testing
         ("kvo-run --format j", ["json"]),
         ("kvo-run --format json o", ["ok.kvo", "okdir"]),
         ("kvo-run ru", ["run"]),
-        ("kvo-run ", ["ok.kvo", "okdir", "run", "check", "test", "graph", "trace", "help"]),
+        ("kvo-run ", ["ok.kvo", "okdir", "run", "check", "test", "graph", "trace", "cache", "help"]),
         ("kvo-run --ke", ["--keep-going"]),
         ("kvo-run ok.kvo --format t", ["text"]),
         ("kvo-run run ok", ["ok.kvo", "okdir"]),
         ("kvo-run run --format j", ["json"]),
         ("kvo-run check o", ["ok.kvo", "okdir"]),
         ("kvo-run test --u", ["--update", "--update-errors"]),
+        ("kvo-run cache c", ["clean"]),
     ]
 
     /// Each shell runs kvo-run's script for every case, in one process that
@@ -587,7 +588,9 @@ import Testing
                 == #"{"event":"error","message":"cannot find 'nothing' in scope","line":1,"column":7,"file":"b.kvo"}"#)
         let run = try folder.run(["--format", "json", "a.kvo"])
         #expect(run.status == 2, "\(run)")
-        #expect(run.outLines.last == #"{"event":"error","message":"cannot find 'nope' in scope","line":1,"column":9}"#)
+        #expect(
+            run.outLines.last
+                == #"{"event":"error","message":"cannot find 'nope' in scope","line":1,"column":9,"file":"a.kvo"}"#)
         // Text keeps the source order, as compilers print.
         let text = try folder.run(["check", "a.kvo"])
         #expect(text.err.hasPrefix("a.kvo:1:9: error: cannot find 'nope' in scope"), "\(text)")

@@ -12,8 +12,9 @@ import Testing
 /// with only blank lines between, must be ```` ```output ````: all the scenario
 /// prints (standard output and standard error in order) and, when the status
 /// is not 0, a last line `# exit status: N`. Words after `kvo` in the fence:
-/// `norun` (shown, never run: then no output block), `file=NAME.kvo` (the
-/// name diagnostics print; default `example.kvo`), `--format json`,
+/// `norun` (shown, never run: then no output block), `file=NAME.kvo` or
+/// `file=NAME.swift` (the name diagnostics print; default `example.kvo`;
+/// a `.swift` name makes the block a Swift program), `--format json`,
 /// `--keep-going`, `--max-depth N`, `--max-steps N`, `--quiet`, `--explain`,
 /// `--legacy-dealloc`.
 struct DocExample: CustomTestStringConvertible, Sendable {
@@ -121,10 +122,11 @@ struct DocExample: CustomTestStringConvertible, Sendable {
                     }
                     if word == "--max-depth" { options.maxDepth = value } else { options.maxSteps = value }
                 default:
-                    if word.hasPrefix("file="), word.hasSuffix(".kvo") {
+                    if word.hasPrefix("file="), word.hasSuffix(".kvo") || word.hasSuffix(".swift") {
                         file = String(word.dropFirst(5))
                     } else {
-                        problem = "unknown word '\(word)' after ```kvo (norun, file=NAME.kvo or a run option)"
+                        problem =
+                            "unknown word '\(word)' after ```kvo (norun, file=NAME.kvo, file=NAME.swift or a run option)"
                     }
                 }
             }

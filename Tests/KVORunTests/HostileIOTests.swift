@@ -390,7 +390,7 @@ enum Hostile {
         // but the scenario posts it by hand: its own key, no typo.)
         #expect(
             result.outLines.first
-                == #"{"event":"warning","message":"A has no key '\u001bx' (Apple raises NSUnknownKeyException when this runs)","line":12,"column":23}"#,
+                == #"{"event":"warning","message":"A has no key '\u001bx' (Apple raises NSUnknownKeyException when this runs)","line":12,"column":23,"file":"adv.kvo"}"#,
             "\(result)")
         let first = try #require(result.outLines.dropFirst(1).first)
         #expect(first.contains(#""new":"a\rb\u0000c\u001b[31md\u202ee\u007ff\u0085g\u2067h\ti\nj""#), "\(result)")

@@ -327,7 +327,11 @@ let observedScenario = """
         let result = try folder.run(["--format", "json", "d.kvo"])
         #expect(result.status == 2, "\(result)")
         #expect(result.err == "")
-        #expect(result.out == #"{"event":"error","message":"cannot find 'nope' in scope","line":1,"column":7}"# + "\n")
+        // Every JSON error names its file, a run's as a check's (issue 42, item 3).
+        #expect(
+            result.out
+                == #"{"event":"error","message":"cannot find 'nope' in scope","line":1,"column":7,"file":"d.kvo"}"#
+                + "\n")
     }
 
     // MARK: --quiet --stats

@@ -40,7 +40,7 @@ struct OneTimeBuildTests {
 
         let interrupted = try Terminal(arguments: [file], environment: environment)
         interrupted.expect("kvo-run: building its Swift runtime and rewriter with ")
-        interrupted.expect("(once per toolchain, about a minute)")
+        interrupted.expect("(once per toolchain, one to two minutes)")
         // Let the compilers start, then Ctrl-C as a person would.
         usleep(1_500_000)
         interrupted.send("\u{03}")

@@ -433,4 +433,35 @@ import KVOScript
         #expect(
             events.last?.hasPrefix(#"{"event":"error","message":"the program stopped: a Swift runtime trap"#) == true)
     }
+
+    /// Each JSON event is complete on its own (issue 42, item 3): a Swift
+    /// program's errors name their file as a scenario's do, and a trap's
+    /// event carries Swift's `Fatal error` line, which also still goes to
+    /// standard error as it was written.
+    @Test func jsonErrorsOfASwiftProgramNameTheFileAndTheFatalError() throws {
+        let folder = try Folder()
+        try folder.write("typo.swift", "import Foundation\nlet x: Int = \"one\"\n")
+        let typo = try folder.run(["--format", "json", "typo.swift"])
+        #expect(typo.status == 2, "\(typo)")
+        #expect(typo.outLines.last?.hasSuffix(#""line":2,"column":14,"file":"typo.swift"}"#) == true, "\(typo)")
+        try folder.write("trap.swift", "import Foundation\nprint(1)\nfatalError(\"the end\")\n")
+        let trap = try folder.run(["--format", "json", "trap.swift"])
+        #expect(trap.status == 1, "\(trap)")
+        #expect(
+            trap.outLines == [
+                #"{"event":"print","text":"1","depth":0}"#,
+                #"{"event":"error","message":"the program stopped: a Swift runtime trap (signal 4): main/trap.swift:3: Fatal error: the end","line":3,"column":1,"file":"trap.swift"}"#,
+            ], "\(trap)")
+        #expect(trap.err.contains("Fatal error: the end"), "\(trap)")
+        // An uncaught exception's events and a runtime error from the runtime name it too.
+        try folder.write(
+            "unknown.swift",
+            "import Foundation\nclass A: NSObject {}\nlet a = A()\nlet t = a.observe(\\A.description) { _, _ in }\n")
+        let runtime = try folder.run(["--format", "json", "unknown.swift"])
+        #expect(runtime.outLines.contains { $0.hasPrefix(#"{"event":"error""#) }, "\(runtime)")
+        for line in runtime.outLines
+        where line.hasPrefix(#"{"event":"error""#) || line.hasPrefix(#"{"event":"warning""#) {
+            #expect(line.hasSuffix(#""file":"unknown.swift"}"#), "\(runtime)")
+        }
+    }
 }

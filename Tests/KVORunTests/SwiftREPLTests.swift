@@ -203,7 +203,7 @@ import _KVOTestSupport
         )
         #expect(
             enter(terminal, "box.n = \"x\"")
-                == "{\"event\":\"error\",\"message\":\"cannot assign value of type 'String' to type 'Int'\",\"line\":1,\"column\":9}\nkvo> "
+                == "{\"event\":\"error\",\"message\":\"cannot assign value of type 'String' to type 'Int'\",\"line\":1,\"column\":9,\"file\":\"<repl>\"}\nkvo> "
         )
     }
 }

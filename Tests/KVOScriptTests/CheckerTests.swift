@@ -663,7 +663,7 @@ import Testing
         #expect(result.err == "")
         #expect(
             result.out
-                == #"{"event":"error","message":"unknown class 'Acount'; did you mean 'Account'?","line":9,"column":9}"#
+                == #"{"event":"error","message":"unknown class 'Acount'; did you mean 'Account'?","line":9,"column":9,"file":"t.kvo"}"#
                 + "\n")
     }
 }

@@ -43,8 +43,6 @@ public struct CheckCommand: ParsableCommand {
                         settings: settings, compileOnly: true)
                 } else if let source = read.source {
                     let renderer = EventRenderer.standardStreams(format: format, noColor: noColor)
-                    // Several files may be checked: each event says which.
-                    renderer.namesFile = true
                     let session = Session.commandLine(options: RunOptions(), output: renderer)
                     status = session.check(source, file: file == "-" ? "<stdin>" : file)
                     renderer.flush()

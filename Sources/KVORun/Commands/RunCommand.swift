@@ -9,17 +9,18 @@ public struct RunCommand: ParsableCommand {
 
     public static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a scenario (the default); with no file, on a terminal, the REPL.",
+        abstract: "Run a Swift program or a scenario (the default); with no file, on a terminal, the REPL.",
         discussion: """
             Examples:
+              kvo-run account.swift
               kvo-run bank.kvo
               kvo-run --quiet --stats big.kvo
               kvo-run --keep-going --format json bank.kvo
             """)
 
     @Argument(
-        help: "The scenario to run; '-' reads standard input. Omit it for the REPL.",
-        completion: .file(extensions: ["kvo"]))
+        help: "The Swift program or scenario to run; '-' reads standard input. Omit it for the REPL.",
+        completion: .file(extensions: ["swift", "kvo"]))
     var file: String?
 
     /// The options of this, the default command, as its help lists them: the

@@ -23,11 +23,12 @@ enum ChildProcess {
     /// standard error (kvo-run's own standard output carries a picture).
     /// `passing` gives the child kvo-run's descriptors as 3, 4, … (read
     /// before `output` replaces 1 and 2), and `standardInput` names a file
-    /// to read instead of kvo-run's.
+    /// to read instead of kvo-run's. `standardError`, when given without
+    /// `output`, receives the child's standard error alone.
     static func run(
         _ program: String, _ arguments: [String], environment: [(name: String, value: String)] = [],
         output: Int32? = nil, timeout: Double? = nil, standardOutputToError: Bool = false,
-        passing: [Int32] = [], standardInput: String? = nil
+        passing: [Int32] = [], standardInput: String? = nil, standardError: Int32? = nil
     ) -> Ending {
         // The child starts with Ctrl-C at its default and nothing blocked,
         // while kvo-run ignores Ctrl-C until the child has ended: the child
@@ -57,7 +58,8 @@ enum ChildProcess {
         }
         let started = start(
             program, arguments, environment: environment, output: output,
-            standardOutputToError: standardOutputToError, passing: passing, standardInput: standardInput)
+            standardOutputToError: standardOutputToError, passing: passing, standardInput: standardInput,
+            standardError: standardError)
         switch started {
         case .success(let pid):
             runningChild = pid
@@ -109,25 +111,33 @@ enum ChildProcess {
     static func start(
         _ program: String, _ arguments: [String], environment: [(name: String, value: String)] = [],
         output: Int32? = nil, standardOutputToError: Bool = false,
-        passing: [Int32] = [], standardInput: String? = nil
+        passing: [Int32] = [], standardInput: String? = nil, standardError: Int32? = nil
     ) -> Result<pid_t, StartFailure> {
         // The descriptors the child gets, (from, to) in order.
         var dups: [Int32] = []
-        // `output` out of the way of the passed descriptors' new numbers.
-        var output = output
-        var raised: Int32 = -1
-        if let given = output, given < 3 + Int32(passing.count) {
-            raised = fcntl(given, F_DUPFD_CLOEXEC, 3 + Int32(passing.count))
-            output = raised >= 0 ? raised : nil
+        // `output` and `standardError` out of the way of the passed
+        // descriptors' new numbers.
+        var raised: [Int32] = []
+        defer { raised.forEach { close($0) } }
+        func outOfTheWay(_ given: Int32?) -> Int32? {
+            guard let given, given < 3 + Int32(passing.count) else { return given }
+            let moved = fcntl(given, F_DUPFD_CLOEXEC, 3 + Int32(passing.count))
+            guard moved >= 0 else { return nil }
+            raised.append(moved)
+            return moved
         }
-        defer { if raised >= 0 { close(raised) } }
+        let output = outOfTheWay(output)
+        let standardError = outOfTheWay(standardError)
         for (index, descriptor) in passing.enumerated() {
             dups += [descriptor, 3 + Int32(index)]
         }
         if let output {
             dups += [output, 1, output, 2]
-        } else if standardOutputToError {
-            dups += [2, 1]
+        } else {
+            // Standard output to kvo-run's standard error first, before that
+            // is replaced.
+            if standardOutputToError { dups += [2, 1] }
+            if let standardError { dups += [standardError, 2] }
         }
         // kvo-run's environment as it is, less the names given, then those:
         // compared as C strings (a dictionary of the whole environment was a

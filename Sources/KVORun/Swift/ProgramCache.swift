@@ -24,7 +24,10 @@ struct ProgramCache {
     /// file they are in, one of `files` (the names in its `#sourceLocation`s).
     func compiled(_ program: String, files: [String], report: (Diagnostic, _ file: String) -> Void) throws -> String {
         let directory = root + "/programs/" + Self.cacheKey(runtime: runtime, [program])
-        if Self.isIntact(directory) { return directory + "/program" }
+        if Self.isIntact(directory) {
+            CacheContents.markUsed(directory)
+            return directory + "/program"
+        }
         return try store(program, in: directory, files: files, report: report)
     }
 
@@ -40,6 +43,8 @@ struct ProgramCache {
         // a bug report or a contributor (a cached program is rewritten again).
         let show = getenv("KVO_SHOW_REWRITTEN").map { String(cString: $0) == "1" } ?? false
         if !show && Self.isIntact(directory) {
+            // When it was last used, for pruning (CacheContents).
+            CacheContents.markUsed(directory)
             for warning in SwiftProgram.storedWarnings(directory + "/warnings") { report(warning, display) }
             return directory + "/program"
         }
@@ -147,9 +152,16 @@ struct ProgramCache {
         if stat(building + "/program", &info) == 0 {
             try? SwiftProgram.writeFile(String(info.st_size), to: directory + "/" + Self.sizeName)
         }
+        // Which runtime and kvo-run it is for: `kvo-run cache clean` and the
+        // pruning after a new runtime remove it with its runtime.
+        try? SwiftProgram.writeFile(
+            CacheContents.record(runtime: runtime, identity: Self.executableIdentity),
+            to: directory + "/" + CacheContents.runtimeRecord)
         if rename(building + "/program", binary) != 0 && !Files.exists(binary) {
             throw SwiftProgram.Failure(message: "cannot store the compiled program in \(directory)", status: 1)
         }
+        // A new program: once a day, the programs no run used for long go.
+        CacheContents(root: root).pruneDaily()
         return binary
     }
 
@@ -187,9 +199,11 @@ struct ProgramCache {
 
     /// This kvo-run's executable, by device, inode, size and modification
     /// time: a rebuilt kvo-run (another rewriter) compiles programs again.
-    static let executableIdentity: String = {
+    static let executableIdentity = identity(ofExecutable: "/proc/self/exe")
+
+    static func identity(ofExecutable path: String) -> String {
         var info = stat()
-        guard stat("/proc/self/exe", &info) == 0 else { return "" }
+        guard stat(path, &info) == 0 else { return "" }
         return "\(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-    }()
+    }
 }

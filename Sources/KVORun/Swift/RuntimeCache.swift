@@ -209,17 +209,19 @@ enum RuntimeCache {
         }
         let files = runtimeFiles(sources)
         let helperFiles = rewriterFiles(sources)
-        let key = runtimeKey(
-            sources: sources, files: allSourceFiles(sources), toolchain: Toolchain.version(swiftc, cache: cache),
-            cache: cache)
-        let directory = cache + "/runtime-" + key
+        let directory = runtimeDirectory(sources: sources, swiftc: swiftc, cache: cache)
         let last = "/lib" + (runtimeModules.last ?? "") + ".so"
         let state = installedState(directory)
-        if state == .intact { return directory }
+        if state == .intact {
+            // When it was last used, for pruning (CacheContents).
+            CacheContents.markUsed(directory)
+            return directory
+        }
         let host = try Toolchain.hostModules(swiftc: swiftc)
         let started = Clock.now()
         say?(
-            "kvo-run: building its Swift runtime and rewriter with \(swiftc) (once per toolchain, about a minute)…\n")
+            "kvo-run: building its Swift runtime and rewriter with \(swiftc) (once per toolchain, one to two minutes)…\n"
+        )
         try SwiftProgram.makeDirectories(cache)
         // Built beside, then moved into place: two runs at once never see
         // half a runtime, and an interrupted build leaves nothing to use.
@@ -292,7 +294,19 @@ enum RuntimeCache {
                 status: ExitStatus.failure)
         }
         say?("kvo-run: done in \(Int((Clock.now() - started).rounded())) s\n")
+        // A new runtime: a new kvo-run or toolchain, whose predecessors'
+        // runtimes (80 MB each) no run may ask for again.
+        CacheContents(root: cache).pruneAfterBuilding(directory)
         return directory
+    }
+
+    /// The folder of the runtime this kvo-run builds from `sources` with
+    /// `swiftc`, built or not.
+    static func runtimeDirectory(sources: String, swiftc: String, cache: String) -> String {
+        let key = runtimeKey(
+            sources: sources, files: allSourceFiles(sources), toolchain: Toolchain.version(swiftc, cache: cache),
+            cache: cache)
+        return cache + "/runtime-" + key
     }
 
     /// The file of a runtime's folder recording its files' sizes as built.

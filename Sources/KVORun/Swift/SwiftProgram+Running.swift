@@ -94,10 +94,21 @@ extension SwiftProgram {
         case nil: break
         }
         let environment = channel.environment
+        // With JSON, the program's standard error is read back: a trap's
+        // `Fatal error` line belongs in the trap's event, which must say it
+        // all on its own; everything is still passed on to standard error.
+        let errorsFile = output == nil && settings.format == .json ? temporaryPath("kvo-run-stderr") : nil
+        let errorsDescriptor = errorsFile.map { open($0, O_WRONLY | O_CLOEXEC) } ?? -1
+        defer {
+            if errorsDescriptor >= 0 { close(errorsDescriptor) }
+            if let errorsFile { unlink(errorsFile) }
+        }
         Runner.flushStandardStreams()
         let ending = ChildProcess.run(
             binary, [], environment: environment, output: output, timeout: settings.timeout,
-            standardOutputToError: settings.picture != nil)
+            standardOutputToError: settings.picture != nil,
+            standardError: errorsDescriptor >= 0 ? errorsDescriptor : nil)
+        let fatalError = errorsDescriptor >= 0 ? errorsFile.flatMap(Self.passOnStandardError) : nil
         let summary = readSummary(summaryFile, picture: settings.picture == nil ? nil : pictureFile)
         let stoppedAt = trapLocation(trapFile) ?? importLine()
         switch ending {
@@ -108,7 +119,11 @@ extension SwiftProgram {
             // command-line tool, as for any other in a pipeline.
             return (ExitStatus.success, summary)
         case .signaled(let signal):
-            report(Diagnostic(.error, "the program stopped: \(ChildProcess.describe(signal: signal))", at: stoppedAt))
+            var why = ChildProcess.describe(signal: signal)
+            if let fatalError, signal == SIGILL || signal == SIGTRAP {
+                why = "a Swift runtime trap (signal \(signal)): \(fatalError)"
+            }
+            report(Diagnostic(.error, "the program stopped: \(why)", at: stoppedAt))
             return (ExitStatus.failure, summary)
         case .timedOut:
             report(
@@ -121,6 +136,37 @@ extension SwiftProgram {
             report(Diagnostic(.error, "cannot start the compiled program: \(why)", at: importLine()))
             return (ExitStatus.failure, nil)
         }
+    }
+
+    /// Writes what the program wrote to standard error (`path`) to kvo-run's,
+    /// byte for byte, and returns Swift's `…: Fatal error: …` line if its
+    /// end holds one (the last: a trap ends the program), without the stack
+    /// trace's addresses after it.
+    static func passOnStandardError(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        Runner.flushStandardStreams()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var tail: [UInt8] = []
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            var written = 0
+            while written < count {
+                let result = chunk.withUnsafeBytes {
+                    write(STDERR_FILENO, $0.baseAddress.map { $0 + written }, count - written)
+                }
+                if result < 0 && errno == EINTR { continue }
+                guard result > 0 else { break }
+                written += result
+            }
+            // The line is near the end: a trap writes it last, then dies.
+            tail = Array((tail + chunk[0..<count]).suffix(1 << 16))
+        }
+        let text = String(decoding: tail, as: UTF8.self)
+        return text.split(separator: "\n").last { $0.contains("Fatal error") }.map(String.init)
     }
 
     /// What the runtime wrote back (`ProgramChannel.Summary`), and the
@@ -198,7 +244,7 @@ extension SwiftProgram {
         if settings.format == .json {
             return DiagnosticFormat.json(
                 diagnostic.severity.format, diagnostic.message, line: diagnostic.location.line,
-                column: diagnostic.location.column)
+                column: diagnostic.location.column, file: display)
         }
         let color = settings.diagnosticColor && !capturing
         guard let text else {

@@ -38,7 +38,7 @@ import KVOCore
                 {"event":"print","text":"a\tb \"q\" 1 nil","depth":0}
                 {"event":"exception","name":"NSRangeException","reason":"Cannot remove an observer <Person alice> for the key path \"nope\" from <Account acct> because it is not registered as an observer.","caught":true,"depth":0,"line":11,"column":24}
                 {"event":"print","text":"NSRangeException","depth":0}
-                {"event":"error","message":"index 1 out of range for an array of 1 element","line":16,"column":6}
+                {"event":"error","message":"index 1 out of range for an array of 1 element","line":16,"column":6,"file":"t.kvo"}
                 {"event":"observationInfo","object":"acct","observances":[]}
                 {"event":"exception","name":"NSRangeException","reason":"Cannot remove an observer <Person alice> for the key path \"balance\" from <Account acct> because it is not registered as an observer.","caught":false,"depth":0,"line":19,"column":20}
                 {"event":"print","text":"reached with keepGoing","depth":0}
@@ -67,7 +67,7 @@ import KVOCore
             "print(1)\nlet z = 0\nprint(1 / z)\n", options: options(), format: .json, status: 1,
             out: """
                 {"event":"print","text":"1","depth":0}
-                {"event":"error","message":"division by zero","line":3,"column":9}
+                {"event":"error","message":"division by zero","line":3,"column":9,"file":"t.kvo"}
 
                 """)
     }
