@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 int kvo_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[], const int *dups,
-              int dup_count, const char *stdin_path, const int *defaults, int default_count) {
+              int dup_count, const char *stdin_path, const int *defaults, int default_count, int new_group) {
     // No handler of kvo-run's may run in the child while it shares kvo-run's
     // memory (vfork): every signal blocked across the fork, as posix_spawn does.
     sigset_t all, previous;
@@ -47,6 +47,14 @@ int kvo_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp
         // ended (killed before this line), not started at all.
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
             failure = ECHILD;
+            _exit(127);
+        }
+        // A compile step leads a process group of its own, so that the
+        // processes it starts (swift-frontend, the linker) can be stopped
+        // with it (kill(-pid)) when the run's deadline passes; set here,
+        // before exec, so that no grandchild can start outside it.
+        if (new_group && setpgid(0, 0) != 0) {
+            failure = errno;
             _exit(127);
         }
         for (int index = 0; index < dup_count; index++) {

@@ -135,7 +135,7 @@ import _KVOTestSupport
         // The folder name this kvo-run's runtime has in that cache.
         let swiftc = try Toolchain.find(nil)
         let sources = try #require(RuntimeCache.runtimeSources())
-        let current = RuntimeCache.runtimeDirectory(sources: sources, swiftc: swiftc, cache: cache.root)
+        let current = try RuntimeCache.runtimeDirectory(sources: sources, swiftc: swiftc, cache: cache.root)
         let name = String(Files.baseName(current).dropFirst("runtime-".count))
         let binary = try #require(CLI.binary)
         let identity = ProgramCache.identity(ofExecutable: binary.path)

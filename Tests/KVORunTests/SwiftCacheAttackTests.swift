@@ -340,7 +340,8 @@ struct SwiftCacheAttackTests {
         var reported: [String] = []
         do {
             try ProgramCompiler.compile(
-                "import KVOFoundation\nprint(1)\n", in: building, files: ["p.swift"], swiftc: swiftc, runtime: runtime
+                "import KVOFoundation\nprint(1)\n", in: building, files: ["p.swift"], swiftc: swiftc, runtime: runtime,
+                deadline: .none
             ) { diagnostic, _ in reported.append(diagnostic.message) }
         } catch let failure as SwiftProgram.Failure {
             return (reported, failure.message)

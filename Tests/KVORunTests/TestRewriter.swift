@@ -13,15 +13,15 @@ enum TestRewriter {
     }
 
     static func rewrite(_ source: String, fileName: String) throws -> RewrittenProgram {
-        try rewriter().rewrite(source, fileName: fileName)
+        try rewriter().rewrite(source, fileName: fileName, deadline: .none)
     }
 
     static func replProgram(_ entries: [REPLEntry]) throws -> REPLProgram {
-        try rewriter().replProgram(entries)
+        try rewriter().replProgram(entries, deadline: .none)
     }
 
     static func isIncomplete(_ text: String) throws -> Bool {
-        try rewriter().isIncomplete(text)
+        try rewriter().isIncomplete(text, deadline: .none)
     }
 
     static func replacingDeclarations(
@@ -29,6 +29,6 @@ enum TestRewriter {
     ) throws -> (
         entries: [REPLEntry], replaced: [String]
     ) {
-        try rewriter().replacingDeclarations(in: earlier, by: entry)
+        try rewriter().replacingDeclarations(in: earlier, by: entry, deadline: .none)
     }
 }

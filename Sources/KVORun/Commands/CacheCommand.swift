@@ -70,7 +70,7 @@ public struct CacheCommand: ParsableCommand {
         guard let sources = RuntimeCache.runtimeSources(), let compiler = try? Toolchain.find(swiftc) else {
             return nil
         }
-        return RuntimeCache.runtimeDirectory(sources: sources, swiftc: compiler, cache: root)
+        return try? RuntimeCache.runtimeDirectory(sources: sources, swiftc: compiler, cache: root)
     }
 
     private func list(_ contents: CacheContents, current: String?) {

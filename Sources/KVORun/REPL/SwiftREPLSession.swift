@@ -61,15 +61,21 @@ final class SwiftREPLSession {
     func run(_ text: String, loadedFrom: String? = nil) -> Outcome {
         defer { output.flush() }
         let replacing: (entries: [REPLEntry], replaced: [String])
+        let deadline: Deadline
         do {
-            replacing = try tools().rewriter.replacingDeclarations(in: Self.named(entries), by: text)
+            let rewriter = try tools().rewriter
+            // `--timeout` bounds each entry as it bounds a file's run: the
+            // rewriter's questions, compiling and running together, counted
+            // once the runtime is ready (its one-time build has its own bound).
+            deadline = Deadline(seconds: settings.timeout)
+            replacing = try rewriter.replacingDeclarations(in: Self.named(entries), by: text, deadline: deadline)
         } catch {
             reportFailure(error, in: loadedFrom ?? "<repl>")
             return .rejected
         }
         let earlier = replacing.entries.map(\.text)
         let named = Self.named(earlier) + [REPLEntry(text: text, name: loadedFrom ?? "<repl>")]
-        let ran = compileAndRun(named, replaced: replacing.replaced)
+        let ran = compileAndRun(named, replaced: replacing.replaced, deadline: deadline)
         if ran == .kept { entries = earlier + [text] }
         return ran
     }
@@ -82,7 +88,9 @@ final class SwiftREPLSession {
         if let found { return found }
         let swiftc = try Toolchain.find(settings.swiftc)
         let cache = try RuntimeCache.checkedCacheRoot()
-        let runtime = try RuntimeCache.runtimeDirectory(swiftc: swiftc, cache: cache) { self.write($0) }
+        let runtime = try RuntimeCache.runtimeDirectory(
+            swiftc: swiftc, cache: cache, deadline: Deadline(seconds: settings.timeout)
+        ) { self.write($0) }
         let tools = (swiftc, runtime, cache, Rewriter(executable: runtime + "/" + RuntimeCache.rewriterName))
         found = tools
         return tools
@@ -92,7 +100,8 @@ final class SwiftREPLSession {
     /// the rewriter cannot say, the entry is taken as it is (and running it
     /// reports why).
     func isIncomplete(_ text: String) -> Bool {
-        (try? tools().rewriter.isIncomplete(text)) ?? false
+        guard let rewriter = try? tools().rewriter else { return false }
+        return (try? rewriter.isIncomplete(text, deadline: Deadline(seconds: settings.timeout))) ?? false
     }
 
     private func reportFailure(_ error: Error, in file: String) {
@@ -112,7 +121,10 @@ final class SwiftREPLSession {
         var named = Self.named(entries)
         named.append(REPLEntry(text: "print(\(name).observationInfo)", name: "<repl>"))
         var firstError: String?
-        let ran = compileAndRun(named, replaced: []) { diagnostic, file in
+        // Found (or built) first, so that the limit counts from after it.
+        _ = try? tools()
+        let ran = compileAndRun(named, replaced: [], deadline: Deadline(seconds: settings.timeout)) {
+            diagnostic, file in
             if firstError == nil, diagnostic.severity == .error, file == "<repl>" { firstError = diagnostic.message }
             return firstError != nil
         }
@@ -127,7 +139,7 @@ final class SwiftREPLSession {
     /// `hide` may take a compile diagnostic (and its file) out of the
     /// report: true when it did.
     private func compileAndRun(
-        _ entries: [REPLEntry], replaced: [String],
+        _ entries: [REPLEntry], replaced: [String], deadline: Deadline,
         hide: ((Diagnostic, String) -> Bool)? = nil
     ) -> Outcome {
         guard let new = entries.last else { return .rejected }
@@ -137,7 +149,7 @@ final class SwiftREPLSession {
         }
         let program: REPLProgram
         do {
-            program = try tools().rewriter.replProgram(entries)
+            program = try tools().rewriter.replProgram(entries, deadline: deadline)
         } catch {
             reportFailure(error, in: new.name)
             return .rejected
@@ -160,7 +172,8 @@ final class SwiftREPLSession {
         do {
             let (swiftc, runtime, cache, _) = try tools()
             let programs = ProgramCache(root: cache, swiftc: swiftc, runtime: runtime)
-            binary = try programs.compiled(program.source, files: entries.map(\.name)) { found, file in
+            binary = try programs.compiled(program.source, files: entries.map(\.name), deadline: deadline) {
+                found, file in
                 // swiftc's byte columns as the entry's Characters, as a file's.
                 let entry = entries.last { $0.name == file }
                 let diagnostic = entry.map { SwiftProgram.inCharacters(found, source: SourceText($0.text)) } ?? found
@@ -180,7 +193,7 @@ final class SwiftREPLSession {
             report(Diagnostic(.error, "\(error)", at: .init(line: 1, column: 1)), new.name)
             return .rejected
         }
-        return execute(binary, program, entries, report: report)
+        return execute(binary, program, entries, deadline: deadline, report: report)
     }
 
     /// After a compile error: the earlier entries run again with the
@@ -195,7 +208,7 @@ final class SwiftREPLSession {
     }
 
     private func execute(
-        _ binary: String, _ program: REPLProgram, _ entries: [REPLEntry],
+        _ binary: String, _ program: REPLProgram, _ entries: [REPLEntry], deadline: Deadline,
         report: (Diagnostic, String) -> Void
     ) -> Outcome {
         let new = entries.last?.name ?? "<repl>"
@@ -223,7 +236,7 @@ final class SwiftREPLSession {
         // Standard input is not the program's: the REPL reads the terminal,
         // and an earlier entry's `readLine()` must not wait on it again.
         let ending = ChildProcess.run(
-            binary, [], environment: environment, output: replay, timeout: settings.timeout, passing: [1, 2],
+            binary, [], environment: environment, output: replay, deadline: deadline, passing: [1, 2],
             standardInput: "/dev/null")
         let reached = ProgramChannel.REPL.marks((try? Files.read(marks)) ?? "")
         func stopped(_ message: String) {

@@ -18,18 +18,59 @@ enum ChildProcess {
     /// Runs `program` with `arguments`, `environment` added to kvo-run's own.
     /// `output`, when given, receives both standard output and standard
     /// error (in the order written); otherwise the child shares kvo-run's.
-    /// `timeout` (seconds) kills it. `standardOutputToError`: without
-    /// `output`, what the child writes to standard output goes to kvo-run's
-    /// standard error (kvo-run's own standard output carries a picture).
-    /// `passing` gives the child kvo-run's descriptors as 3, 4, … (read
-    /// before `output` replaces 1 and 2), and `standardInput` names a file
-    /// to read instead of kvo-run's. `standardError`, when given without
-    /// `output`, receives the child's standard error alone.
+    /// `deadline` (the run's, `Deadline`) kills it when it passes; one that
+    /// has passed already starts nothing (`.timedOut`). `ownGroup`: a tool
+    /// step (the compiler, the linker), which leads a process group of its
+    /// own so that what it starts is stopped with it, and reads no input.
+    /// `standardOutputToError`: without `output`, what the child writes to
+    /// standard output goes to kvo-run's standard error (kvo-run's own
+    /// standard output carries a picture). `passing` gives the child
+    /// kvo-run's descriptors as 3, 4, … (read before `output` replaces 1 and
+    /// 2), and `standardInput` names a file to read instead of kvo-run's.
+    /// `standardError`, when given without `output`, receives the child's
+    /// standard error alone.
     static func run(
         _ program: String, _ arguments: [String], environment: [(name: String, value: String)] = [],
-        output: Int32? = nil, timeout: Double? = nil, standardOutputToError: Bool = false,
+        output: Int32? = nil, deadline: Deadline = .none, ownGroup: Bool = false, standardOutputToError: Bool = false,
         passing: [Int32] = [], standardInput: String? = nil, standardError: Int32? = nil
     ) -> Ending {
+        if deadline.hasPassed { return .timedOut }
+        return supervising(group: ownGroup) {
+            let started = start(
+                program, arguments, environment: environment, output: output, ownGroup: ownGroup,
+                standardOutputToError: standardOutputToError, passing: passing,
+                // A process group that is not the terminal's reading it would be stopped (SIGTTIN).
+                standardInput: standardInput ?? (ownGroup ? "/dev/null" : nil), standardError: standardError)
+            switch started {
+            case .success(let pid):
+                return waitSupervised(pid, deadline: deadline, group: ownGroup)
+            case .failure(let failure): return .notStarted(failure.reason)
+            }
+        }
+    }
+
+    /// Waits for a child started earlier by `start` (a build step run in
+    /// the background) as `run` waits: Ctrl-C, SIGTERM and SIGHUP passed on
+    /// to it, killed (with its group, `group`) when `deadline` passes.
+    static func supervise(_ pid: pid_t, deadline: Deadline, group: Bool) -> Ending {
+        supervising(group: group) { waitSupervised(pid, deadline: deadline, group: group) }
+    }
+
+    /// `wait` for the child `supervising` set up for.
+    private static func waitSupervised(_ pid: pid_t, deadline: Deadline, group: Bool) -> Ending {
+        runningChild = pid
+        runningGroup = group
+        // A signal that came while the child was being started.
+        if forwardedSignal != 0 { kill(group ? -pid : pid, forwardedSignal) }
+        if group && interruptedDuringRun { kill(-pid, SIGINT) }
+        return wait(pid, deadline: deadline, group: group)
+    }
+
+    /// Runs `body`, which starts and waits for a child, with kvo-run's
+    /// signals arranged for it: Ctrl-C noted (and passed on to a child in a
+    /// group of its own, which the terminal's Ctrl-C does not reach),
+    /// SIGTERM and SIGHUP passed on.
+    private static func supervising(group: Bool, _ body: () -> Ending) -> Ending {
         // The child starts with Ctrl-C at its default and nothing blocked,
         // while kvo-run ignores Ctrl-C until the child has ended: the child
         // stops, kvo-run reports it.
@@ -52,22 +93,12 @@ enum ChildProcess {
         pthread_sigmask(SIG_UNBLOCK, &terminating, &blocked)
         defer {
             runningChild = 0
+            runningGroup = false
             signal(SIGTERM, previousTerminate)
             signal(SIGHUP, previousHangUp)
             pthread_sigmask(SIG_SETMASK, &blocked, nil)
         }
-        let started = start(
-            program, arguments, environment: environment, output: output,
-            standardOutputToError: standardOutputToError, passing: passing, standardInput: standardInput,
-            standardError: standardError)
-        switch started {
-        case .success(let pid):
-            runningChild = pid
-            // A signal that came while the child was being started.
-            if forwardedSignal != 0 { kill(pid, forwardedSignal) }
-            return wait(pid, timeout: timeout)
-        case .failure(let failure): return .notStarted(failure.reason)
-        }
+        return body()
     }
 
     /// Whether a Ctrl-C came while the last `run` waited (its child may
@@ -76,10 +107,14 @@ enum ChildProcess {
 
     private static let noteInterrupt: @convention(c) (Int32) -> Void = { _ in
         ChildProcess.interruptedDuringRun = true
+        // A tool step in a group of its own does not get the terminal's Ctrl-C.
+        if ChildProcess.runningGroup && ChildProcess.runningChild > 0 { kill(-ChildProcess.runningChild, SIGINT) }
     }
 
     /// The child `run` waits for (0: none), for `forwardToChild`.
     nonisolated(unsafe) static var runningChild: pid_t = 0
+    /// Whether `runningChild` leads a process group of its own (a tool step).
+    nonisolated(unsafe) static var runningGroup = false
     /// The SIGTERM or SIGHUP kvo-run received while a child ran (0: none).
     nonisolated(unsafe) static var forwardedSignal: Int32 = 0
 
@@ -87,7 +122,8 @@ enum ChildProcess {
     /// passed on (only async-signal-safe calls).
     private static let forwardToChild: @convention(c) (Int32) -> Void = { received in
         ChildProcess.forwardedSignal = received
-        if ChildProcess.runningChild > 0 { kill(ChildProcess.runningChild, received) }
+        let child = ChildProcess.runningChild
+        if child > 0 { kill(ChildProcess.runningGroup ? -child : child, received) }
     }
 
     /// Ends kvo-run of the SIGTERM or SIGHUP it passed on to a child, if any
@@ -107,10 +143,10 @@ enum ChildProcess {
     }
 
     /// Starts `program` as `run` does, without waiting for it (Ctrl-C is the
-    /// caller's to ignore while it runs); `wait` collects it.
+    /// caller's to ignore while it runs); `wait` or `supervise` collects it.
     static func start(
         _ program: String, _ arguments: [String], environment: [(name: String, value: String)] = [],
-        output: Int32? = nil, standardOutputToError: Bool = false,
+        output: Int32? = nil, ownGroup: Bool = false, standardOutputToError: Bool = false,
         passing: [Int32] = [], standardInput: String? = nil, standardError: Int32? = nil
     ) -> Result<pid_t, StartFailure> {
         // The descriptors the child gets, (from, to) in order.
@@ -169,7 +205,7 @@ enum ChildProcess {
                 guard let argvBase = argvBuffer.baseAddress, let envBase = envBuffer.baseAddress else { return EINVAL }
                 return kvo_spawn(
                     &pid, program, argvBase, envBase, dups, Int32(dups.count / 2), standardInput, defaults,
-                    Int32(defaults.count))
+                    Int32(defaults.count), ownGroup ? 1 : 0)
             }
         }
         guard spawned == 0 else { return .failure(StartFailure(reason: String(cString: strerror(spawned)))) }
@@ -180,29 +216,20 @@ enum ChildProcess {
         let reason: String
     }
 
-    /// Waits for the child `pid` to end, killing it after `timeout` seconds.
-    static func wait(_ pid: pid_t, timeout: Double? = nil) -> Ending {
-        let deadline = timeout.map { Clock.now() + $0 }
+    /// Waits for the child `pid` to end, killing it when `deadline` passes:
+    /// with its whole process group when it leads one (`group`: a tool step,
+    /// whose swift-frontend or linker must not outlive it).
+    static func wait(_ pid: pid_t, deadline: Deadline = .none, group: Bool = false) -> Ending {
         var status: Int32 = 0
         while true {
-            let result = waitpid(pid, &status, deadline == nil ? 0 : WNOHANG)
+            let result = waitpid(pid, &status, deadline.end == nil ? 0 : WNOHANG)
             if result == pid { break }
             if result < 0 {
                 if errno == EINTR { continue }
                 return .notStarted(String(cString: strerror(errno)))
             }
-            if let deadline, Clock.now() > deadline {
-                // SIGTERM first: the program's runtime notes where it was.
-                kill(pid, SIGTERM)
-                let grace = Clock.now() + 1
-                while waitpid(pid, &status, WNOHANG) == 0 && Clock.now() < grace {
-                    var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
-                    nanosleep(&pause, nil)
-                }
-                if kill(pid, 0) == 0 {
-                    kill(pid, SIGKILL)
-                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                }
+            if deadline.hasPassed {
+                stop(pid, group: group)
                 return .timedOut
             }
             var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
@@ -211,6 +238,31 @@ enum ChildProcess {
         // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
         if status & 0x7f == 0 { return .exited((status >> 8) & 0xff) }
         return .signaled(status & 0x7f)
+    }
+
+    /// Stops the child `pid` (and its group, `group`) and collects it.
+    /// SIGTERM first: a program's runtime notes where it was, and the
+    /// `swiftc` driver removes its temporary folder. Then SIGKILL, to the
+    /// whole group even when its leader has ended (a grandchild may ignore
+    /// SIGTERM); the leader is collected last, so that its number, which
+    /// names the group, cannot be another process's meanwhile.
+    static func stop(_ pid: pid_t, group: Bool) {
+        let target = group ? -pid : pid
+        kill(target, SIGTERM)
+        let grace = Clock.now() + 1
+        var info = siginfo_t()
+        // WNOWAIT: seen to have ended, not yet collected. (What its group
+        // still holds then has had its SIGTERM too, and gets SIGKILL.)
+        while Clock.now() < grace {
+            info._sifields._kill.si_pid = 0
+            if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 && errno != EINTR { break }
+            if info._sifields._kill.si_pid == pid { break }
+            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            nanosleep(&pause, nil)
+        }
+        kill(target, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 
     /// How a child ended, in words: "`swiftc` …", "the rewriter …".

@@ -22,13 +22,16 @@ struct ProgramCache {
     /// entries), from the cache when its text was compiled by this kvo-run
     /// build against this runtime. Its compile errors are reported with the
     /// file they are in, one of `files` (the names in its `#sourceLocation`s).
-    func compiled(_ program: String, files: [String], report: (Diagnostic, _ file: String) -> Void) throws -> String {
+    /// Compiling stops at the run's `deadline`.
+    func compiled(
+        _ program: String, files: [String], deadline: Deadline, report: (Diagnostic, _ file: String) -> Void
+    ) throws -> String {
         let directory = root + "/programs/" + Self.cacheKey(runtime: runtime, [program])
         if Self.isIntact(directory) {
             CacheContents.markUsed(directory)
             return directory + "/program"
         }
-        return try store(program, in: directory, files: files, report: report)
+        return try store(program, in: directory, files: files, deadline: deadline, report: report)
     }
 
     /// The compiled program for `source`, from the cache when the same
@@ -36,8 +39,11 @@ struct ProgramCache {
     /// against this runtime: a cached program is neither rewritten nor
     /// compiled, and the rewriter's warnings, kept beside it, are said again.
     /// `report` gets each diagnostic with its file: `display`, or one the
-    /// program's own `#sourceLocation(file:…)` names.
-    func program(_ source: String, display: String, report: (Diagnostic, _ file: String) -> Void) throws -> String {
+    /// program's own `#sourceLocation(file:…)` names. Rewriting and
+    /// compiling stop at the run's `deadline` (nothing is then kept).
+    func program(
+        _ source: String, display: String, deadline: Deadline, report: (Diagnostic, _ file: String) -> Void
+    ) throws -> String {
         let directory = root + "/programs/" + Self.programKey(source, display: display, runtime: runtime)
         // KVO_SHOW_REWRITTEN=1: the rewritten program on standard error, for
         // a bug report or a contributor (a cached program is rewritten again).
@@ -49,7 +55,7 @@ struct ProgramCache {
             return directory + "/program"
         }
         let rewritten = try Rewriter(executable: runtime + "/" + RuntimeCache.rewriterName).rewrite(
-            source, fileName: display)
+            source, fileName: display, deadline: deadline)
         if show {
             Runner.stderr("// ---- \(display), as kvo-run's rewriter gave it to swiftc ----\n")
             Runner.stderr(rewritten.source + (rewritten.source.hasSuffix("\n") ? "" : "\n"))
@@ -77,7 +83,7 @@ struct ProgramCache {
         var compileDiagnostics: [(file: String, diagnostic: Diagnostic)] = []
         do {
             return try store(
-                rewritten.source, in: directory, files: [display],
+                rewritten.source, in: directory, files: [display], deadline: deadline,
                 report: { diagnostic, file in compileDiagnostics.append((file, diagnostic)) },
                 // The warnings before the program: a cached program has its warnings.
                 beside: { folder in
@@ -90,7 +96,7 @@ struct ProgramCache {
             // user's text (`expected '}' in class`), never what the rewritten
             // text made of the damage (errors past the end of the file, about
             // names the rewriter introduced).
-            let parseErrors = parseDiagnostics(source, display: display, in: directory)
+            let parseErrors = try parseDiagnostics(source, display: display, in: directory, deadline: deadline)
             let found = SwiftProgram.characterColumns(
                 parseErrors.isEmpty ? compileDiagnostics : parseErrors, display: display, source: source)
             for (file, diagnostic) in found { report(diagnostic, file) }
@@ -99,10 +105,12 @@ struct ProgramCache {
     }
 
     /// `swiftc -parse` of the program as the user wrote it: its diagnostics
-    /// when it does not parse, else none.
+    /// when it does not parse, else none. Stopped at the run's `deadline`,
+    /// it throws: what the compile errors say of a program that does not
+    /// parse is no help (SPEC §11.0), and the user is told to allow more time.
     private func parseDiagnostics(
-        _ source: String, display: String, in directory: String
-    )
+        _ source: String, display: String, in directory: String, deadline: Deadline
+    ) throws
         -> [(file: String, diagnostic: Diagnostic)]
     {
         guard (try? SwiftProgram.makeDirectories(directory)) != nil,
@@ -117,9 +125,14 @@ struct ProgramCache {
         let name = SourceLocationFile.literal(last) == last ? last : "main.swift"
         let path = folder + "/" + (name.hasSuffix(".swift") ? name : name + ".swift")
         let log = folder + "/parse.log"
-        guard (try? SwiftProgram.writeFile(source, to: path)) != nil,
-            !ProgramCompiler.runLogged([swiftc, "-parse", "-diagnostic-style", "llvm", path], log: log)
-        else { return [] }
+        guard (try? SwiftProgram.writeFile(source, to: path)) != nil else { return [] }
+        let ending = ProgramCompiler.runStep(
+            [swiftc, "-parse", "-diagnostic-style", "llvm", path], log: log, deadline: deadline)
+        if ending == .timedOut {
+            throw SwiftProgram.Failure(
+                message: deadline.stopped("checking the program's syntax (swiftc -parse)"), status: ExitStatus.failure)
+        }
+        guard ending != .exited(0) else { return [] }
         let text = SwiftProgram.readLog(log)
         // The user's file is `display`; a file the program's own
         // `#sourceLocation(file:…)` names is as written.
@@ -132,7 +145,7 @@ struct ProgramCache {
     /// own, then moved into place, so that two runs at once never see half a
     /// program. `beside` writes what is kept with it, before it appears.
     private func store(
-        _ program: String, in directory: String, files: [String],
+        _ program: String, in directory: String, files: [String], deadline: Deadline,
         report: (Diagnostic, _ file: String) -> Void, beside: (String) -> Void = { _ in }
     ) throws -> String {
         let binary = directory + "/program"
@@ -143,7 +156,7 @@ struct ProgramCache {
         let building = try SwiftProgram.makeFreshFolder(directory + "/building-")
         defer { Files.removeFolder(building) }
         try ProgramCompiler.compile(
-            program, in: building, files: files, swiftc: swiftc, runtime: runtime, report: report)
+            program, in: building, files: files, swiftc: swiftc, runtime: runtime, deadline: deadline, report: report)
         beside(directory)
         // Its size, recorded before it appears: a program cut short (a full
         // disk, a crash, a copy) is compiled again, not run (SIGBUS, "Exec

@@ -33,9 +33,11 @@ enum ProgramCompiler {
     }
 
     /// Compiles `program` into `folder`/program, reporting swiftc's
-    /// diagnostics at the user's lines.
+    /// diagnostics at the user's lines. A step still running when the run's
+    /// `deadline` passes is stopped (with what it started) and nothing
+    /// after it runs.
     static func compile(
-        _ program: String, in folder: String, files: [String], swiftc: String, runtime: String,
+        _ program: String, in folder: String, files: [String], swiftc: String, runtime: String, deadline: Deadline,
         report: (Diagnostic, _ file: String) -> Void
     ) throws {
         // The file is named after the user's own, so that a trap's message names it.
@@ -43,23 +45,28 @@ enum ProgramCompiler {
         try SwiftProgram.writeFile(program, to: sourcePath)
         let log = folder + "/compile.log"
         let output = folder + "/program"
-        // Ctrl-C reaches the compiler too (one process group): said as such,
-        // not as a compile error.
+        // Ctrl-C reaches the compiler too (kvo-run passes it on to the
+        // step's process group): said as such, not as a compile error.
         var interrupted = false
+        var timedOut = false
         var lastEnding = ChildProcess.Ending.exited(0)
         func step(_ command: [String]) -> Bool {
-            let ending = runStep(command, log: log)
+            // Nothing more once a step was stopped (a link tried again after
+            // a failed one would start after the deadline, or the Ctrl-C).
+            guard !interrupted && !timedOut else { return false }
+            let ending = runStep(command, log: log, deadline: deadline)
             lastEnding = ending
             // A Ctrl-C that came as the step ended (the step itself done) counts
             // too: nothing more is compiled, linked or run.
             if ending == .signaled(SIGINT) || ChildProcess.interruptedDuringRun { interrupted = true }
+            if ending == .timedOut { timedOut = true }
             return ending == .exited(0) && !interrupted
         }
         let compiled: Bool
-        if let jobs = compileJobs(swiftc: swiftc, runtime: runtime) {
+        if let jobs = compileJobs(swiftc: swiftc, runtime: runtime, deadline: deadline) {
             compiled = runJobs(
                 jobs, importsOnlyRuntime: importsOnlyRuntime(program), source: sourcePath, folder: folder,
-                output: output, runtime: runtime, log: log, step: step)
+                output: output, runtime: runtime, log: log, deadline: deadline, step: step)
         } else {
             compiled = step(
                 [swiftc] + compileArguments(swiftc: swiftc, runtime: runtime, source: sourcePath, output: output))
@@ -73,6 +80,11 @@ enum ProgramCompiler {
             throw SwiftProgram.Failure(
                 message: "compiling was stopped by signal \(ChildProcess.forwardedSignal); nothing ran",
                 status: ExitStatus.failure)
+        }
+        // Said as the step that ran too long, never as the compile errors
+        // of a compiler cut short (its log ends mid-sentence).
+        if timedOut {
+            throw SwiftProgram.Failure(message: deadline.stopped("compiling the program"), status: ExitStatus.failure)
         }
         guard compiled else {
             let text = SwiftProgram.readLog(log)
@@ -184,14 +196,14 @@ enum ProgramCompiler {
     /// else the autolink extractor and clang.
     static func runJobs(
         _ jobs: CompileJobs, importsOnlyRuntime: Bool, source: String, folder: String, output: String,
-        runtime: String, log: String, step: ([String]) -> Bool
+        runtime: String, log: String, deadline: Deadline, step: ([String]) -> Bool
     ) -> Bool {
         guard step(jobs.frontendJob(source: source, folder: folder)) else { return false }
         if importsOnlyRuntime, let link = jobs.runtimeLinkJob(folder: folder, output: output) {
             if let direct = jobs.directLinkJob(folder: folder, output: output) {
                 if step(direct) { return true }
             } else {
-                if let printed = captured(link + ["-###"]),
+                if let printed = captured(link + ["-###"], deadline: deadline),
                     let direct = CompileJobs.linkerCommand(printed, folder: folder, outputPath: output)
                 {
                     var learned = jobs
@@ -219,8 +231,11 @@ enum ProgramCompiler {
 
     /// The driver's plan for compiling against `runtime` (CompileJobs), asked
     /// once and kept in the runtime's folder; nil when the driver's plan is
-    /// not one this kvo-run can follow (then the driver compiles).
-    static func compileJobs(swiftc: String, runtime: String) -> CompileJobs? {
+    /// not one this kvo-run can follow (then the driver compiles), or when
+    /// the run's `deadline` passed while asking (then nothing is kept: the
+    /// plan is asked again by the next run, and the compile step that
+    /// follows is stopped at once).
+    static func compileJobs(swiftc: String, runtime: String, deadline: Deadline) -> CompileJobs? {
         let file = runtime + "/" + CompileJobs.fileName
         if Files.exists(file) {
             return (try? Files.read(file)).flatMap { CompileJobs(serialized: $0) }
@@ -232,7 +247,8 @@ enum ProgramCompiler {
         let output = probe + "/program"
         let printed = captured(
             [swiftc] + compileArguments(swiftc: swiftc, runtime: runtime, source: source, output: output) + ["-###"],
-            environment: [("TMPDIR", probe)])
+            environment: [("TMPDIR", probe)], deadline: deadline)
+        if printed == nil && deadline.hasPassed { return nil }
         let library = Files.exists(runtime + "/libKVORuntime.so") ? runtime : nil
         let jobs = printed.flatMap { CompileJobs.plan($0, sourcePath: source, outputPath: output, runtime: library) }
         // Kept either way: a plan this kvo-run cannot follow is not asked for again.
@@ -241,27 +257,35 @@ enum ProgramCompiler {
     }
 
     /// Runs a compile step with its output appended to `log`; whether it succeeded.
-    static func runLogged(_ command: [String], log: String) -> Bool {
-        runStep(command, log: log) == .exited(0)
+    static func runLogged(_ command: [String], log: String, deadline: Deadline) -> Bool {
+        runStep(command, log: log, deadline: deadline) == .exited(0)
     }
 
     /// Runs a compile step with its output appended to `log`; how it ended.
-    static func runStep(_ command: [String], log: String) -> ChildProcess.Ending {
+    /// In a process group of its own: stopped at `deadline` with the
+    /// frontend and linker the driver started.
+    static func runStep(_ command: [String], log: String, deadline: Deadline) -> ChildProcess.Ending {
         guard let program = command.first else { return .notStarted("no command") }
         let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         defer { if descriptor >= 0 { close(descriptor) } }
-        return ChildProcess.run(program, Array(command.dropFirst()), output: descriptor >= 0 ? descriptor : nil)
+        return ChildProcess.run(
+            program, Array(command.dropFirst()), output: descriptor >= 0 ? descriptor : nil, deadline: deadline,
+            ownGroup: true)
     }
 
-    /// What `command` prints (standard output and error), when it succeeds.
-    static func captured(_ command: [String], environment: [(name: String, value: String)] = []) -> String? {
+    /// What `command` prints (standard output and error), when it succeeds
+    /// before `deadline`.
+    static func captured(
+        _ command: [String], environment: [(name: String, value: String)] = [], deadline: Deadline
+    ) -> String? {
         guard let program = command.first else { return nil }
         let path = SwiftProgram.temporaryPath("kvo-run-plan")
         defer { unlink(path) }
         let descriptor = open(path, O_WRONLY | O_TRUNC)
         guard descriptor >= 0 else { return nil }
         let ending = ChildProcess.run(
-            program, Array(command.dropFirst()), environment: environment, output: descriptor)
+            program, Array(command.dropFirst()), environment: environment, output: descriptor, deadline: deadline,
+            ownGroup: true)
         close(descriptor)
         guard ending == .exited(0) else { return nil }
         return try? Files.read(path)

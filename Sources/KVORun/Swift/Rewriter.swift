@@ -13,7 +13,10 @@ import Glibc
 /// socket pair (`send` with `MSG_NOSIGNAL`: a helper that died is an error to
 /// report, not a SIGPIPE that ends kvo-run). It is in a process group of its
 /// own, so Ctrl-C at the terminal stops the program being run, not the
-/// helper; it ends when kvo-run closes its socket (or exits).
+/// helper; it ends when kvo-run closes its socket (or exits). A request
+/// still unanswered when the run's deadline passes (swift-syntax's parser
+/// takes minutes over a few dozen nested brackets) stops the helper, its
+/// group with it; the next request starts another.
 final class Rewriter {
     let executable: String
     private var pid: pid_t = 0
@@ -27,31 +30,36 @@ final class Rewriter {
 
     // MARK: Requests
 
-    func rewrite(_ source: String, fileName: String) throws -> RewrittenProgram {
-        guard case .rewritten(let program) = try ask(.rewrite(source: source, fileName: fileName)) else {
+    func rewrite(_ source: String, fileName: String, deadline: Deadline) throws -> RewrittenProgram {
+        guard case .rewritten(let program) = try ask(.rewrite(source: source, fileName: fileName), deadline: deadline)
+        else {
             throw Self.unexpected
         }
         return program
     }
 
-    func replProgram(_ entries: [REPLEntry]) throws -> REPLProgram {
-        guard case .replProgram(let program) = try ask(.replProgram(entries)) else { throw Self.unexpected }
+    func replProgram(_ entries: [REPLEntry], deadline: Deadline) throws -> REPLProgram {
+        guard case .replProgram(let program) = try ask(.replProgram(entries), deadline: deadline) else {
+            throw Self.unexpected
+        }
         return program
     }
 
-    func isIncomplete(_ text: String) throws -> Bool {
-        guard case .isIncomplete(let answer) = try ask(.isIncomplete(text)) else { throw Self.unexpected }
+    func isIncomplete(_ text: String, deadline: Deadline) throws -> Bool {
+        guard
+            case .isIncomplete(let answer) = try ask(.isIncomplete(text), deadline: deadline, step: "reading the entry")
+        else { throw Self.unexpected }
         return answer
     }
 
     func replacingDeclarations(
-        in earlier: [REPLEntry], by entry: String
+        in earlier: [REPLEntry], by entry: String, deadline: Deadline
     ) throws -> (
         entries: [REPLEntry], replaced: [String]
     ) {
         guard
             case .replacingDeclarations(let entries, let replaced) = try ask(
-                .replacingDeclarations(earlier: earlier, by: entry))
+                .replacingDeclarations(earlier: earlier, by: entry), deadline: deadline)
         else { throw Self.unexpected }
         return (entries, replaced)
     }
@@ -61,19 +69,28 @@ final class Rewriter {
             "kvo-run's rewriter answered a different question (a helper from another kvo-run build?); remove the cache folder named by 'kvo-run --version' and run again",
         status: ExitStatus.failure)
 
-    /// Sends `request` and waits for the answer. A helper that died on an
-    /// earlier request is started again once.
-    func ask(_ request: RewriterRequest) throws -> RewriterResponse {
+    /// Sends `request` and waits for the answer until `deadline`, when the
+    /// helper is stopped and `step` (what the request does, in words) is
+    /// said to have taken too long. A helper that died on an earlier request
+    /// is started again once.
+    func ask(
+        _ request: RewriterRequest, deadline: Deadline, step: String = "rewriting the program"
+    ) throws -> RewriterResponse {
         let message = RewriterWire.encode(request)
         var attempts = 0
         while true {
             attempts += 1
             if socket < 0 { try start() }
-            if let answer = exchange(message) {
-                if case .failed(let why) = answer {
-                    throw SwiftProgram.Failure(message: why, status: ExitStatus.failure)
-                }
+            switch exchange(message, deadline: deadline) {
+            case .answer(.failed(let why)):
+                throw SwiftProgram.Failure(message: why, status: ExitStatus.failure)
+            case .answer(let answer):
                 return answer
+            case .timedOut:
+                stop(killing: true)
+                throw SwiftProgram.Failure(message: deadline.stopped(step), status: ExitStatus.failure)
+            case .gone:
+                break
             }
             let ending = stop()
             guard attempts < 2, ending != .signaled(SIGINT) else {
@@ -85,25 +102,53 @@ final class Rewriter {
         }
     }
 
-    /// One request and its answer; nil when the helper is gone.
-    private func exchange(_ message: [UInt8]) -> RewriterResponse? {
+    private enum Exchange {
+        case answer(RewriterResponse)
+        /// The helper closed its socket, or answered what cannot be read.
+        case gone
+        /// The deadline passed first.
+        case timedOut
+    }
+
+    /// One request and its answer, each part waited for (poll) no later
+    /// than `deadline`: a helper busy on a slow request reads nothing more
+    /// and writes nothing yet.
+    private func exchange(_ message: [UInt8], deadline: Deadline) -> Exchange {
         var sent = 0
         while sent < message.count {
-            let count = message[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
+            guard waitFor(Int16(POLLOUT), deadline: deadline) else { return .timedOut }
+            let count = message[sent...].withUnsafeBytes {
+                send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0 else { return .gone }
             sent += count
         }
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             if let framed = try? RewriterWire.unframe(buffer) {
-                return try? RewriterWire.decodeResponse(framed.payload)
+                return (try? RewriterWire.decodeResponse(framed.payload)).map { .answer($0) } ?? .gone
             }
-            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
+            guard waitFor(Int16(POLLIN), deadline: deadline) else { return .timedOut }
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0 else { return .gone }
             buffer += chunk[..<count]
+        }
+    }
+
+    /// Whether the socket became ready for `events` (or closed) before
+    /// `deadline`; without one, waits as long as it takes.
+    private func waitFor(_ events: Int16, deadline: Deadline) -> Bool {
+        while true {
+            // Whole milliseconds, rounded up (a limit of days fits an Int32 of them).
+            let wait = deadline.remaining.map { Int32(min(($0 * 1000).rounded(.up), Double(Int32.max))) } ?? -1
+            if wait == 0 { return false }
+            var descriptor = pollfd(fd: socket, events: events, revents: 0)
+            let ready = poll(&descriptor, 1, wait)
+            if ready > 0 { return true }
+            if ready < 0 && errno != EINTR { return true }  // said by send or recv
         }
     }
 
@@ -152,13 +197,20 @@ final class Rewriter {
         socket = pair[0]
     }
 
-    /// Closes the helper's socket (it ends at end of input) and reaps it.
+    /// Closes the helper's socket (it ends at end of input) and reaps it;
+    /// `killing`: a helper still busy, stopped with its group first (it
+    /// leads one, `start`), so that it does not finish a request nobody
+    /// waits for.
     @discardableResult
-    private func stop() -> ChildProcess.Ending {
+    private func stop(killing: Bool = false) -> ChildProcess.Ending {
         guard socket >= 0 else { return .notStarted("not running") }
         close(socket)
         socket = -1
         defer { pid = 0 }
+        if killing {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+        }
         return ChildProcess.wait(pid)
     }
 }

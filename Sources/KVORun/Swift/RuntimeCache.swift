@@ -189,10 +189,28 @@ enum RuntimeCache {
     /// key type.
     static let metadataAccessorFlags = ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
 
+    /// How long the one-time build may take, in seconds: 15 minutes. It is
+    /// shared by every program (and takes about a minute, 90 s on a loaded
+    /// 2-core machine), so a run's `--timeout` (or `kvo-run test`'s 20 s)
+    /// does not bound it: a short limit would make the first build fail
+    /// every time. Its own bound, far above any real build, still stops a
+    /// compiler that hangs; docs/cli.md says so where `--timeout` is.
+    static let buildLimit = 15 * 60.0
+
+    /// The runtime folders whose build this kvo-run stopped at `buildLimit`,
+    /// with what was said: not tried again by the same process (`kvo-run
+    /// test` would wait the limit out for every Swift scenario).
+    nonisolated(unsafe) private static var stoppedBuilds: [String: String] = [:]
+
     /// The compiled runtime for `swiftc`, and the rewriter helper beside it
     /// (`kvo-rewriter`), built on first use: about a minute, which `say`
-    /// is told about as it starts and ends (at a terminal).
-    static func runtimeDirectory(swiftc: String, cache: String, say: ((String) -> Void)? = nil) throws -> String {
+    /// is told about as it starts and ends (at a terminal). `deadline` is
+    /// the run's, for asking the toolchain its version; the build itself
+    /// is bounded by `buildLimit` (a parameter for the tests).
+    static func runtimeDirectory(
+        swiftc: String, cache: String, deadline: Deadline = .none, buildLimit: Double = buildLimit,
+        say: ((String) -> Void)? = nil
+    ) throws -> String {
         guard let sources = runtimeSources() else {
             throw SwiftProgram.Failure(
                 message:
@@ -209,7 +227,7 @@ enum RuntimeCache {
         }
         let files = runtimeFiles(sources)
         let helperFiles = rewriterFiles(sources)
-        let directory = runtimeDirectory(sources: sources, swiftc: swiftc, cache: cache)
+        let directory = try runtimeDirectory(sources: sources, swiftc: swiftc, cache: cache, deadline: deadline)
         let last = "/lib" + (runtimeModules.last ?? "") + ".so"
         let state = installedState(directory)
         if state == .intact {
@@ -217,8 +235,12 @@ enum RuntimeCache {
             CacheContents.markUsed(directory)
             return directory
         }
+        if let said = stoppedBuilds[directory] {
+            throw SwiftProgram.Failure(message: said, status: ExitStatus.failure)
+        }
         let host = try Toolchain.hostModules(swiftc: swiftc)
         let started = Clock.now()
+        let bound = Deadline(seconds: buildLimit)
         say?(
             "kvo-run: building its Swift runtime and rewriter with \(swiftc) (once per toolchain, one to two minutes)…\n"
         )
@@ -231,8 +253,9 @@ enum RuntimeCache {
         defer { SwiftProgram.removeTree(building) }
         // mkdtemp's 0700, as the runtime folder's always were before.
         chmod(building, 0o755)
-        // Ctrl-C stops the compilers (they start with it at its default),
-        // not kvo-run, which then says so and removes what was half built.
+        // Ctrl-C stops the compilers (they start with it at its default, and
+        // kvo-run passes it on to the step it waits for), not kvo-run, which
+        // then says so and removes what was half built.
         let previous = signal(SIGINT, SIG_IGN)
         defer { signal(SIGINT, previous) }
         let log = building + "/build.log"
@@ -245,9 +268,16 @@ enum RuntimeCache {
                     output: building + "/" + rewriterName), log: helperLog)
         var helperEnding: ChildProcess.Ending?
         defer {
-            if helperEnding == nil {
-                kill(helper, SIGKILL)
-                _ = ChildProcess.wait(helper)
+            // Its whole group: the driver's swift-frontend too.
+            if helperEnding == nil { ChildProcess.stop(helper, group: true) }
+        }
+        // A step stopped at the bound: said once, remembered for this process.
+        func check(_ ending: ChildProcess.Ending, what: String, log: String) throws {
+            do {
+                try checkStep(ending, what: what, swiftc: swiftc, log: log, limit: buildLimit)
+            } catch let failure as SwiftProgram.Failure where ending == .timedOut {
+                stoppedBuilds[directory] = failure.message
+                throw failure
             }
         }
         // Each module compiled once, to an object linked twice: into its own
@@ -255,7 +285,7 @@ enum RuntimeCache {
         // libKVORuntime.so (see runtimeLibrary).
         for (module, moduleFiles) in zip(runtimeModules, files) {
             try compileStep(
-                swiftc,
+                swiftc, bound: bound, check: check,
                 runtimeFlags + [
                     "-c", "-I", building, "-module-name", module, "-emit-module", "-emit-module-path",
                     building + "/\(module).swiftmodule", "-o", building + "/\(module).o",
@@ -266,19 +296,23 @@ enum RuntimeCache {
             // the runtime's own folder.
             let linked = runtimeModules[..<index].map { "-l" + $0 }
             try compileStep(
-                swiftc,
+                swiftc, bound: bound, check: check,
                 ["-emit-library", "-module-name", module, building + "/\(module).o", "-L", building] + linked + [
                     "-Xlinker", "-rpath", "-Xlinker", directory, "-o", building + "/lib\(module).so",
                 ], log: log)
         }
-        runtimeLibrary(swiftc: swiftc, building: building, log: log)
+        runtimeLibrary(swiftc: swiftc, building: building, log: log, bound: bound)
+        // A Ctrl-C during that link, which may fail without stopping the build.
+        if ChildProcess.interruptedDuringRun { try check(.signaled(SIGINT), what: "the Swift runtime", log: log) }
         for module in runtimeModules {
             unlink(building + "/\(module).o")
             unlink(building + "/\(module).autolink")
         }
-        let ending = ChildProcess.wait(helper)
-        helperEnding = ending
-        try checkStep(ending, what: "kvo-run's Swift rewriter", swiftc: swiftc, log: helperLog)
+        let waited = ChildProcess.supervise(helper, deadline: bound, group: true)
+        helperEnding = waited
+        // A Ctrl-C as it ended: stopped as if during it.
+        let ending = ChildProcess.interruptedDuringRun ? .signaled(SIGINT) : waited
+        try check(ending, what: "kvo-run's Swift rewriter", log: helperLog)
         try? SwiftProgram.writeFile(sizesRecord(building), to: building + "/" + sizesName)
         // A damaged runtime is moved aside (into a fresh folder of its own,
         // which the rename replaces) and removed once the new one is in place.
@@ -302,10 +336,12 @@ enum RuntimeCache {
 
     /// The folder of the runtime this kvo-run builds from `sources` with
     /// `swiftc`, built or not.
-    static func runtimeDirectory(sources: String, swiftc: String, cache: String) -> String {
+    static func runtimeDirectory(
+        sources: String, swiftc: String, cache: String, deadline: Deadline = .none
+    ) throws -> String {
         let key = runtimeKey(
-            sources: sources, files: allSourceFiles(sources), toolchain: Toolchain.version(swiftc, cache: cache),
-            cache: cache)
+            sources: sources, files: allSourceFiles(sources),
+            toolchain: try Toolchain.version(swiftc, cache: cache, deadline: deadline), cache: cache)
         return cache + "/runtime-" + key
     }
 
@@ -365,7 +401,11 @@ enum RuntimeCache {
         guard let program = command.first else {
             throw SwiftProgram.Failure(message: "no command", status: ExitStatus.failure)
         }
-        switch ChildProcess.start(program, Array(command.dropFirst()), output: descriptor >= 0 ? descriptor : nil) {
+        // In a group of its own, stopped with what it starts; no input.
+        switch ChildProcess.start(
+            program, Array(command.dropFirst()), output: descriptor >= 0 ? descriptor : nil, ownGroup: true,
+            standardInput: "/dev/null")
+        {
         case .success(let pid): return pid
         case .failure(let failure):
             throw SwiftProgram.Failure(message: "cannot run \(program): \(failure.reason)", status: ExitStatus.failure)
@@ -373,8 +413,11 @@ enum RuntimeCache {
     }
 
     /// Throws unless a build step ended well: an interruption is said as
-    /// one, a failure with the compiler's own messages.
-    static func checkStep(_ ending: ChildProcess.Ending, what: String, swiftc: String, log: String) throws {
+    /// one, a step stopped at the build's bound (`limit` seconds) as one, a
+    /// failure with the compiler's own messages.
+    static func checkStep(
+        _ ending: ChildProcess.Ending, what: String, swiftc: String, log: String, limit: Double = buildLimit
+    ) throws {
         switch ending {
         case .exited(0):
             return
@@ -383,7 +426,13 @@ enum RuntimeCache {
                 message:
                     "interrupted (Ctrl-C) while building \(what); nothing was kept, and the next Swift program builds it again",
                 status: ExitStatus.failure)
-        case .exited, .signaled, .timedOut, .notStarted:
+        case .timedOut:
+            let minutes = limit >= 60 ? "\(SwiftProgram.formatSeconds((limit / 60).rounded())) minutes" : nil
+            throw SwiftProgram.Failure(
+                message:
+                    "building \(what) with \(swiftc) took longer than \(minutes ?? SwiftProgram.formatSeconds(limit) + " s") and was stopped (the one-time build's own limit; it usually takes about a minute); nothing was kept: check that \(swiftc) compiles a one-line Swift file, then run again",
+                status: ExitStatus.failure)
+        case .exited, .signaled, .notStarted:
             var text = SwiftProgram.readLog(log)
             while text.hasSuffix("\n") { text.removeLast() }
             throw SwiftProgram.Failure(
@@ -433,7 +482,7 @@ enum RuntimeCache {
     /// when the toolchain has no static libraries or lld, or the link fails,
     /// there is none and every program links against Swift's shared
     /// libraries (CompileJobs).
-    static func runtimeLibrary(swiftc: String, building: String, log: String) {
+    static func runtimeLibrary(swiftc: String, building: String, log: String, bound: Deadline) {
         guard Toolchain.hasLLD(swiftc), let bin = Toolchain.bin(swiftc) else { return }
         let staticFolder = bin + "/../lib/swift_static/linux"
         let libraries = staticLibraries.map { staticFolder + "/lib\($0).a" }
@@ -448,7 +497,10 @@ enum RuntimeCache {
                 "-Wl,--no-whole-archive", "-lstdc++", "-lm", "-ldl", "-lpthread", "-lutil", "-Wl,-Bsymbolic",
                 "-Wl,--allow-multiple-definition", "-Wl,--build-id",
             ]
-        if !ProgramCompiler.runLogged([bin + "/clang"] + arguments, log: log) { unlink(building + "/libKVORuntime.so") }
+        // Stopped at the bound, it is simply not there; the next step says why.
+        if !ProgramCompiler.runLogged([bin + "/clang"] + arguments, log: log, deadline: bound) {
+            unlink(building + "/libKVORuntime.so")
+        }
     }
 
     /// The `.swift` files under `folder` (the runtime's sources), in no
@@ -522,14 +574,16 @@ enum RuntimeCache {
         return hash.hex
     }
 
-    private static func compileStep(_ swiftc: String, _ arguments: [String], log: String) throws {
+    private static func compileStep(
+        _ swiftc: String, bound: Deadline,
+        check: (ChildProcess.Ending, _ what: String, _ log: String) throws -> Void, _ arguments: [String], log: String
+    ) throws {
         let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         defer { if descriptor >= 0 { close(descriptor) } }
-        let ending = ChildProcess.run(swiftc, arguments, output: descriptor >= 0 ? descriptor : nil)
+        let ending = ChildProcess.run(
+            swiftc, arguments, output: descriptor >= 0 ? descriptor : nil, deadline: bound, ownGroup: true)
         // A Ctrl-C as the step ended: stopped as if during it.
-        try checkStep(
-            ChildProcess.interruptedDuringRun ? .signaled(SIGINT) : ending, what: "the Swift runtime", swiftc: swiftc,
-            log: log)
+        try check(ChildProcess.interruptedDuringRun ? .signaled(SIGINT) : ending, "the Swift runtime", log)
     }
 
     // MARK: The rewriter helper

@@ -58,6 +58,10 @@ extension SwiftProgram {
             KVOScript.SourceLocation(line: Self.importLine(of: source), column: 1)
         }
         let binary: String
+        // The run's one limit (`--timeout`, or `kvo-run test`'s), for every
+        // step: asking the toolchain its version, then (counted again once
+        // the runtime is ready, below) rewriting, compiling and running.
+        var deadline = Deadline(seconds: settings.timeout, origin: settings.timeoutOrigin)
         do {
             let swiftc = try Toolchain.find(settings.swiftc)
             // The one-time build is said at a terminal only: a capture or a
@@ -66,9 +70,14 @@ extension SwiftProgram {
             // The cache's place, read from the environment here and given to each part.
             let cache = try RuntimeCache.checkedCacheRoot()
             let runtime = try RuntimeCache.runtimeDirectory(
-                swiftc: swiftc, cache: cache, say: atTerminal ? { Runner.stderr($0) } : nil)
+                swiftc: swiftc, cache: cache, deadline: deadline, say: atTerminal ? { Runner.stderr($0) } : nil)
+            // The one-time build (its own bound, RuntimeCache.buildLimit) is
+            // shared by every program, not this one's: the limit counts from
+            // here, so that a first run with `--timeout 5`, or the first Swift
+            // scenario of `kvo-run test`, does not fail for the build's minute.
+            deadline = deadline.restarted()
             binary = try ProgramCache(root: cache, swiftc: swiftc, runtime: runtime)
-                .program(source, display: display, report: { report($0, in: $1) })
+                .program(source, display: display, deadline: deadline, report: { report($0, in: $1) })
         } catch let failure as Failure {
             if !failure.message.isEmpty { report(Diagnostic(.error, failure.message, at: importLine())) }
             return (failure.status, nil)
@@ -104,8 +113,10 @@ extension SwiftProgram {
             if let errorsFile { unlink(errorsFile) }
         }
         Runner.flushStandardStreams()
+        // In kvo-run's own process group, unlike the tool steps: the program
+        // may read the terminal, which a group of its own could not.
         let ending = ChildProcess.run(
-            binary, [], environment: environment, output: output, timeout: settings.timeout,
+            binary, [], environment: environment, output: output, deadline: deadline,
             standardOutputToError: settings.picture != nil,
             standardError: errorsDescriptor >= 0 ? errorsDescriptor : nil)
         let fatalError = errorsDescriptor >= 0 ? errorsFile.flatMap(Self.passOnStandardError) : nil
@@ -129,7 +140,7 @@ extension SwiftProgram {
             report(
                 Diagnostic(
                     .error,
-                    "the program ran longer than \(formatSeconds(settings.timeout ?? 0)) s and was stopped (--timeout)",
+                    "the program ran longer than \(formatSeconds(settings.timeout ?? 0)) s and was stopped (\(deadline.setBy))",
                     at: stoppedAt))
             return (ExitStatus.failure, summary)
         case .notStarted(let why):
@@ -228,6 +239,7 @@ extension SwiftProgram {
         }
         var settings = Settings()
         settings.timeout = timeout
+        settings.timeoutOrigin = .test
         settings.explain = options.explain
         settings.keepGoing = options.keepGoing
         settings.maxDepth = options.maxDepth
@@ -278,6 +290,7 @@ extension SwiftProgram {
     }
 
     static func formatSeconds(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        // Int() of a huge value (`--timeout 1e300`) would trap.
+        abs(seconds) < 1e15 && seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }

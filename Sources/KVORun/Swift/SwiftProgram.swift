@@ -43,6 +43,9 @@ public enum SwiftProgram {
         public var wantsSummary = false
         /// A picture instead of the trace: `kvo-run graph`, `kvo-run trace`.
         public var picture: Picture?
+        /// What set `timeout`, as a step stopped by it says: `--timeout`, or
+        /// `kvo-run test`'s limit per Swift scenario (`runCaptured`).
+        var timeoutOrigin = Deadline.Origin.option
         public init() {}
 
         public subscript<Value>(dynamicMember field: WritableKeyPath<ScenarioSettings, Value>) -> Value {

@@ -43,8 +43,10 @@ enum Toolchain {
     /// `swiftc --version`, part of the runtime's cache key. Asking costs a
     /// process (half a second on a loaded machine), so the answer is kept,
     /// keyed by the compiler's path, size and modification time: a new
-    /// toolchain at the same path is asked again.
-    static func version(_ swiftc: String, cache: String) -> String {
+    /// toolchain at the same path is asked again. A compiler still
+    /// answering when the run's `deadline` passes is stopped, and nothing
+    /// is kept.
+    static func version(_ swiftc: String, cache: String, deadline: Deadline = .none) throws -> String {
         var info = stat()
         var key = FNV1a()
         key.add(swiftc)
@@ -58,8 +60,13 @@ enum Toolchain {
         defer { unlink(path) }
         let descriptor = open(path, O_WRONLY | O_TRUNC)
         guard descriptor >= 0 else { return swiftc }
-        _ = ChildProcess.run(swiftc, ["--version"], output: descriptor)
+        let ending = ChildProcess.run(swiftc, ["--version"], output: descriptor, deadline: deadline, ownGroup: true)
         close(descriptor)
+        if ending == .timedOut {
+            throw SwiftProgram.Failure(
+                message: deadline.stopped("asking the Swift compiler its version (\(swiftc) --version)"),
+                status: ExitStatus.failure)
+        }
         let version = swiftc + "\n" + ((try? Files.read(path)) ?? "")
         if (try? SwiftProgram.makeDirectories(cache + "/toolchains")) != nil {
             try? Files.write(version, to: remembered)
