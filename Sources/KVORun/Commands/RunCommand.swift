@@ -19,7 +19,7 @@ public struct RunCommand: ParsableCommand {
 
     @Argument(
         help: "The scenario to run; '-' reads standard input. Omit it for the REPL.",
-        completion: .file(extensions: ["kvo"]))
+        completion: .file(extensions: ["kvo", "swift"]))
     var file: String?
 
     /// The options of this, the default command, as its help lists them: the
