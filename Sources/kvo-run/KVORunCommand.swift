@@ -25,6 +25,7 @@ struct KVORunCommand: ParsableCommand {
               kvo-run check bank.kvo                  parse and check only
               kvo-run test scenarios/                 run golden tests
               kvo-run --generate-completion-script zsh   shell completion (bash, zsh, fish)
+              ls /usr/local/share/kvo-run/examples    the examples make install puts there
             """,
         version: Version.full,
         subcommands: [RunCommand.self, CheckCommand.self, TestCommand.self, GraphCommand.self, TraceCommand.self],

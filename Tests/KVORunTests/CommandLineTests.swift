@@ -16,6 +16,8 @@ import Testing
         }
         #expect(help.out.contains("kvo-run [run] FILE.kvo"))
         #expect(help.out.contains("check"))
+        // Issue 42 item 8: where `make install` puts the examples.
+        #expect(help.out.contains("/usr/local/share/kvo-run/examples"), "\(help.out)")
     }
 
     /// Issue 29: the top-level help listed the run options before USAGE.
