@@ -37,7 +37,9 @@ struct Scenario: CustomTestStringConvertible, Sendable {
         let swift = Scenario.all.filter { $0.relativePath.hasPrefix("swift/") }
         #expect(swift.count > 0)
         #expect(swift.allSatisfy { $0.relativePath.hasSuffix(".swift") }, "\(swift.map(\.relativePath))")
-        #expect(Golden.expectedPath(for: "scenarios/swift/01_dynamic_or_not.swift") == "scenarios/swift/01_dynamic_or_not.out")
+        #expect(
+            Golden.expectedPath(for: "scenarios/swift/01_dynamic_or_not.swift")
+                == "scenarios/swift/01_dynamic_or_not.out")
         #expect(Golden.expectedPath(for: "a/b.kvo") == "a/b.out")
     }
 

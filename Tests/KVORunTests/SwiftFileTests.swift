@@ -100,7 +100,8 @@ import _KVOTestSupport
         try folder.write("helper.swift", "func helper() {}\n")
         let result = try folder.run(["test", "."])
         #expect(result.status == 1, "\(result)")
-        #expect(result.err.contains("no scenarios (X.kvo files, or X.swift files beside an X.out) under ."), "\(result)")
+        #expect(
+            result.err.contains("no scenarios (X.kvo files, or X.swift files beside an X.out) under ."), "\(result)")
     }
 
     /// `X.kvo` and `X.swift` in one folder would both record into `X.out`.
