@@ -122,8 +122,9 @@ clean:
 # --- make install / uninstall ------------------------------------------------
 # The binary, its man page (docs/kvo-run.1, written in mdoc: the one
 # swift-argument-parser's generate-manual plugin made had only the options,
-# and warnings) and completion scripts for bash, zsh and fish, under
-# $(DESTDIR)$(PREFIX) in the places each shell looks.
+# and warnings), completion scripts for bash, zsh and fish, under
+# $(DESTDIR)$(PREFIX) in the places each shell looks, the Swift runtime's
+# sources and the examples.
 # `make test-install` checks the whole round trip in a temporary DESTDIR.
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -136,6 +137,14 @@ INSTALL_FISH := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # compiles them on the first Swift program, with the toolchain that compiles
 # the program (the helper against its own swift-syntax), and caches them.
 INSTALL_RUNTIME := $(DESTDIR)$(PREFIX)/share/kvo-run/runtime
+# The examples --help, the man page and docs/cli.md#install name: the tour,
+# the folders the tutorial and docs/index.md point to (Apple's guide, objc.io,
+# --explain) and a few Swift programs, each with its golden, so that
+# `kvo-run test $(PREFIX)/share/kvo-run/examples` checks an installation.
+INSTALL_EXAMPLES := $(DESTDIR)$(PREFIX)/share/kvo-run/examples
+EXAMPLES := scenarios/tour.kvo $(sort $(wildcard scenarios/guide/*.kvo scenarios/objcio/*.kvo scenarios/explain/*.kvo)) \
+	$(addprefix scenarios/swift/,01_dynamic_or_not.swift 02_observe_tokens.swift 03_observe_value_override.swift \
+		10_labcolor_dependent_keys.swift 27_apple_using_kvo_in_swift.swift 45_explain_dependent_keys.swift)
 INSTALLED := $(INSTALL_BIN)/kvo-run $(INSTALL_MAN)/kvo-run.1 $(INSTALL_BASH)/kvo-run \
 	$(INSTALL_ZSH)/_kvo-run $(INSTALL_FISH)/kvo-run.fish
 MAN_PAGE := docs/kvo-run.1
@@ -158,10 +167,19 @@ install: build completions
 	install -m 644 $(COMPLETIONS)/kvo-run.fish $(INSTALL_FISH)/kvo-run.fish
 	rm -rf $(INSTALL_RUNTIME) && install -d $(INSTALL_RUNTIME)
 	cp -R Sources/KVOCore Sources/KVOOutput Sources/KVOFoundation Sources/RewriterProtocol Sources/RewriterHelper $(INSTALL_RUNTIME)/
+	@# Each example in its folder under scenarios/, with its X.out (a missing one fails the install).
+	rm -rf $(INSTALL_EXAMPLES)
+	@for f in $(EXAMPLES); do \
+		dest="$(INSTALL_EXAMPLES)/$${f#scenarios/}"; \
+		install -D -m 644 "$$f" "$$dest" && install -m 644 "$${f%.*}.out" "$${dest%.*}.out" || exit 1; \
+	done
+	@echo "installed $(words $(EXAMPLES)) examples in $(INSTALL_EXAMPLES)"
 
 uninstall:
 	rm -f $(INSTALLED)
-	rm -rf $(INSTALL_RUNTIME)
+	rm -rf $(INSTALL_RUNTIME) $(INSTALL_EXAMPLES)
+	@# share/kvo-run itself, when nothing else is left in it.
+	@rmdir "$(DESTDIR)$(PREFIX)/share/kvo-run" 2>/dev/null || true
 
 test-install: build
 	scripts/test-install

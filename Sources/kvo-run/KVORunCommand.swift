@@ -35,6 +35,7 @@ struct KVORunCommand: ParsableCommand {
               kvo-run check account.swift             check only
               kvo-run test tests/                     golden tests: X.swift or X.kvo, X.out
               kvo-run --generate-completion-script zsh   shell completion (bash, zsh, fish)
+              ls /usr/local/share/kvo-run/examples    the examples make install puts there
             """,
         version: Version.full,
         subcommands: [

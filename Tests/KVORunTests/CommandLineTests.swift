@@ -16,6 +16,8 @@ import Testing
         }
         #expect(help.out.contains("kvo-run [run] FILE.swift|FILE.kvo"))
         #expect(help.out.contains("check"))
+        // Issue 42 item 8: where `make install` puts the examples.
+        #expect(help.out.contains("/usr/local/share/kvo-run/examples"), "\(help.out)")
     }
 
     /// Issue 29: the top-level help listed the run options before USAGE.
@@ -115,6 +117,7 @@ import Testing
     @Test func completionScriptsCompleteKVOFiles() throws {
         let zsh = try CLI.run(["--generate-completion-script", "zsh"])
         #expect(zsh.out.contains("*.kvo"))
+        #expect(zsh.out.contains("*.swift"))
         let fish = try CLI.run(["--generate-completion-script", "fish"])
         #expect(fish.status == 0)
         #expect(fish.out.contains("kvo"))
@@ -157,20 +160,24 @@ import Testing
     }
 
     /// Each command line (the last word is the one completed) and what every
-    /// shell offers for it in a folder holding ok.kvo, other.txt and okdir/.
+    /// shell offers for it in a folder holding ok.kvo, ok.swift, other.txt and okdir/.
     /// Without a subcommand the words are run's, the first word may also be a
     /// subcommand's name; after a subcommand, completion is the parser's.
+    /// Issue 42: `.swift` files complete wherever `.kvo` files do.
     static let completionCases: [(line: String, completions: Set<String>)] = [
-        ("kvo-run ok", ["ok.kvo", "okdir"]),
+        ("kvo-run ok", ["ok.kvo", "ok.swift", "okdir"]),
         ("kvo-run --format j", ["json"]),
-        ("kvo-run --format json o", ["ok.kvo", "okdir"]),
+        ("kvo-run --format json o", ["ok.kvo", "ok.swift", "okdir"]),
         ("kvo-run ru", ["run"]),
-        ("kvo-run ", ["ok.kvo", "okdir", "run", "check", "test", "graph", "trace", "cache", "help"]),
+        ("kvo-run ", ["ok.kvo", "ok.swift", "okdir", "run", "check", "test", "graph", "trace", "cache", "help"]),
         ("kvo-run --ke", ["--keep-going"]),
         ("kvo-run ok.kvo --format t", ["text"]),
-        ("kvo-run run ok", ["ok.kvo", "okdir"]),
+        ("kvo-run run ok", ["ok.kvo", "ok.swift", "okdir"]),
         ("kvo-run run --format j", ["json"]),
-        ("kvo-run check o", ["ok.kvo", "okdir"]),
+        ("kvo-run check o", ["ok.kvo", "ok.swift", "okdir"]),
+        ("kvo-run test o", ["ok.kvo", "ok.swift", "okdir"]),
+        ("kvo-run graph o", ["ok.kvo", "ok.swift", "okdir"]),
+        ("kvo-run trace o", ["ok.kvo", "ok.swift", "okdir"]),
         ("kvo-run test --u", ["--update", "--update-errors"]),
         ("kvo-run cache c", ["clean"]),
     ]
@@ -195,6 +202,7 @@ import Testing
         }
         let work = try Folder()
         try work.write("ok.kvo", "print(1)\n")
+        try work.write("ok.swift", "import Foundation\n")
         try work.write("other.txt", "")
         try FileManager.default.createDirectory(
             at: work.url.appendingPathComponent("okdir"), withIntermediateDirectories: false)

@@ -11,16 +11,17 @@ struct Scenario: CustomTestStringConvertible, Sendable {
     let relativePath: String
     var testDescription: String { relativePath }
 
-    /// Every `scenarios/**/*.kvo` of the package, found from this file's path.
+    /// Every golden of the package, `scenarios/**/X.kvo` and `X.swift`, found
+    /// from this file's path as `kvo-run test scenarios` finds them.
     static let all: [Scenario] = {
         let folder = packageRoot().appendingPathComponent("scenarios").path
-        return Files.find(under: folder, suffix: ".kvo").map {
+        return Golden.find([folder]).files.map {
             Scenario(path: $0, relativePath: String($0.dropFirst(folder.count + 1)))
         }
     }()
 }
 
-/// docs/cli.md#test: every `X.kvo` beside an `X.out` holding all it prints and, when
+/// docs/cli.md#test: every `X.kvo` or `X.swift` beside an `X.out` holding all it prints and, when
 /// the status is not 0, a last line `# exit status: N`.
 /// `UPDATE_GOLDENS=1 swift test --filter GoldenTests` rewrites the `.out` files.
 @Suite struct GoldenTests {
@@ -28,6 +29,18 @@ struct Scenario: CustomTestStringConvertible, Sendable {
 
     @Test func thereAreScenarios() {
         #expect(Scenario.all.count > 0, "no scenarios found under \(packageRoot().path)/scenarios")
+    }
+
+    /// Issue 42: the Swift goldens are `X.swift`, run as `kvo-run test` runs
+    /// them; a `.swift` golden's `.out` is `X.out`.
+    @Test func theSwiftGoldensAreSwiftFiles() {
+        let swift = Scenario.all.filter { $0.relativePath.hasPrefix("swift/") }
+        #expect(swift.count > 0)
+        #expect(swift.allSatisfy { $0.relativePath.hasSuffix(".swift") }, "\(swift.map(\.relativePath))")
+        #expect(
+            Golden.expectedPath(for: "scenarios/swift/01_dynamic_or_not.swift")
+                == "scenarios/swift/01_dynamic_or_not.out")
+        #expect(Golden.expectedPath(for: "a/b.kvo") == "a/b.out")
     }
 
     @Test(arguments: Scenario.all)

@@ -12,7 +12,8 @@ public struct CheckCommand: ParsableCommand {
         abstract: "Parse and check scenarios without running them.",
         discussion: "Examples:\n  kvo-run check bank.kvo\n  kvo-run check scenarios/*.kvo")
 
-    @Argument(help: "The scenarios to check; '-' reads standard input.", completion: .file(extensions: ["kvo"]))
+    @Argument(
+        help: "The scenarios to check; '-' reads standard input.", completion: .file(extensions: ["kvo", "swift"]))
     var files: [String]
 
     @Option(help: "Output format: text or json.")

@@ -6,7 +6,7 @@ import ArgumentParser
 /// At the root they offer only the subcommands' names, so `kvo-run ok<TAB>`
 /// (that is, `kvo-run run ok.kvo`) and `kvo-run --format j<TAB>` completed
 /// nothing; only `kvo-run run ok<TAB>` did. Patched, unless the first word
-/// names a subcommand the words complete as `run`'s (`.kvo` files and
+/// names a subcommand the words complete as `run`'s (`.kvo` and `.swift` files and
 /// directories, its options and their values), and the first word also as a
 /// subcommand's name; `kvo-run run|check|test …` complete as before.
 ///

@@ -13,15 +13,16 @@ public struct TestCommand: ParsableCommand {
 
     public static let configuration = CommandConfiguration(
         commandName: "test",
-        abstract: "Run golden tests: every X.kvo beside an X.out.",
+        abstract: "Run golden tests: every X.kvo or X.swift beside an X.out.",
         discussion: """
-            Each X.kvo under the given paths (default: scenarios/) runs and all it prints is compared \
-            with X.out, whose last line is '# exit status: N' when N is not 0. A scenario may execute \
+            Each X.kvo and X.swift under the given paths (default: scenarios/) runs and all it prints \
+            is compared with X.out, whose last line is '# exit status: N' when N is not 0. A scenario may execute \
             at most \(Golden.maxStepsPerScenario) statements, so that one that never ends fails. \
             A scenario's first line may ask for run options: '// kvo-run: --explain --max-steps 100' \
             (\(GoldenDirective.accepted)). \
             A scenario that does not compile is not recorded by --update unless it says \
-            '// kvo-run: --expect-errors' or --update-errors is given.
+            '// kvo-run: --expect-errors' or --update-errors is given. In a folder, an X.swift counts \
+            only beside its X.out (a folder of Swift holds other sources); name a new one to record it.
 
             Examples:
               kvo-run test
@@ -31,7 +32,9 @@ public struct TestCommand: ParsableCommand {
               kvo-run test --junit report.xml
             """)
 
-    @Argument(help: "Scenario files or folders (default: scenarios/).", completion: .file(extensions: ["kvo"]))
+    @Argument(
+        help: "Scenario or Swift files, or folders (default: scenarios/).",
+        completion: .file(extensions: ["kvo", "swift"]))
     var paths: [String] = []
 
     @Flag(help: "Rewrite the .out files from the current output.")
@@ -88,13 +91,15 @@ public struct TestCommand: ParsableCommand {
                 Runner.stderr("kvo-run: no such file or folder '\(Self.visible(path))'\n")
                 return ExitStatus.usage
             }
-            let found = Files.find(paths, suffix: ".kvo")
-            let scenarios = found.files.filter { filter.map($0.contains) ?? true }
+            let found = Golden.find(paths)
+            var scenarios = found.files.filter { filter.map($0.contains) ?? true }
             let rejected = found.rejected.filter { filter.map($0.0.contains) ?? true }
+            let sharing = Golden.sharingGoldens(scenarios)
+            scenarios.removeAll { scenario in sharing.contains { $0.path == scenario } }
             if scenarios.isEmpty && rejected.isEmpty {
                 let which = filter.map { " matching '\($0)'" } ?? ""
                 Runner.stderr(
-                    "kvo-run: no scenarios (X.kvo files)\(Self.visible(which)) under "
+                    "kvo-run: no scenarios (X.kvo files, or X.swift files beside an X.out)\(Self.visible(which)) under "
                         + "\(Self.visible(paths.joined(separator: ", "))); "
                         + "name a folder or file that holds some\n")
                 return ExitStatus.failure
@@ -105,6 +110,11 @@ public struct TestCommand: ParsableCommand {
                 failed += 1
                 Runner.stdout("FAIL \(Self.visible(path))\ncannot read '\(Self.visible(path))': \(why)\n")
                 report.add(path, seconds: 0, failure: "cannot read '\(path)': \(why)")
+            }
+            for (path, why) in sharing {
+                failed += 1
+                Runner.stdout("FAIL \(Self.visible(path))\n\(Self.visible(why))\n")
+                report.add(path, seconds: 0, failure: why)
             }
             for scenario in scenarios {
                 let start = Clock.now()

@@ -355,13 +355,22 @@ public enum Files {
     }
 
     /// Every file under `paths` whose name ends with `suffix`, sorted, each
-    /// once. Folders are followed through symlinks but each is entered once
-    /// (a symlink loop would otherwise make the walk exponential); in folders,
-    /// only regular files count (a FIFO named X.kvo would block the reader).
-    /// A name that cannot be stat'ed (a dangling symlink) is listed, so that
-    /// reading it reports the error. A path named directly that is neither a
-    /// folder nor a regular file is rejected.
+    /// once (`find(_:accepting:)`, for every file so named).
     public static func find(_ paths: [String], suffix: String) -> Found {
+        find(paths) { path, _ in path.hasSuffix(suffix) }
+    }
+
+    /// Every file under `paths` that `accepts` takes, sorted, each once.
+    /// `accepts` is asked with the path and whether it was named directly
+    /// (`kvo-run test` takes a named `X.swift` whatever is beside it, and
+    /// one found in a folder only with its `X.out`). Folders are followed
+    /// through symlinks but each is entered once (a symlink loop would
+    /// otherwise make the walk exponential); in folders, only regular files
+    /// count (a FIFO named X.kvo would block the reader). A name that cannot
+    /// be stat'ed (a dangling symlink) is listed, so that reading it reports
+    /// the error. A path named directly that is neither a folder nor a
+    /// regular file is rejected.
+    public static func find(_ paths: [String], accepting accepts: (_ path: String, _ named: Bool) -> Bool) -> Found {
         var found = Found()
         var seenFolders: Set<Identity> = []
         var seenFiles: Set<Identity> = []
@@ -374,9 +383,9 @@ public enum Files {
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                walk(path, info, suffix: suffix, seenFolders: &seenFolders, into: &files)
+                walk(path, info, accepts: accepts, seenFolders: &seenFolders, into: &files)
             case S_IFREG:
-                if path.hasSuffix(suffix) { files.append((path, Identity(info))) }
+                if accepts(path, true) { files.append((path, Identity(info))) }
             default:
                 found.rejected.append(
                     (path, "it is \(kind(of: info.st_mode)), not a regular file; kvo-run test runs regular files only"))
@@ -392,7 +401,7 @@ public enum Files {
     }
 
     private static func walk(
-        _ root: String, _ rootInfo: stat, suffix: String, seenFolders: inout Set<Identity>,
+        _ root: String, _ rootInfo: stat, accepts: (String, Bool) -> Bool, seenFolders: inout Set<Identity>,
         into files: inout [(path: String, identity: Identity?)]
     ) {
         guard seenFolders.insert(Identity(rootInfo)).inserted else { return }
@@ -409,14 +418,14 @@ public enum Files {
                 var info = stat()
                 guard stat(system(full), &info) == 0 else {
                     // Dangling symlink or unreadable: listed so the error shows.
-                    if name.hasSuffix(suffix) { files.append((full, nil)) }
+                    if accepts(full, false) { files.append((full, nil)) }
                     continue
                 }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR:
                     if seenFolders.insert(Identity(info)).inserted { pending.append(full) }
                 case S_IFREG:
-                    if name.hasSuffix(suffix) { files.append((full, Identity(info))) }
+                    if accepts(full, false) { files.append((full, Identity(info))) }
                 default:
                     continue  // FIFOs, sockets, devices: never scenarios
                 }

@@ -1,12 +1,55 @@
 import KVOCore
 import KVOHost
 import KVOScript
-/// Golden files: `X.kvo` beside `X.out`, which holds everything the scenario
-/// prints (stdout and stderr, in order) and a last line `# exit status: N` when
-/// N ≠ 0. Used by `kvo-run test` and by the test suite.
+/// Golden files: `X.kvo` (a scenario) or `X.swift` (a Swift program) beside
+/// `X.out`, which holds everything it prints (stdout and stderr, in order) and
+/// a last line `# exit status: N` when N ≠ 0. Used by `kvo-run test` and by
+/// the test suite.
 public enum Golden {
+    /// The names a golden's source may end with. A `.kvo` that starts with
+    /// `import Foundation` is a Swift program too (SPEC §11.0), as the Swift
+    /// goldens were before `.swift` was taken; `.swift` keeps an editor's
+    /// Swift highlighting.
+    public static let sourceSuffixes = [".kvo", ".swift"]
+
+    /// `X.out` for `X.kvo` or `X.swift`; `NAME.out` beside any other name.
     public static func expectedPath(for scenario: String) -> String {
-        String(scenario.dropLast(4)) + ".out"
+        let suffix = sourceSuffixes.first { scenario.hasSuffix($0) } ?? ""
+        return String(scenario.dropLast(suffix.count)) + ".out"
+    }
+
+    /// The goldens under `paths` (files or folders, searched recursively):
+    /// every `X.kvo`, and every `X.swift` named directly or found beside its
+    /// `X.out`. A folder of Swift also holds sources that are no goldens (a
+    /// package's, a helper's), so there an `X.swift` without `X.out` is not
+    /// one; named directly, it is, and a missing `X.out` says how to make it.
+    public static func find(_ paths: [String]) -> Files.Found {
+        Files.find(paths) { path, named in
+            if path.hasSuffix(".kvo") { return true }
+            return path.hasSuffix(".swift") && (named || Files.exists(expectedPath(for: path)))
+        }
+    }
+
+    /// The goldens of `scenarios` that share their `X.out` with one before
+    /// them (`X.kvo` and `X.swift` both), each with why it is not run: the
+    /// two would record over each other's output.
+    public static func sharingGoldens(_ scenarios: [String]) -> [(path: String, why: String)] {
+        var owners: [String: String] = [:]
+        var sharing: [(path: String, why: String)] = []
+        for scenario in scenarios {
+            let golden = expectedPath(for: scenario)
+            if let owner = owners[golden] {
+                sharing.append(
+                    (
+                        scenario,
+                        "\(Files.baseName(owner)) and \(Files.baseName(scenario)) would share the golden "
+                            + "\(Files.baseName(golden)); rename one of them"
+                    ))
+            } else {
+                owners[golden] = scenario
+            }
+        }
+        return sharing
     }
 
     /// What running a scenario for a golden test gave.

@@ -28,7 +28,10 @@ enum TerminalPicture {
         }
         var name = Files.baseName(scenario)
         if name == "-" || name.isEmpty { name = "stdin" }
-        if name.hasSuffix(".kvo") { name = String(name.dropLast(4)) }
+        // bank.swift draws bank.graph.svg, as bank.kvo does.
+        if let suffix = Golden.sourceSuffixes.first(where: name.hasSuffix) {
+            name = String(name.dropLast(suffix.count))
+        }
         let path = folder + "/" + name + "." + what + suffix
         let status = write(path)
         if status == ExitStatus.success { Runner.stdout("the \(what) is in \(path) (\(hint))\n") }
