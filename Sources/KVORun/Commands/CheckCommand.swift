@@ -9,11 +9,20 @@ public struct CheckCommand: ParsableCommand {
 
     public static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Parse and check scenarios without running them.",
-        discussion: "Examples:\n  kvo-run check bank.kvo\n  kvo-run check scenarios/*.kvo")
+        abstract: "Parse and check Swift programs and scenarios without running them.",
+        discussion: """
+            A Swift program (.swift, or a file that starts with 'import Foundation') is rewritten and \
+            compiled by swiftc, not run; a scenario is parsed and checked.
+
+            Examples:
+              kvo-run check account.swift
+              kvo-run check bank.kvo
+              kvo-run check scenarios/*.kvo
+            """)
 
     @Argument(
-        help: "The scenarios to check; '-' reads standard input.", completion: .file(extensions: ["kvo", "swift"]))
+        help: "The Swift programs and scenarios to check; '-' reads standard input.",
+        completion: .file(extensions: ["kvo", "swift"]))
     var files: [String]
 
     @Option(help: "Output format: text or json.")

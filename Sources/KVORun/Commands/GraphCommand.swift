@@ -31,7 +31,7 @@ public struct GraphCommand: ParsableCommand {
               kvo-run graph bank.kvo | dot -Tpng -o bank.png
             """)
 
-    @Argument(help: "The scenario to run; '-' reads standard input.", completion: .file(extensions: ["kvo", "swift"]))
+    @Argument(help: "The Swift program or scenario to run; '-' reads standard input.", completion: .file(extensions: ["kvo", "swift"]))
     var file: String
 
     @Option(

@@ -24,7 +24,7 @@ public struct TraceCommand: ParsableCommand {
               kvo-run trace scenarios/objcio/01_labcolor_dependent_keys.kvo -o labcolor.svg
             """)
 
-    @Argument(help: "The scenario to run; '-' reads standard input.", completion: .file(extensions: ["kvo", "swift"]))
+    @Argument(help: "The Swift program or scenario to run; '-' reads standard input.", completion: .file(extensions: ["kvo", "swift"]))
     var file: String
 
     @Option(
