@@ -51,20 +51,27 @@ public func _kvoEntryBegins() {
     _KVOREPL.endPendingLine()
     fflush(stdout)
     fflush(stderr)
-    if _KVOProcess.shared.settings.repl != nil, fcntl(3, F_GETFD) >= 0, fcntl(4, F_GETFD) >= 0 {
+    let process = _KVOProcess.shared
+    if process.settings.repl != nil, fcntl(3, F_GETFD) >= 0, fcntl(4, F_GETFD) >= 0 {
         dup2(3, 1)
         dup2(4, 2)
         close(3)
         close(4)
     }
+    // `:explain on` explains the new entry (the earlier ones are not shown).
+    if process.settings.explain { process.lock.held { process.kvo.explains = true } }
     _KVOREPL.mark(ProgramChannel.REPL.begins)
 }
 
-/// After the new entry: its run reached the end.
-public func _kvoEntryEnds() {
+/// After the new entry: its run reached the end. `classes` are the
+/// program's top-level classes (the rewriter lists them), for the state the
+/// REPL asked for, written before the mark that keeps the entry.
+public func _kvoEntryEnds(_ classes: [AnyObject.Type] = []) {
     _kvoStart()
     _KVOREPL.endPendingLine()
     fflush(stdout)
+    let process = _KVOProcess.shared
+    if let state = process.replState { process.lock.held { state.write(declared: classes, process: process) } }
     _KVOREPL.mark(ProgramChannel.REPL.ends)
 }
 
