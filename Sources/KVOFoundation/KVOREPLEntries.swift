@@ -53,7 +53,14 @@ public func _kvoEntryBegins() {
     fflush(stderr)
     let process = _KVOProcess.shared
     if process.settings.repl != nil, fcntl(3, F_GETFD) >= 0, fcntl(4, F_GETFD) >= 0 {
-        dup2(3, 1)
+        // With --format json descriptor 1 is the pipe that makes the
+        // program's raw writes events (`_KVORawOutputCapture`), and the
+        // events have a descriptor of their own: that one moves.
+        if let capture = process.output.capture {
+            process.lock.held { capture.moveEvents(to: 3, depth: process.kvo.depth) }
+        } else {
+            dup2(3, 1)
+        }
         dup2(4, 2)
         close(3)
         close(4)
@@ -103,7 +110,15 @@ public let _kvoEcho = _KVOEchoSink()
 /// standard output, plain, in text and in JSON alike.
 public func ⇢ <T>(value: T, _: _KVOEchoSink) {
     _KVOREPL.endPendingLine()
-    fputs(_KVOPrinter.describe(value) + "\n", stdout)
+    let line = _KVOPrinter.describe(value) + "\n"
+    // With --format json the program's raw writes become print events
+    // (`_KVORawOutputCapture`): the echo goes to the events' stream itself.
+    let process = _KVOProcess.shared
+    if let capture = process.output.capture {
+        process.lock.held { capture.write(line, depth: process.kvo.depth) }
+    } else {
+        fputs(line, stdout)
+    }
 }
 
 /// A statement (an assignment, a call that returns nothing): no echo.

@@ -137,6 +137,20 @@ final class _KVORawOutputCapture: @unchecked Sendable {
         takeWritten(depth: depth, endingOpenLine: true)
     }
 
+    /// The REPL's new entry begins (`_kvoEntryBegins`): what the earlier
+    /// entries wrote goes, as events, where theirs went (out of sight), and
+    /// from here on the events go to `descriptor` (the terminal's). The
+    /// pipe stays descriptor 1, so the new entry's raw writes are still
+    /// events; the events keep their descriptor's number (the trap handler's).
+    func moveEvents(to descriptor: Int32, depth: Int) {
+        fflush(stdout)
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        takeWritten(depth: depth, endingOpenLine: true)
+        fflush(events)
+        dup2(descriptor, shared.pointee.eventsDescriptor)
+    }
+
     /// At the end: what the program wrote last, its open line too, and the
     /// events' stream flushed. False when the events could not be written.
     func finish(depth: Int) -> Bool {

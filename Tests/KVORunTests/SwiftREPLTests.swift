@@ -198,6 +198,11 @@ import _KVOTestSupport
             enter(terminal, "box.n = 3")
                 == "{\"event\":\"notify\",\"object\":\"box\",\"keyPath\":\"n\",\"observer\":\"t\",\"change\":{\"kind\":1},\"context\":null,\"depth\":0}\n{\"event\":\"print\",\"text\":\"seen\",\"depth\":1}\nkvo> "
         )
+        // The echo is plain text, in JSON too; a raw write is an event of the new entry's.
+        #expect(enter(terminal, "box.n + 1") == "4\nkvo> ")
+        #expect(
+            enter(terminal, "_ = fputs(\"raw\\n\", stdout)")
+                == "{\"event\":\"print\",\"text\":\"raw\",\"depth\":0}\nkvo> ")
         #expect(
             enter(terminal, "box.n = \"x\"")
                 == "{\"event\":\"error\",\"message\":\"cannot assign value of type 'String' to type 'Int'\",\"line\":1,\"column\":9}\nkvo> "
