@@ -45,6 +45,7 @@ public final class _KVOClassTable {
         }
         property.kvcHidden = !objc
         info.addProperty(property)
+        _KVOProcess.shared.replState?.record(info, name, type: V.self, objc: objc, dynamic: dynamic)
     }
 
     /// A method of no arguments KVC finds as a getter (`-key`, `-getKey`, `-isKey`).

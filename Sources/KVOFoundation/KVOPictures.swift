@@ -58,7 +58,7 @@ final class _KVOPictures {
 
     /// The graph of the bound objects now.
     func graph(_ process: _KVOProcess) -> String {
-        ObservationGraph.dot(from: process.boundObjects(), related: { process.relatedObjects(of: $0) })
+        process.observationGraph()
     }
 
     /// At the end of the run: the pictures asked for, written.

@@ -86,6 +86,8 @@ public final class _KVOProcess {
     let summaryPath: String?
     /// `--keep-going`, which a Swift program cannot honour: said when it ends.
     let keepGoing: Bool
+    /// What the REPL asked to know as the new entry ends (nil outside the REPL).
+    let replState: _KVOREPLState?
 
     var classes: [ObjectIdentifier: ClassInfo] = [:]
     /// The Swift object of each engine object: the engine hands back its own
@@ -150,11 +152,14 @@ public final class _KVOProcess {
         output.pictures = _KVOPictures(settings.picture)
         kvo = KVORuntime(sink: output)
         // The trace draws what caused each notification from the engine's
-        // --explain steps (none of them printed), as for a scenario.
-        kvo.explains = settings.explain || output.pictures?.trace != nil
+        // --explain steps (none of them printed), as for a scenario. The
+        // REPL's earlier entries run again unseen: their steps would be
+        // worked out for nobody, so `_kvoEntryBegins` turns explaining on.
+        kvo.explains = (settings.explain && settings.repl == nil) || output.pictures?.trace != nil
         kvo.explainsUnobservedReleases = false
         keepGoing = settings.keepGoing
         summaryPath = settings.summaryFile
+        replState = settings.repl?.stateFile.map { _KVOREPLState(path: $0) }
         if let depth = settings.maxDepth { kvo.maxDepth = depth }
         kvo.legacyDealloc = settings.legacyDealloc
         kvo.reportsNotifications = !settings.quiet

@@ -51,11 +51,13 @@ public func _kvoEntryBegins() {
     _KVOREPL.endPendingLine()
     fflush(stdout)
     fflush(stderr)
-    if _KVOProcess.shared.settings.repl != nil, fcntl(3, F_GETFD) >= 0, fcntl(4, F_GETFD) >= 0 {
-        // With JSON, descriptor 1 stays the runtime's pipe (_KVORawOutputCapture):
-        // its events go to the terminal.
-        if let capture = _KVOProcess.shared.output.capture {
-            capture.redirectEvents(to: 3, depth: _KVOProcess.shared.kvo.depth)
+    let process = _KVOProcess.shared
+    if process.settings.repl != nil, fcntl(3, F_GETFD) >= 0, fcntl(4, F_GETFD) >= 0 {
+        // With --format json descriptor 1 is the pipe that makes the
+        // program's raw writes events (`_KVORawOutputCapture`), and the
+        // events have a descriptor of their own: that one moves.
+        if let capture = process.output.capture {
+            process.lock.held { capture.moveEvents(to: 3, depth: process.kvo.depth) }
         } else {
             dup2(3, 1)
         }
@@ -63,14 +65,20 @@ public func _kvoEntryBegins() {
         close(3)
         close(4)
     }
+    // `:explain on` explains the new entry (the earlier ones are not shown).
+    if process.settings.explain { process.lock.held { process.kvo.explains = true } }
     _KVOREPL.mark(ProgramChannel.REPL.begins)
 }
 
-/// After the new entry: its run reached the end.
-public func _kvoEntryEnds() {
+/// After the new entry: its run reached the end. `classes` are the
+/// program's top-level classes (the rewriter lists them), for the state the
+/// REPL asked for, written before the mark that keeps the entry.
+public func _kvoEntryEnds(_ classes: [AnyObject.Type] = []) {
     _kvoStart()
     _KVOREPL.endPendingLine()
     fflush(stdout)
+    let process = _KVOProcess.shared
+    if let state = process.replState { process.lock.held { state.write(declared: classes, process: process) } }
     _KVOREPL.mark(ProgramChannel.REPL.ends)
 }
 
@@ -102,7 +110,15 @@ public let _kvoEcho = _KVOEchoSink()
 /// standard output, plain, in text and in JSON alike.
 public func ⇢ <T>(value: T, _: _KVOEchoSink) {
     _KVOREPL.endPendingLine()
-    fputs(_KVOPrinter.describe(value) + "\n", stdout)
+    let line = _KVOPrinter.describe(value) + "\n"
+    // With --format json the program's raw writes become print events
+    // (`_KVORawOutputCapture`): the echo goes to the events' stream itself.
+    let process = _KVOProcess.shared
+    if let capture = process.output.capture {
+        process.lock.held { capture.write(line, depth: process.kvo.depth) }
+    } else {
+        fputs(line, stdout)
+    }
 }
 
 /// A statement (an assignment, a call that returns nothing): no echo.

@@ -137,10 +137,12 @@ final class _KVORawOutputCapture: @unchecked Sendable {
         takeWritten(depth: depth, endingOpenLine: true)
     }
 
-    /// From now on the events go to `descriptor` (the REPL's terminal, as
-    /// its new entry begins); what was written before goes where the events
-    /// went until now.
-    func redirectEvents(to descriptor: Int32, depth: Int) {
+    /// The REPL's new entry begins (`_kvoEntryBegins`): what the earlier
+    /// entries wrote goes, as events, where theirs went (out of sight), and
+    /// from here on the events go to `descriptor` (the terminal's). The
+    /// pipe stays descriptor 1, so the new entry's raw writes are still
+    /// events; the events keep their descriptor's number (the trap handler's).
+    func moveEvents(to descriptor: Int32, depth: Int) {
         fflush(stdout)
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }

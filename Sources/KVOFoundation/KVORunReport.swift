@@ -77,6 +77,12 @@ extension _KVOProcess {
         return objects.sorted { $0.name < $1.name }
     }
 
+    /// The observation graph (DOT) of the bound objects now: what `kvo-run
+    /// graph` draws, and the REPL's `:graph`.
+    func observationGraph() -> String {
+        ObservationGraph.dot(from: boundObjects(), related: { self.relatedObjects(of: $0) })
+    }
+
     /// The objects `object`'s Swift object holds in its stored properties
     /// (a scenario's object holds them in its slots), superclass's first.
     /// Read by reflection: no getter of the program runs for a picture.

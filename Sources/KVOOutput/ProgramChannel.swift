@@ -69,6 +69,7 @@ public enum ProgramChannel {
             }
             if let repl {
                 environment.append((Name.replMarks, repl.marksFile))
+                if let stateFile = repl.stateFile { environment.append((Name.replState, stateFile)) }
                 environment.append(
                     (Name.replEntries, repl.entries.map { "\($0.firstLine) \($0.name)" }.joined(separator: "\n")))
             }
@@ -96,7 +97,9 @@ public enum ProgramChannel {
                 picture = .trace(file: file, title: lookup(Name.traceTitle) ?? "kvo-run trace")
             }
             if let marks = lookup(Name.replMarks) {
-                repl = REPL(marksFile: marks, entries: REPL.entries(lookup(Name.replEntries) ?? ""))
+                repl = REPL(
+                    marksFile: marks, entries: REPL.entries(lookup(Name.replEntries) ?? ""),
+                    stateFile: lookup(Name.replState))
             }
         }
 
@@ -120,6 +123,7 @@ public enum ProgramChannel {
             static let traceTitle = "KVO_TRACE_TITLE"
             static let replMarks = "KVO_REPL_MARKS"
             static let replEntries = "KVO_REPL_ENTRIES"
+            static let replState = "KVO_REPL_STATE"
         }
     }
 
@@ -139,6 +143,9 @@ public enum ProgramChannel {
         public var marksFile: String
         /// Each entry's first line in the whole program and its name.
         public var entries: [Entry]
+        /// Where the run writes the session's state (`REPLState`) as the new
+        /// entry ends; nil: not asked for (`:info`'s run).
+        public var stateFile: String?
 
         public struct Entry: Equatable, Sendable {
             public let firstLine: Int
@@ -149,9 +156,10 @@ public enum ProgramChannel {
             }
         }
 
-        public init(marksFile: String, entries: [Entry]) {
+        public init(marksFile: String, entries: [Entry], stateFile: String? = nil) {
             self.marksFile = marksFile
             self.entries = entries
+            self.stateFile = stateFile
         }
 
         public static let begins = "begins"
@@ -169,6 +177,140 @@ public enum ProgramChannel {
                 }
                 return Entry(firstLine: first, name: String(line[line.index(after: space)...]))
             }
+        }
+    }
+
+    /// What the REPL's program holds as its new entry ends (SPEC §10.1),
+    /// written by the runtime into `REPL.stateFile`: the objects bound to
+    /// names, the program's classes and the observation graph. kvo-run keeps
+    /// the state of the run that kept the entry, so `:objects`, `:classes`,
+    /// `:graph` and Tab completion show the session after its last accepted
+    /// entry without running the program again (and so without running again
+    /// what reads the clock, or may not do the same twice).
+    public struct REPLState: Equatable, Sendable {
+        /// An object bound to a name (§3.1), as a picture names it.
+        public struct Object: Equatable, Sendable {
+            public var name: String
+            /// Its class as Swift names it (`Account`).
+            public var className: String
+            /// Its `description` as the runtime gives it (`<main.Account: acct>`).
+            public var description: String
+            /// Observances registered on it; nil: released (`release(x)`).
+            public var observances: Int?
+
+            public init(name: String, className: String, description: String, observances: Int?) {
+                self.name = name
+                self.className = className
+                self.description = description
+                self.observances = observances
+            }
+        }
+
+        /// A property as the class's KVC table describes it.
+        public struct Property: Equatable, Sendable {
+            public var name: String
+            /// Its Swift type (`Double`, `Account?`).
+            public var type: String
+            /// KVC and KVO see it (`@objc`).
+            public var objc: Bool
+            /// A Swift assignment to it notifies (`@objc dynamic`).
+            public var dynamic: Bool
+
+            public init(name: String, type: String, objc: Bool, dynamic: Bool) {
+                self.name = name
+                self.type = type
+                self.objc = objc
+                self.dynamic = dynamic
+            }
+        }
+
+        /// A class: the program's own, the classes of the bound objects,
+        /// and their superclasses.
+        public struct Class: Equatable, Sendable {
+            public var name: String
+            /// nil for NSObject.
+            public var superclass: String?
+            /// Declared by the program (else the runtime's: `Progress`…).
+            public var declared: Bool
+            /// The properties it declares itself, in order (inherited ones are its superclass's).
+            public var properties: [Property]
+
+            public init(name: String, superclass: String?, declared: Bool, properties: [Property]) {
+                self.name = name
+                self.superclass = superclass
+                self.declared = declared
+                self.properties = properties
+            }
+        }
+
+        public var objects: [Object] = []
+        public var classes: [Class] = []
+        /// The observation graph (DOT), as `kvo-run graph` draws it.
+        public var graph = ""
+
+        public init() {}
+
+        /// One line per object, class and property (fields split by tabs,
+        /// a property after its class), then `graph` and the DOT to the end.
+        public var encoded: String {
+            var lines: [String] = []
+            for object in objects {
+                lines.append(
+                    Self.line(
+                        "object", object.name, object.className, object.description,
+                        object.observances.map(String.init) ?? "released"))
+            }
+            for cls in classes {
+                lines.append(Self.line("class", cls.name, cls.superclass ?? "", cls.declared ? "declared" : "runtime"))
+                for property in cls.properties {
+                    lines.append(
+                        Self.line(
+                            "property", property.name, property.type, property.objc ? "objc" : "-",
+                            property.dynamic ? "dynamic" : "-"))
+                }
+            }
+            lines.append("graph")
+            return lines.joined(separator: "\n") + "\n" + graph
+        }
+
+        /// Fields never hold a tab or a newline (names and types do not; a
+        /// description is written on one line).
+        private static func line(_ fields: String...) -> String {
+            fields.map { String($0.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 }) }
+                .joined(separator: "\t")
+        }
+
+        /// nil for a text without its `graph` line (a run cut short while writing).
+        public init?(decoding text: String) {
+            var rest = Substring(text)
+            while let end = rest.firstIndex(of: "\n") {
+                let line = rest[..<end]
+                rest = rest[rest.index(after: end)...]
+                if line == "graph" {
+                    graph = String(rest)
+                    return
+                }
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                switch (fields.first, fields.count) {
+                case ("object", 5):
+                    objects.append(
+                        Object(
+                            name: fields[1], className: fields[2], description: fields[3], observances: Int(fields[4])))
+                case ("class", 4):
+                    classes.append(
+                        Class(
+                            name: fields[1], superclass: fields[2].isEmpty ? nil : fields[2],
+                            declared: fields[3] == "declared", properties: []))
+                case ("property", 5) where !classes.isEmpty:
+                    classes[classes.count - 1].properties.append(
+                        Property(
+                            name: fields[1], type: fields[2], objc: fields[3] == "objc", dynamic: fields[4] == "dynamic"
+                        ))
+                default:
+                    continue
+                }
+            }
+            return nil
         }
     }
 

@@ -5,8 +5,9 @@ import SwiftSyntax
 /// far and the new one, one after another, as one `main.swift`. Each entry
 /// keeps its own name and line numbers in every diagnostic; the runtime is
 /// told where the new entry starts (`_kvoEntryBegins()`), so that only what
-/// it prints is shown, and where the program ends (`_kvoEntryEnds()`), so
-/// that kvo-run keeps only an entry whose run reached it; a top-level
+/// it prints is shown, and where the program ends (`_kvoEntryEnds(…)`,
+/// given the program's classes, for the state the REPL keeps), so that
+/// kvo-run keeps only an entry whose run reached it; a top-level
 /// expression echoes its value (`⇢ _kvoEcho`), in every entry alike, so that
 /// a replayed entry runs exactly the code it ran before.
 enum SwiftREPLProgram {
@@ -37,8 +38,10 @@ enum SwiftREPLProgram {
         if starts.count == 1 {
             edits.append(Edit(start: 0, end: 0, text: "_kvoEntryBegins()\n"))
         }
+        let declared = REPLDeclarationCollector(tree)
         let result = SwiftRewriter.rewrite(
-            tree, source: joined, lines: lines, echoes: true, edits: edits, last: "\n_kvoEntryEnds()\n")
+            tree, source: joined, lines: lines, echoes: true, edits: edits,
+            last: "\n_kvoEntryEnds(\(declared.describable))\n")
         let lastFirst = firstLines.last ?? 1
         let warnings = result.warnings.compactMap { warning -> RewriterRemark? in
             guard warning.line >= lastFirst else { return nil }
@@ -47,7 +50,8 @@ enum SwiftREPLProgram {
                 length: warning.length)
         }
         return REPLProgram(
-            source: result.source, joined: joined, firstLines: firstLines, warnings: warnings, problem: problem)
+            source: result.source, joined: joined, firstLines: firstLines, warnings: warnings, problem: problem,
+            declarations: declared.declarations)
     }
 
     /// A top-level statement that begins in one entry and goes on into the

@@ -114,13 +114,45 @@ public struct REPLProgram: Equatable, Sendable {
     /// Why the new entry cannot follow the others, at its own line and
     /// column: Swift reads it as part of the entry before it.
     public let problem: RewriterRemark?
+    /// What the entries declare, the new one included: once the REPL keeps
+    /// the entry, the names it completes.
+    public let declarations: REPLDeclarations
 
-    public init(source: String, joined: String, firstLines: [Int], warnings: [RewriterRemark], problem: RewriterRemark?)
-    {
+    public init(
+        source: String, joined: String, firstLines: [Int], warnings: [RewriterRemark], problem: RewriterRemark?,
+        declarations: REPLDeclarations = REPLDeclarations()
+    ) {
         self.source = source
         self.joined = joined
         self.firstLines = firstLines
         self.warnings = warnings
         self.problem = problem
+        self.declarations = declarations
+    }
+}
+
+/// What the REPL's entries declare at top level, as Swift's parser reads
+/// them (SPEC §10.1): the names Tab completes in a Swift session.
+public struct REPLDeclarations: Equatable, Sendable {
+    /// Top-level variables, functions and types.
+    public var names: [String]
+    /// Each type's members, its extensions' included: properties by name,
+    /// methods as far as their first argument (`deposit(`, `reset()`,
+    /// `move(to: `). Not its static members, initializers or nested types.
+    public var members: [String: [String]]
+    /// Each class's superclass: the first type it inherits from.
+    public var superclasses: [String: String]
+    /// A top-level variable's type where its declaration says it: its
+    /// annotation, or the program's own type it calls (`let a = Account()`).
+    public var variableTypes: [String: String]
+
+    public init(
+        names: [String] = [], members: [String: [String]] = [:], superclasses: [String: String] = [:],
+        variableTypes: [String: String] = [:]
+    ) {
+        self.names = names
+        self.members = members
+        self.superclasses = superclasses
+        self.variableTypes = variableTypes
     }
 }

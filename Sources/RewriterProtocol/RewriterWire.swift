@@ -71,6 +71,7 @@ public enum RewriterWire {
             for line in program.firstLines { fields.add(line) }
             fields.add(program.warnings)
             fields.add(program.problem.map { [$0] } ?? [])
+            fields.add(program.declarations)
         case .isIncomplete(let answer):
             fields.add("incomplete")
             fields.add(answer ? 1 : 0)
@@ -102,9 +103,11 @@ public enum RewriterWire {
             let firstLines = try (0..<reader.count()).map { _ in try reader.int() }
             let warnings = try reader.remarks()
             let problem = try reader.remarks().first
+            let declarations = try reader.declarations()
             return .replProgram(
                 REPLProgram(
-                    source: source, joined: joined, firstLines: firstLines, warnings: warnings, problem: problem))
+                    source: source, joined: joined, firstLines: firstLines, warnings: warnings, problem: problem,
+                    declarations: declarations))
         case "incomplete":
             return .isIncomplete(try reader.int() != 0)
         case "replace":
@@ -149,6 +152,30 @@ public enum RewriterWire {
             for entry in entries {
                 add(entry.text)
                 add(entry.name)
+            }
+        }
+
+        mutating func add(_ declarations: REPLDeclarations) {
+            add(declarations.names)
+            add(declarations.members.count)
+            for (type, members) in declarations.members.sorted(by: { $0.key < $1.key }) {
+                add(type)
+                add(members)
+            }
+            add(declarations.superclasses)
+            add(declarations.variableTypes)
+        }
+
+        mutating func add(_ strings: [String]) {
+            add(strings.count)
+            for string in strings { add(string) }
+        }
+
+        mutating func add(_ pairs: [String: String]) {
+            add(pairs.count)
+            for (key, value) in pairs.sorted(by: { $0.key < $1.key }) {
+                add(key)
+                add(value)
             }
         }
 
@@ -230,6 +257,23 @@ public enum RewriterWire {
 
         mutating func entries() throws -> [REPLEntry] {
             try (0..<count()).map { _ in REPLEntry(text: try string(), name: try string()) }
+        }
+
+        mutating func strings() throws -> [String] {
+            try (0..<count()).map { _ in try string() }
+        }
+
+        mutating func pairs() throws -> [String: String] {
+            let pairs = try (0..<count()).map { _ in (try string(), try string()) }
+            return Dictionary(pairs, uniquingKeysWith: { _, last in last })
+        }
+
+        mutating func declarations() throws -> REPLDeclarations {
+            let names = try strings()
+            let members = try (0..<count()).map { _ in (try string(), try strings()) }
+            return REPLDeclarations(
+                names: names, members: Dictionary(members, uniquingKeysWith: { _, last in last }),
+                superclasses: try pairs(), variableTypes: try pairs())
         }
 
         mutating func keyPaths() throws -> [RewriterKeyPath] {

@@ -1,6 +1,8 @@
 import _KVOTestSupport
 import Foundation
+import KVOOutput
 import KVOScript
+import RewriterProtocol
 @testable import KVORun
 import Testing
 
@@ -335,6 +337,69 @@ func runREPL(_ lines: [String], options: RunOptions = RunOptions()) -> REPLRun {
         #expect(
             Completion.complete(before: "x = ", word: ".in", session: session).candidates
                 == [".initial", ".insertion", ".intersect"])
+    }
+
+    /// Issue 42: `o.observe(\\.ba` completes the key path, as a key string does.
+    @Test func completionOffersASwiftKeyPathAfterBackslashDot() {
+        let (session, _, _) = capturingSession()
+        _ = session.run("class Account { var balance: Int = 0 }\nlet acct = Account()", file: "t.kvo")
+        #expect(
+            Completion.complete(before: "acct.observe(", word: "\\.ba", session: session).candidates == ["\\.balance"])
+    }
+
+    /// Issue 42: a Swift session completes from what its last kept run held
+    /// (the runtime's objects and class tables) and what its entries declare
+    /// (the rewriter's reading).
+    @Test func swiftCompletionReadsTheSessionsSnapshot() {
+        typealias State = ProgramChannel.REPLState
+        var state = State()
+        state.objects = [
+            .init(name: "ann", className: "Person", description: "<main.Person: ann>", observances: 0),
+            .init(name: "op", className: "Operation", description: "<NSOperation: op>", observances: 0),
+        ]
+        state.classes = [
+            .init(
+                name: "Person", superclass: "NSObject", declared: true,
+                properties: [
+                    .init(name: "name", type: "String", objc: true, dynamic: true),
+                    .init(name: "account", type: "Account?", objc: true, dynamic: true),
+                    .init(name: "cache", type: "Int", objc: false, dynamic: false),
+                ]),
+            .init(
+                name: "Account", superclass: "NSObject", declared: true,
+                properties: [.init(name: "balance", type: "Double", objc: true, dynamic: true)]),
+            .init(
+                name: "Operation", superclass: "NSObject", declared: false,
+                properties: [
+                    .init(name: "isFinished", type: "Bool", objc: true, dynamic: false),
+                    .init(name: "finished", type: "Bool", objc: true, dynamic: false),
+                ]),
+            .init(name: "NSObject", superclass: nil, declared: false, properties: []),
+        ]
+        let declarations = REPLDeclarations(
+            names: ["Account", "Person", "ann", "greeting", "op"], members: ["Person": ["greet(", "account", "name"]],
+            superclasses: ["Person": "NSObject", "Account": "NSObject"], variableTypes: ["later": "Person"])
+        let source = SwiftCompletion(snapshot: SwiftREPLSnapshot(state: state, declarations: declarations))
+        func candidates(_ before: String, _ word: String) -> [String] {
+            Completion.complete(before: before, word: word, source: source).candidates
+        }
+        #expect(candidates("", "ann.gr") == ["ann.greet("])
+        #expect(candidates("", "ann.ca") == ["ann.cache"])
+        #expect(candidates("", "ann.obs") == ["ann.observationInfo", "ann.observe(\\."])
+        // A variable declared with a type of the program's, before any run made its object.
+        #expect(candidates("", "later.na") == ["later.name"])
+        // Foundation's table names `finished` beside `isFinished`; Swift code writes the second.
+        #expect(candidates("", "op.fin") == [])
+        #expect(candidates("", "op.isF") == ["op.isFinished"])
+        #expect(candidates("", "gree") == ["greeting"])
+        #expect(candidates("", "Pers") == ["Person"])
+        // Keys KVO sees, through an optional to-one relationship.
+        #expect(candidates("ann.observe(", "\\.a") == ["\\.account?."])
+        #expect(candidates("ann.observe(", "\\.account?.b") == ["\\.account?.balance"])
+        #expect(candidates("ann.observe(", "\\.c") == [], "not @objc: KVO cannot see it")
+        #expect(candidates("ann.addObserver(ann, forKeyPath: \"", "account.") == ["account.balance"])
+        #expect(candidates("ann.addObserver(ann, forKeyPath: \"", "a") == ["account."])
+        #expect(candidates(":info ", "") == ["ann", "op"])
     }
 
     @Test func completionOffersFilesAfterLoadAndSave() {

@@ -54,7 +54,8 @@ import Testing
         settings.trapFile = "/tmp/trap"
         settings.summaryFile = "/tmp/summary"
         settings.picture = .trace(file: "/tmp/p", title: "t")
-        settings.repl = .init(marksFile: "/tmp/m", entries: [.init(firstLine: 1, name: "<repl entry 1>")])
+        settings.repl = .init(
+            marksFile: "/tmp/m", entries: [.init(firstLine: 1, name: "<repl entry 1>")], stateFile: "/tmp/s")
         let environment = Dictionary(settings.environment, uniquingKeysWith: { $1 })
         #expect(ProgramChannel.Settings(environment: { environment[$0] }) == settings)
         #expect(ProgramChannel.Settings(environment: { _ in nil }) == ProgramChannel.Settings())
@@ -73,5 +74,33 @@ import Testing
         #expect(ProgramChannel.Summary(decoding: "") == nil)
         #expect(ProgramChannel.TrapMark(decoding: "12 5\n").map { [$0.line, $0.column] } == [12, 5])
         #expect(ProgramChannel.TrapMark(decoding: "0 0\n") == nil)
+    }
+
+    /// The REPL's state (issue 42) survives the trip from the runtime's file:
+    /// objects, classes with their properties, and the graph to the end.
+    @Test func theREPLStateComesBackWhole() {
+        var state = ProgramChannel.REPLState()
+        state.objects = [
+            .init(name: "ann", className: "Person", description: "<main.Person: ann>", observances: 2),
+            .init(name: "gone", className: "Person", description: "<main.Person: gone>", observances: nil),
+        ]
+        state.classes = [
+            .init(
+                name: "Person", superclass: "NSObject", declared: true,
+                properties: [
+                    .init(name: "name", type: "String", objc: true, dynamic: true),
+                    .init(name: "pet", type: "[String: Int]?", objc: false, dynamic: false),
+                ]),
+            .init(name: "NSObject", superclass: nil, declared: false, properties: []),
+        ]
+        state.graph = "digraph kvo {\n  n0 [label=\"a\tb\"];\n}\n"
+        #expect(ProgramChannel.REPLState(decoding: state.encoded) == state)
+        // A field never splits its line: a tab or a newline in it is a space.
+        var odd = ProgramChannel.REPLState()
+        odd.objects = [.init(name: "o", className: "C", description: "<C:\to\n>", observances: 0)]
+        #expect(ProgramChannel.REPLState(decoding: odd.encoded)?.objects.first?.description == "<C: o >")
+        // Cut short before the graph: no state.
+        #expect(ProgramChannel.REPLState(decoding: "object\tann\tPerson\t<main.Person: ann>\t0\n") == nil)
+        #expect(ProgramChannel.REPLState(decoding: "") == nil)
     }
 }

@@ -26,7 +26,8 @@ import Testing
         #expect(
             source.contains("_kvoEntryBoundary()\n#sourceLocation(file: \"<repl entry 2>\", line: 1)\n"), "\(source)")
         #expect(source.contains("_kvoEntryBegins()\n#sourceLocation(file: \"<repl>\", line: 1)\n"), "\(source)")
-        #expect(source.contains("\n_kvoEntryEnds()\n#sourceLocation(file: \"<repl>\", line: 2)\n"), "\(source)")
+        // The end, given the program's classes: the runtime describes them for `:classes`.
+        #expect(source.contains("\n_kvoEntryEnds([A.self])\n#sourceLocation(file: \"<repl>\", line: 2)\n"), "\(source)")
         // Runtime marks name the program's own lines; the runtime maps them
         // to the entry's. Top-level statements start a picture's statement.
         #expect(
@@ -35,6 +36,31 @@ import Testing
         // An assignment is an expression too: the operator takes it whole, and echoes nothing.
         #expect(source.contains("a.x = 1 ⇢ _kvoEcho"), "\(source)")
         #expect(program.problem == nil)
+    }
+
+    /// What Tab completes in a Swift session, read by Swift's parser
+    /// (issue 42): top-level names, each type's members (its extensions'
+    /// too), superclasses, and the types variables are declared with.
+    @Test func theEntriesDeclarationsAreReadForCompletion() throws {
+        let program = try TestRewriter.replProgram(
+            Self.entries(
+                "import Foundation",
+                "class A: NSObject {\n    @objc dynamic var x = 0\n    var y = 1\n    func f(_ a: Int) { }\n"
+                    + "    func g(to b: Int) { }\n    func h() { }\n    static func s() { }\n    static var t = 0\n}",
+                "extension A { @objc var z: Int { 1 } }", "struct P { var q = 1 }",
+                "let a = A(), b = 2\nvar (c, d) = (1, 2)\nlet p: P = P()\nlet n = Int(\"1\")",
+                "func top() { }\nfunc ==(l: P, r: P) -> Bool { true }", "class Box<T>: NSObject { }",
+                "typealias Alias = Int\nclass Sub: A { }", "class Twice: NSObject { }\nlet Twice2 = 1"))
+        let declared = program.declarations
+        #expect(
+            declared.names == ["A", "Alias", "Box", "P", "Sub", "Twice", "Twice2", "a", "b", "c", "d", "n", "p", "top"])
+        #expect(declared.members["A"] == ["f(", "g(to: ", "h()", "x", "y", "z"])
+        #expect(declared.members["P"] == ["q"])
+        #expect(declared.superclasses == ["A": "NSObject", "Box": "NSObject", "Sub": "A", "Twice": "NSObject"])
+        // `Int("1")` calls no type of the program's: its type is not guessed.
+        #expect(declared.variableTypes == ["a": "A", "p": "P"])
+        // Every class the runtime can be handed by name; not a generic one.
+        #expect(program.source.contains("_kvoEntryEnds([A.self, Sub.self, Twice.self])"), "\(program.source)")
     }
 
     @Test func onlyTheNewEntrysWarningsAtItsOwnLines() throws {

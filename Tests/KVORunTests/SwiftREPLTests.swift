@@ -108,7 +108,7 @@ import _KVOTestSupport
         #expect(terminal.transcript.contains("entry not kept"))
         #expect(enter(terminal, "print(\"after\")") == "after\nkvo> ")
 
-        // :info through the program; the interpreter's commands say they are not there.
+        // :info through the program.
         let info = enter(terminal, ":info acct")
         #expect(
             info.contains(
@@ -118,9 +118,6 @@ import _KVOTestSupport
             enter(terminal, ":info nobody").hasPrefix(
                 ":info takes a top-level variable that holds an NSObject, and 'nobody' is not one (cannot find 'nobody' in scope)"
             ))
-        #expect(
-            enter(terminal, ":objects")
-                == ":objects is not available in a Swift session yet: print the objects you want to see\nkvo> ")
 
         // :save writes the accepted entries: a Swift program that prints what the session printed.
         let file = folder.appendingPathComponent("session.kvo").path
@@ -201,9 +198,143 @@ import _KVOTestSupport
             enter(terminal, "box.n = 3")
                 == "{\"event\":\"notify\",\"object\":\"box\",\"keyPath\":\"n\",\"observer\":\"t\",\"change\":{\"kind\":1},\"context\":null,\"depth\":0}\n{\"event\":\"print\",\"text\":\"seen\",\"depth\":1}\nkvo> "
         )
+        // The echo is plain text, in JSON too; a raw write is an event of the new entry's.
+        #expect(enter(terminal, "box.n + 1") == "4\nkvo> ")
+        #expect(
+            enter(terminal, "_ = fputs(\"raw\\n\", stdout)")
+                == "{\"event\":\"print\",\"text\":\"raw\",\"depth\":0}\nkvo> ")
         #expect(
             enter(terminal, "box.n = \"x\"")
                 == "{\"event\":\"error\",\"message\":\"cannot assign value of type 'String' to type 'Int'\",\"line\":1,\"column\":9,\"file\":\"<repl>\"}\nkvo> "
         )
+    }
+
+    // MARK: The REPL's commands and Tab in a Swift session (issue 42)
+
+    /// Two classes, an object and a token: what the tests below look at.
+    func declareModel(_ terminal: Terminal) {
+        enter(
+            terminal,
+            "class Account: NSObject { @objc dynamic var balance: Double = 0; @objc var note = \"\"; var secret = 1 }")
+        enter(
+            terminal,
+            "class Person: NSObject { @objc dynamic var name = \"Ann\"; @objc dynamic var account: Account?; func greet(_ other: Person) { } }"
+        )
+        enter(terminal, "let ann = Person()")
+        enter(terminal, "let token = ann.observe(\\.name, options: [.new]) { _, _ in }")
+    }
+
+    @Test func objectsAndClassesShowTheProgramAsItsLastKeptEntryLeftIt() throws {
+        let terminal = try start()
+        #expect(enter(terminal, ":objects") == "no objects bound to names\nkvo> ")
+        #expect(enter(terminal, ":classes") == "no classes declared\nkvo> ")
+        enter(
+            terminal,
+            "class Account: NSObject { @objc dynamic var balance: Double = 0; @objc var note = \"\"; var secret = 1 }")
+        // A class is listed as soon as it is declared, with what KVO makes of each property.
+        #expect(
+            enter(terminal, ":classes")
+                == "Account: NSObject { balance: Double, note: String (not dynamic), secret: Int (not @objc) }\nkvo> ")
+        declareModel(terminal)
+        #expect(
+            enter(terminal, ":classes")
+                == "Account: NSObject { balance: Double, note: String (not dynamic), secret: Int (not @objc) }\n"
+                + "Person: NSObject { name: String, account: Account? }\nkvo> ")
+        let objects =
+            "ann: <main.Person: ann>, observed (1 observance)\ntoken: <_NSKeyValueObservation: token>, not observed\nkvo> "
+        #expect(enter(terminal, ":objects") == objects)
+        // An entry that is not kept leaves the session's objects as they were.
+        let raised = enter(terminal, "let ghost = Person(); ghost.setValue(1, forKey: \"nope\")")
+        #expect(raised.contains("entry not kept"), "\(raised)")
+        #expect(enter(terminal, ":obj") == objects)
+        enter(terminal, "let other = Person(); other.account = Account()")
+        #expect(
+            enter(terminal, ":objects")
+                == "ann: <main.Person: ann>, observed (1 observance)\nother: <main.Person: other>, not observed\n"
+                + "token: <_NSKeyValueObservation: token>, not observed\nkvo> ")
+    }
+
+    @Test func graphDrawsWhatKvoRunGraphDrawsOfTheProgram() throws {
+        let terminal = try start()
+        declareModel(terminal)
+        enter(terminal, "ann.account = Account(); let watch = ann.observe(\\.account?.balance) { _, _ in }")
+        // At a terminal, a picture in a temporary file.
+        let shown = enter(terminal, ":graph")
+        #expect(shown.hasPrefix("the graph is in "), "\(shown)")
+        #expect(shown.hasSuffix(" (':graph FILE' writes it elsewhere)\nkvo> "), "\(shown)")
+        let path = shown.components(separatedBy: "the graph is in ").last?.components(separatedBy: " (").first ?? ""
+        #expect(path.hasSuffix("/repl.graph.svg") || path.hasSuffix("/repl.graph.dot"), "\(path)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("ann"))
+        // The graph named is the one `kvo-run graph` draws of the session's program.
+        let dot = folder.appendingPathComponent("session.dot").path
+        #expect(enter(terminal, ":graph \(dot)") == "wrote \(dot)\nkvo> ")
+        let program = folder.appendingPathComponent("session.swift").path
+        enter(terminal, ":save \(program)")
+        let drawn = folder.appendingPathComponent("drawn.dot").path
+        let graph = try CLI.run(["graph", program, "-o", drawn])
+        #expect(graph.status == 0, "\(graph)")
+        let session = try String(contentsOfFile: dot, encoding: .utf8)
+        #expect(session == (try String(contentsOfFile: drawn, encoding: .utf8)))
+        #expect(session.contains("<B>ann</B>: Person") && session.contains("<B>token</B>"), "\(session)")
+        #expect(session.contains("forwarded for ann[1] (watch)"), "\(session)")
+    }
+
+    @Test func explainExplainsTheNextEntriesOnly() throws {
+        let terminal = try start()
+        declareModel(terminal)
+        #expect(enter(terminal, ":explain") == "explain is off; ':explain on' or ':explain off'\nkvo> ")
+        #expect(
+            enter(terminal, ":explain on") == "explain on: each step of the KVO machinery is shown as '#' lines\nkvo> ")
+        // The steps of this entry's change, and none of the earlier entries', run again unseen.
+        #expect(
+            enter(terminal, "ann.name = \"Bo\"")
+                == "# change of ann.name (kind 1, setting), automatic: KVO wraps the setter in willChange/didChange\n"
+                + "# will: ann[0] (token observes name) is pending; no old asked\n"
+                + "# pending stack (top last): [ann.name]\n"
+                + "# did: ann.name popped from the pending stack; 1 pending notification: ann[0]\n"
+                + "# did: ann[0] (token observes name) is still registered: delivered; new = Bo read now\n"
+                + "ann.name → token {kind = 1; new = Bo}\nkvo> ")
+        #expect(enter(terminal, ":explain off") == "explain off\nkvo> ")
+        #expect(enter(terminal, "ann.name = \"Cy\"") == "ann.name → token {kind = 1; new = Cy}\nkvo> ")
+        // One switch for the REPL: it stays across :reset, into the next Swift session.
+        enter(terminal, ":explain on")
+        enter(terminal, ":reset")
+        enter(terminal, "import Foundation")
+        #expect(enter(terminal, ":explain") == "explain is on; ':explain on' or ':explain off'\nkvo> ")
+    }
+
+    /// Tab, then what the line shows; Ctrl-C clears it for the next.
+    func completing(
+        _ terminal: Terminal, _ typed: String, _ shown: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        terminal.clear()
+        terminal.send(typed + "\t")
+        terminal.expect(shown, timeout: 10, sourceLocation: sourceLocation)
+        terminal.send("\u{03}")
+        terminal.expect("kvo> ", sourceLocation: sourceLocation)
+    }
+
+    @Test func tabCompletesWhatTheEntriesDeclared() throws {
+        let terminal = try start()
+        declareModel(terminal)
+        enter(terminal, "func showAll() { }")
+        // Members of the object a name holds: its properties, its methods, NSObject's KVO.
+        completing(terminal, "ann.acc", "ann.account")
+        completing(terminal, "ann.gre", "ann.greet(")
+        completing(terminal, "ann.addObs", "ann.addObserver(")
+        // Names the entries declared: classes, functions, variables.
+        completing(terminal, "Pers", "Person ")
+        completing(terminal, "showA", "showAll ")
+        completing(terminal, "tok", "token ")
+        // Key paths: Swift's, through an optional with `?.`, and in strings.
+        completing(terminal, "ann.observe(\\.acc", "ann.observe(\\.account?.")
+        completing(terminal, "ann.observe(\\.account?.bal", "ann.observe(\\.account?.balance")
+        completing(terminal, "ann.addObserver(ann, forKeyPath: \"account.ba", "forKeyPath: \"account.balance\"")
+        // Meta-commands and their arguments.
+        completing(terminal, ":cla", ":classes ")
+        completing(terminal, ":info a", ":info ann")
+        // A name declared by the entry just accepted.
+        enter(terminal, "let later = Account()")
+        completing(terminal, "later.bal", "later.balance")
     }
 }

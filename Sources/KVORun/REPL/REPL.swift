@@ -1,5 +1,6 @@
 import KVOCore
 import KVOHost
+import KVOOutput
 import KVOScript
 
 /// The interactive loop: reads whole entries (continuing as a file would),
@@ -90,6 +91,7 @@ struct REPL<Input: LineInput> {
         }
         let swift = SwiftREPLSession(settings: swiftSettings, output: session.output, write: write)
         swift.settings.maxDepth = session.options.maxDepth
+        swift.settings.explain = session.kvo.explains
         // Only a Swift program that compiled and ran makes the session Swift.
         if swift.run(source, loadedFrom: file == "<repl>" ? nil : file) == .kept { self.swift = swift }
     }
@@ -112,8 +114,16 @@ struct REPL<Input: LineInput> {
         }
     }
 
+    /// What Tab completes from: the Swift program's state and declarations
+    /// after `import Foundation`, else the scenario session.
+    private var completion: any CompletionSource {
+        if let snapshot = swift?.snapshot { return SwiftCompletion(snapshot: snapshot) }
+        return session
+    }
+
     /// Reads lines until they make a whole entry; Ctrl-C starts over.
     private mutating func readEntry() -> String? {
+        input.useCompletion(completion)
         var lines: [String] = []
         while true {
             TerminalState.abandonEntry.store(false, ordering: .relaxed)
@@ -176,10 +186,6 @@ struct REPL<Input: LineInput> {
             write(":\(command) takes no argument; type :help for the list\n")
             return true
         }
-        if swift != nil, let why = Self.notInSwift[command] {
-            write(":\(command) is not available in a Swift session yet: \(why)\n")
-            return true
-        }
         switch command {
         case "help":
             write(Self.help)
@@ -199,10 +205,20 @@ struct REPL<Input: LineInput> {
             swift = nil
             write("session reset: no classes, objects or observations\n")
         case "objects":
-            let lines = session.objectSummary.map(\.replLine)
+            var objects = session.objectSummary
+            if swift != nil {
+                guard let snapshot = swiftState(for: command) else { return true }
+                objects = snapshot.objectSummary
+            }
+            let lines = objects.map(\.replLine)
             write(lines.isEmpty ? "no objects bound to names\n" : lines.joined(separator: "\n") + "\n")
         case "classes":
-            let lines = session.classSummary.map(\.replLine)
+            var classes = session.classSummary
+            if swift != nil {
+                guard let snapshot = swiftState(for: command) else { return true }
+                classes = snapshot.classSummary
+            }
+            let lines = classes.map(\.replLine)
             write(lines.isEmpty ? "no classes declared\n" : lines.joined(separator: "\n") + "\n")
         case "info":
             guard needsArgument("an object's name", example: "acct") else { return true }
@@ -221,23 +237,31 @@ struct REPL<Input: LineInput> {
             guard needsArgument("a limit and a number", example: "max-depth 2000") else { return true }
             set(argument)
         case "explain":
+            // One switch for both kinds of session: it stays as it is across :reset.
             REPLPictures.explain(argument, session: session)
+            swift?.settings.explain = session.kvo.explains
         case "graph":
-            REPLPictures.graph(argument, session: session)
+            if swift != nil {
+                guard let dot = swiftState(for: command)?.graph else { return true }
+                REPLPictures.graph(argument, dot: dot)
+            } else {
+                REPLPictures.graph(argument, dot: ObservationGraph.dot(from: session.boundObjects))
+            }
         default:
             break
         }
         return true
     }
 
-    /// The meta-commands that need the interpreter, and what to do instead.
-    static var notInSwift: [String: String] {
-        [
-            "objects": "print the objects you want to see",
-            "classes": "the classes are the ones your entries declare",
-            "explain": "'kvo-run --explain' works on scenarios without 'import Foundation'",
-            "graph": "'kvo-run graph' works on scenarios without 'import Foundation'",
-        ]
+    /// What the Swift session held after its last accepted entry, for
+    /// `:objects`, `:classes` and `:graph`; nil, said, when that run's state
+    /// could not be read back.
+    private func swiftState(for command: String) -> SwiftREPLSnapshot? {
+        guard let snapshot = swift?.snapshot, snapshot.state != nil else {
+            write(":\(command) cannot show the session: the run of its last entry left no state to read back\n")
+            return nil
+        }
+        return snapshot
     }
 
     /// A Swift identifier as `:info` takes it: letters, digits and `_`, not a digit first.
@@ -264,12 +288,13 @@ struct REPL<Input: LineInput> {
           :explain on|off    explain each step of the KVO machinery as '#' lines
           :graph [FILE]      the observation graph into FILE (.dot, or .svg with Graphviz), else a temporary file
         Tab completes keywords, names, members after 'name.', options after '.',
-        keys in forKeyPath: "…" and file names after :load and :save.
+        keys in forKeyPath: "…" and after \\. and file names after :load and :save.
         Ctrl-C clears the input or interrupts a running statement.
         After 'import Foundation' the session is a Swift program: each entry is compiled after
         the ones before it and the whole runs again, showing only what the new entry prints.
         An entry that does not compile, or whose run stops (an uncaught exception, a trap,
-        Ctrl-C), is not kept. :objects, :classes, :explain and :graph need a scenario.
+        Ctrl-C), is not kept. :objects, :classes and :graph show the program as its last kept
+        entry left it, :explain explains the next entries, and Tab completes what they declared.
 
         """
     }

@@ -18,8 +18,9 @@ enum REPLPictures {
         }
     }
 
-    static func graph(_ argument: String, session: Session) {
-        let dot = ObservationGraph.dot(from: session.boundObjects)
+    /// `dot`: the graph of the objects bound to names now (a scenario's, or
+    /// what the Swift program's last kept entry left).
+    static func graph(_ argument: String, dot: String) {
         guard !argument.isEmpty else {
             // DOT on a terminal is of no use: a picture in a temporary file.
             _ = TerminalPicture.write(

@@ -27,7 +27,7 @@ struct ReadlineInput: LineInput {
         history_comment_char = CChar(UInt8(ascii: "#"))
         history_write_timestamps = 1
         if let historyPath { Self.readHistory(historyPath) }
-        TerminalState.session = session
+        TerminalState.completion = session
         Self.installCompletion()
         Self.installInterruptHandler()
         Self.keepOutputOnInterrupt()
@@ -137,6 +137,10 @@ struct ReadlineInput: LineInput {
         _ = write(1, "^C\n", 3)
     }
 
+    mutating func useCompletion(_ source: any CompletionSource) {
+        TerminalState.completion = source
+    }
+
     mutating func remember(_ entry: String) {
         guard !entry.trimmingSpaces().isEmpty else { return }
         add_history(entry)
@@ -162,11 +166,11 @@ struct ReadlineInput: LineInput {
         }
         rl_attempted_completion_function = { text, start, _ in
             rl_attempted_completion_over = 1  // never fall back to file names
-            guard let text, let session = TerminalState.session else { return nil }
+            guard let text, let source = TerminalState.completion else { return nil }
             let word = String(cString: text)
             let line = rl_line_buffer.map { String(cString: $0) } ?? ""
             let before = String(decoding: line.utf8.prefix(Int(max(0, start))), as: UTF8.self)
-            let result = Completion.complete(before: before, word: word, session: session)
+            let result = Completion.complete(before: before, word: word, source: source)
             if result.files {
                 // `:load` / `:save`: readline's own file-name completion.
                 rl_attempted_completion_over = 0

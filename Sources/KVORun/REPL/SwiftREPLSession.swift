@@ -32,6 +32,9 @@ final class SwiftREPLSession {
 
     /// The accepted entries, as typed (or loaded).
     private(set) var entries: [String] = []
+    /// What the program held after the last accepted entry, and what the
+    /// entries declare (`:objects`, `:classes`, `:graph`, Tab).
+    private(set) var snapshot: SwiftREPLSnapshot?
     var settings: SwiftProgram.Settings
     /// Where diagnostics go: the session's output, as the interpreter's do.
     private let output: ScriptOutput
@@ -75,9 +78,12 @@ final class SwiftREPLSession {
         }
         let earlier = replacing.entries.map(\.text)
         let named = Self.named(earlier) + [REPLEntry(text: text, name: loadedFrom ?? "<repl>")]
-        let ran = compileAndRun(named, replaced: replacing.replaced, deadline: deadline)
-        if ran == .kept { entries = earlier + [text] }
-        return ran
+        let ran = compileAndRun(named, replaced: replacing.replaced, deadline: deadline, keepingState: true)
+        if ran.outcome == .kept {
+            entries = earlier + [text]
+            snapshot = ran.snapshot
+        }
+        return ran.outcome
     }
 
     /// The compiler, the runtime and the rewriter, found (and built) by
@@ -111,7 +117,10 @@ final class SwiftREPLSession {
     }
 
     /// Forgets every entry (`:reset`).
-    func reset() { entries = [] }
+    func reset() {
+        entries = []
+        snapshot = nil
+    }
 
     /// `:info NAME`: the observation info of the object a top-level
     /// variable holds, printed by the program itself after the entries (and
@@ -128,7 +137,7 @@ final class SwiftREPLSession {
             if firstError == nil, diagnostic.severity == .error, file == "<repl>" { firstError = diagnostic.message }
             return firstError != nil
         }
-        if ran == .rejected, let firstError {
+        if ran.outcome == .rejected, let firstError {
             return ":info takes a top-level variable that holds an NSObject, and '\(name)' is not one (\(firstError))"
         }
         return nil
@@ -136,13 +145,21 @@ final class SwiftREPLSession {
 
     // MARK: Compiling and running
 
+    /// How a run went, and with `keepingState`, what the program held as
+    /// its last entry ended (when it was kept).
+    private struct Ran {
+        let outcome: Outcome
+        var snapshot: SwiftREPLSnapshot?
+    }
+
     /// `hide` may take a compile diagnostic (and its file) out of the
-    /// report: true when it did.
+    /// report: true when it did. `keepingState`: the run writes what the
+    /// program holds as its last entry ends, for the snapshot.
     private func compileAndRun(
-        _ entries: [REPLEntry], replaced: [String], deadline: Deadline,
+        _ entries: [REPLEntry], replaced: [String], deadline: Deadline, keepingState: Bool = false,
         hide: ((Diagnostic, String) -> Bool)? = nil
-    ) -> Outcome {
-        guard let new = entries.last else { return .rejected }
+    ) -> Ran {
+        guard let new = entries.last else { return Ran(outcome: .rejected) }
         let texts = Dictionary(entries.map { ($0.name, SourceText($0.text)) }, uniquingKeysWith: { _, last in last })
         func report(_ diagnostic: Diagnostic, _ file: String) {
             output.report(diagnostic, file: file, source: texts[file] ?? SourceText(""))
@@ -152,14 +169,14 @@ final class SwiftREPLSession {
             program = try tools().rewriter.replProgram(entries, deadline: deadline)
         } catch {
             reportFailure(error, in: new.name)
-            return .rejected
+            return Ran(outcome: .rejected)
         }
         if let problem = program.problem {
             report(
                 Diagnostic(
                     .error, problem.message, at: SourceLocation(line: problem.line, column: problem.column),
                     length: problem.length), new.name)
-            return .rejected
+            return Ran(outcome: .rejected)
         }
         for warning in program.warnings {
             report(
@@ -188,12 +205,12 @@ final class SwiftREPLSession {
             if errorsInEarlierEntries, !replaced.isEmpty {
                 explainReplacement(replaced, new.name, SourceText(new.text))
             }
-            return .rejected
+            return Ran(outcome: .rejected)
         } catch {
             report(Diagnostic(.error, "\(error)", at: .init(line: 1, column: 1)), new.name)
-            return .rejected
+            return Ran(outcome: .rejected)
         }
-        return execute(binary, program, entries, deadline: deadline, report: report)
+        return execute(binary, program, entries, deadline: deadline, keepingState: keepingState, report: report)
     }
 
     /// After a compile error: the earlier entries run again with the
@@ -207,29 +224,37 @@ final class SwiftREPLSession {
                 at: .init(line: 1, column: 1)), file: file, source: source)
     }
 
+    /// The most of a state read back: its graph is capped
+    /// (`ObservationGraph`), so only a runaway write comes near it.
+    private static let stateLimit = 64 << 20
+
     private func execute(
-        _ binary: String, _ program: REPLProgram, _ entries: [REPLEntry], deadline: Deadline,
+        _ binary: String, _ program: REPLProgram, _ entries: [REPLEntry], deadline: Deadline, keepingState: Bool,
         report: (Diagnostic, String) -> Void
-    ) -> Outcome {
+    ) -> Ran {
         let new = entries.last?.name ?? "<repl>"
         let trapFile = SwiftProgram.temporaryPath("kvo-run-trap")
         let marks = SwiftProgram.temporaryPath("kvo-run-repl-marks")
         let sourcePath = SwiftProgram.temporaryPath("kvo-run-repl-source")
         let replayPath = SwiftProgram.temporaryPath("kvo-run-repl-replay")
-        defer { for path in [trapFile, marks, sourcePath, replayPath] { unlink(path) } }
+        let statePath = keepingState ? SwiftProgram.temporaryPath("kvo-run-repl-state") : nil
+        defer {
+            for path in [trapFile, marks, sourcePath, replayPath] + (statePath.map { [$0] } ?? []) { unlink(path) }
+        }
         // The runtime reads the program's lines back for its own diagnostics.
         try? Files.write(program.joined, to: sourcePath)
         var channel = SwiftProgram.programSettings(
             settings, display: new, sourcePath: sourcePath, trapFile: trapFile, colour: false)
         channel.repl = ProgramChannel.REPL(
             marksFile: marks,
-            entries: zip(program.firstLines, entries).map { .init(firstLine: $0.0, name: $0.1.name) })
+            entries: zip(program.firstLines, entries).map { .init(firstLine: $0.0, name: $0.1.name) },
+            stateFile: statePath)
         let environment = channel.environment
         let replay = open(replayPath, O_WRONLY | O_TRUNC | O_CLOEXEC)
         defer { if replay >= 0 { close(replay) } }
         guard replay >= 0 else {
             report(Diagnostic(.error, "cannot create a temporary file in /tmp", at: .init(line: 1, column: 1)), new)
-            return .rejected
+            return Ran(outcome: .rejected)
         }
         output.flush()
         Runner.flushStandardStreams()
@@ -246,7 +271,7 @@ final class SwiftREPLSession {
         }
         if case .notStarted(let why) = ending {
             report(Diagnostic(.error, "cannot start the compiled program: \(why)", at: .init(line: 1, column: 1)), new)
-            return .rejected
+            return Ran(outcome: .rejected)
         }
         guard reached.contains(ProgramChannel.REPL.begins) else {
             // Earlier entries that do not do again what they did (the clock,
@@ -259,12 +284,18 @@ final class SwiftREPLSession {
                     "the earlier entries, run again, stopped before this entry: they did not do what they did the first time; nothing changed (':save FILE' keeps them, ':reset' starts over)"
                         + (printed.isEmpty ? "" : "; what they printed this time ends with:\n" + printed),
                     at: .init(line: 1, column: 1)), new)
-            return .notKept
+            return Ran(outcome: .notKept)
         }
         let notKept = "entry not kept: its run stopped before its end; the session goes on as it was before it\n"
         switch ending {
         case .exited(0) where reached.contains(ProgramChannel.REPL.ends):
-            return .kept
+            // The state is written before the mark that keeps the entry.
+            let state = statePath.flatMap { try? Files.read($0, limit: Self.stateLimit) }.flatMap {
+                ProgramChannel.REPLState(decoding: $0)
+            }
+            return Ran(
+                outcome: .kept,
+                snapshot: keepingState ? SwiftREPLSnapshot(state: state, declarations: program.declarations) : nil)
         case .exited(0):
             write(
                 "entry not kept: it ended the program (exit) before its end; the session goes on as it was before it\n")
@@ -282,7 +313,7 @@ final class SwiftREPLSession {
         case .notStarted:
             break
         }
-        return .notKept
+        return Ran(outcome: .notKept)
     }
 }
 

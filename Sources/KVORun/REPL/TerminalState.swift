@@ -12,7 +12,8 @@ import Glibc
 /// on every other thread (`LargeStack.run`). The two flags the signal handler
 /// shares are atomics all the same.
 enum TerminalState {
-    nonisolated(unsafe) static var session: Session?
+    /// What Tab completes from (`ReadlineInput.useCompletion`).
+    nonisolated(unsafe) static var completion: (any CompletionSource)?
     nonisolated(unsafe) static var candidates: [String] = []
     nonisolated(unsafe) static var nextCandidate = 0
     /// readline is waiting for a line: Ctrl-C clears it rather than interrupting.

@@ -10,4 +10,10 @@ public struct ObjectSummary: Equatable, Sendable {
     /// The object as `print` shows it (`<Account: acct>`).
     public let description: String
     public let state: State
+
+    public init(name: String, description: String, state: State) {
+        self.name = name
+        self.description = description
+        self.state = state
+    }
 }
