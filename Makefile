@@ -161,7 +161,9 @@ completions: build
 install: build completions
 	install -d $(INSTALL_BIN) $(INSTALL_MAN) $(INSTALL_BASH) $(INSTALL_ZSH) $(INSTALL_FISH)
 	install -s -m 755 $(BIN) $(INSTALL_BIN)/kvo-run
-	install -m 644 $(MAN_PAGE) $(INSTALL_MAN)/kvo-run.1
+	@# The man page names /usr/local's folders: the installed one names $(PREFIX)'s.
+	sed 's|/usr/local/share/kvo-run|$(PREFIX)/share/kvo-run|g' $(MAN_PAGE) > $(INSTALL_MAN)/kvo-run.1
+	chmod 644 $(INSTALL_MAN)/kvo-run.1
 	install -m 644 $(COMPLETIONS)/kvo-run.bash $(INSTALL_BASH)/kvo-run
 	install -m 644 $(COMPLETIONS)/_kvo-run $(INSTALL_ZSH)/_kvo-run
 	install -m 644 $(COMPLETIONS)/kvo-run.fish $(INSTALL_FISH)/kvo-run.fish
