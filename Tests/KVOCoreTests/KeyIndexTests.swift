@@ -3,13 +3,15 @@ import Testing
 
 /// Issue 41: past `ObservationInfo.keyIndexThreshold` observances an object
 /// finds the observances of a changed key in its key index instead of
-/// walking them all. Each story here runs three times: with no padding (a
-/// few observances, no index), with a little (the index is built from the
-/// slots partway through) and with a lot (built before the story starts,
-/// every registration then appended to it). The padding is observances of
+/// walking them all (the index is built at the first change that looks a
+/// key up). Each story here runs three times: with no padding (a few
+/// observances, no index), with a little (the index is built from the slots
+/// partway through) and with a lot (built before the story's own
+/// registrations, each then appended to it). The padding is observances of
 /// keys nobody changes, registered between the story's own, so that the
-/// key's entries are spread among other keys'. All three must tell the same
-/// notifications in the same order.
+/// key's entries are spread among other keys', each batch followed by a
+/// change of a key nobody observes (which builds the index once past the
+/// threshold). All three must tell the same notifications in the same order.
 @Suite struct KeyIndexTests {
     /// Paddings per `pad` call: none; crossing the threshold partway (every
     /// story pads each of its objects at least three times); past it at once.
@@ -34,6 +36,8 @@ import Testing
                     try w.observe(object, observer, "pad\(next)")
                     next += 1
                 }
+                try w.will(object, "nobody")
+                try w.did(object, "nobody")
             }
         }
     }
@@ -433,13 +437,18 @@ import Testing
         #expect(first.observationInfo?.isKeyIndexed == true)
     }
 
-    /// Most objects have a few observances: they get no index.
-    @Test func fewObservancesBuildNoIndex() throws {
+    /// Most objects have a few observances: they get no index. Nor does an
+    /// object that is observed by many but not changed.
+    @Test func fewObservancesOrNoChangeBuildNoIndex() throws {
         let w = World()
         let (acct, alice) = try w.acctAndAlice()
         for _ in 1..<ObservationInfo.keyIndexThreshold { try w.observe(acct, alice, "balance") }
+        try w.set(acct, "balance", .double(1))
         #expect(acct.observationInfo?.isKeyIndexed == false)
         try w.observe(acct, alice, "interestRate")
+        #expect(acct.observationInfo?.isKeyIndexed == false)
+        try w.set(acct, "interestRate", .double(1))
         #expect(acct.observationInfo?.isKeyIndexed == true)
+        #expect(w.take().count == ObservationInfo.keyIndexThreshold)
     }
 }

@@ -3,9 +3,10 @@
 /// its key without walking those of every other key (an object observed for
 /// 25,000 keys, each set once, was quadratic).
 ///
-/// `ObservationInfo` builds one only past `ObservationInfo.keyIndexThreshold`
-/// observances: most objects have a few, for which walking them all is
-/// cheaper than hashing the key, and which should not pay a dictionary.
+/// `ObservationInfo` builds one only when a key is looked up among
+/// `ObservationInfo.keyIndexThreshold` observances or more: most objects
+/// have a few, for which walking them all is cheaper than hashing the key,
+/// and which should not pay a dictionary.
 ///
 /// A removed observance leaves a hole (nil) in each of its keys' lists, as
 /// it does in the info's slots, so a list is copied as it is (O(1)) into a
@@ -60,14 +61,17 @@ final class KeyIndex {
             return low
         }
 
+        /// Closes the holes in place: the storage is kept (no allocation,
+        /// unless a change still holds the old lists).
         private mutating func compact() {
-            var keptSerials: [Int] = []
-            keptSerials.reserveCapacity(live)
-            for (observance, serial) in zip(observances, serials) where observance != nil {
-                keptSerials.append(serial)
+            var kept = 0
+            for index in observances.indices where observances[index] != nil {
+                observances[kept] = observances[index]
+                serials[kept] = serials[index]
+                kept += 1
             }
-            observances = observances.filter { $0 != nil }
-            serials = keptSerials
+            observances.removeLast(observances.count - kept)
+            serials.removeLast(serials.count - kept)
         }
     }
 

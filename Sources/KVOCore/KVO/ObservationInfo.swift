@@ -24,8 +24,11 @@ public final class ObservationInfo {
     /// a walk of every observance at each call.
     private var automaticCount = 0
     private var classifiedUpTo = 0
-    /// The observances by the keys that trigger them, once there are
-    /// `keyIndexThreshold` (see `KeyIndex`); kept until the info is reset.
+    /// The observances by the keys that trigger them (see `KeyIndex`):
+    /// built the first time a key is looked up among `keyIndexThreshold`
+    /// observances or more, then kept in step until the info is reset. Not
+    /// at registration: an object that is observed by many and never
+    /// changed (adding and removing 1,000 observers) never needs one.
     private var keyIndex: KeyIndex?
     /// Whether it has built its key index (tests see which way a change went).
     var isKeyIndexed: Bool { keyIndex != nil }
@@ -47,8 +50,17 @@ public final class ObservationInfo {
     /// the info after it is taken do not show in it.
     @inline(__always)
     func observances(triggeredBy key: String) -> [Observance?] {
-        guard let keyIndex else { return slots }
-        return keyIndex.observances(triggeredBy: key)
+        if let keyIndex { return keyIndex.observances(triggeredBy: key) }
+        if count < Self.keyIndexThreshold { return slots }
+        return buildKeyIndex().observances(triggeredBy: key)
+    }
+
+    /// Out of line: `observances(triggeredBy:)` is inlined into every change.
+    @inline(never)
+    private func buildKeyIndex() -> KeyIndex {
+        let index = KeyIndex(slots)
+        keyIndex = index
+        return index
     }
 
     /// Whether some live observance (a root or a forwarding one) observes
@@ -125,11 +137,7 @@ public final class ObservationInfo {
         slots.append(observance)
         count += 1
         liveCounts?.append(live: true)
-        if let keyIndex {
-            keyIndex.append(observance)
-        } else if count >= Self.keyIndexThreshold {
-            keyIndex = KeyIndex(slots)
-        }
+        keyIndex?.append(observance)
     }
 
     func remove(_ observance: Observance) {
@@ -249,7 +257,6 @@ public final class ObservationInfo {
         precondition(automatic == automaticCount, "the automatic count disagrees with the classified slots")
         let indexed = byObserver.values.reduce(0) { $0 + $1.liveCount }
         precondition(indexed == roots, "the observer index does not hold exactly the live roots")
-        precondition(keyIndex != nil || count < Self.keyIndexThreshold, "no key index past the threshold")
         keyIndex?._checkInvariants(observances)
         if directSetVersion == version, let directSetKey {
             let fresh = computeDirectSet(of: directSetKey)
