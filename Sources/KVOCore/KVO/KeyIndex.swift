@@ -75,9 +75,35 @@ final class KeyIndex {
         }
     }
 
-    /// Indexes `observances` (an info's slots), in their order.
+    /// Indexes `observances` (an info's slots), in their order. Neighbours
+    /// usually share their key (B2's 10,000 observers of one key): the list
+    /// of the last key is kept at hand instead of hashed for each.
     init(_ observances: [Observance?]) {
-        for case let observance? in observances { append(observance) }
+        var lastKey: String?
+        var lastList: Dictionary<String, KeyList>.Index?
+        for case let observance? in observances {
+            if observance.largeClosure {
+                unkeyed.append(observance)
+                continue
+            }
+            for key in observance.triggerKeys {
+                if let lastList, let lastKey, key == lastKey {
+                    lists.values[lastList].append(observance)
+                    continue
+                }
+                if let index = lists.index(forKey: key) {
+                    lists.values[index].append(observance)
+                    lastList = index
+                } else {
+                    var list = KeyList()
+                    list.append(observance)
+                    lists[key] = list
+                    // The insertion may have moved every entry.
+                    lastList = nil
+                }
+                lastKey = key
+            }
+        }
     }
 
     func append(_ observance: Observance) {

@@ -50,8 +50,10 @@ public final class ObservationInfo {
     /// the info after it is taken do not show in it.
     @inline(__always)
     func observances(triggeredBy key: String) -> [Observance?] {
-        if let keyIndex { return keyIndex.observances(triggeredBy: key) }
+        // Few observances are walked, even when an index was built before
+        // some were removed: one comparison on the way of every set (B1).
         if count < Self.keyIndexThreshold { return slots }
+        if let keyIndex { return keyIndex.observances(triggeredBy: key) }
         return buildKeyIndex().observances(triggeredBy: key)
     }
 
