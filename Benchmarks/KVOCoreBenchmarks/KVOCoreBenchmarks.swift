@@ -82,6 +82,42 @@ final class SetFixture {
     }
 }
 
+/// B7 in small: one object with `keys` stored Int properties, each observed
+/// by one watcher with [.new, .old]; each iteration sets the next key, so a
+/// change finds its key's one observance among the others' (the key index).
+final class ManyKeysFixture {
+    let sink = DiscardingSink()
+    let runtime: KVORuntime
+    let object: KVOObject
+    let properties: [PropertyInfo]
+
+    init(keys: Int) throws {
+        runtime = KVORuntime(sink: sink)
+        let bag = ClassInfo(name: "Bag", superclass: nil)
+        properties = (0..<keys).map {
+            bag.addProperty(PropertyInfo(name: "k\($0)", type: .int, storage: .stored(slot: 0)))
+        }
+        let watcher = runtime.makeObject(ClassInfo(name: "Watcher", superclass: nil), name: "watcher")
+        object = runtime.makeObject(bag, name: "bag")
+        for property in properties {
+            try runtime.addObserver(watcher, to: .object(object), keyPath: property.name,
+                                    options: [.new, .old], context: nil)
+        }
+        // Every key once: one notification each.
+        for (index, property) in properties.enumerated() { try runtime.set(object, property, .int(index)) }
+        expect(runtime.notificationCount == keys, "\(keys) sets of \(keys) keys notified \(runtime.notificationCount) times")
+        expect(sink.count == keys, "the sink received \(sink.count) events for \(keys) sets")
+        let last = try runtime.get(object, properties[keys - 1])
+        expect(last.intValue == keys - 1, "the last key holds \(last), not \(keys - 1)")
+    }
+
+    /// Sets key `index % keys`.
+    @inline(__always)
+    func iterate(_ index: Int) throws {
+        try runtime.set(object, properties[index % properties.count], .int(index))
+    }
+}
+
 /// One `Counter` and `iterationsPerSample` watchers, none registered between samples.
 final class RegistrationFixture {
     let sink = DiscardingSink()
@@ -291,6 +327,17 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(fixture.runtime.notificationCount)
     } setup: {
         must("DependentStringFixture") { try DependentStringFixture() }
+    }
+
+    // (7): one object observed for 1,000 keys (B7 in small); each iteration
+    // sets one of them, every key once per sample.
+    Benchmark("set-one-of-1000-observed-keys") { benchmark, fixture in
+        for index in benchmark.scaledIterations {
+            must("set") { try fixture.iterate(index) }
+        }
+        blackHole(fixture.runtime.notificationCount)
+    } setup: {
+        must("ManyKeysFixture") { try ManyKeysFixture(keys: 1_000) }
     }
 
     // (5): observer on "account.balance"; each iteration swaps person.account

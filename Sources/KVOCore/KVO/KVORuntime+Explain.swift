@@ -198,7 +198,7 @@ extension KVORuntime {
             if record.observance.root == nil { recordedIdentities.insert(RegistrationIdentity(record.observance)) }
         }
         var seen: Set<ObjectIdentifier> = []
-        for case let entry? in info.slots where entry.isTriggered(by: key) {
+        for case let entry? in info.observances(triggeredBy: key) where entry.isTriggered(by: key) {
             let root = entry.root ?? entry
             guard root.isRegistered, seen.insert(ObjectIdentifier(root)).inserted else { continue }
             // `isIdentical(to:)` holds only between root observances.

@@ -36,7 +36,7 @@ extension KVORuntime {
         if !explains, info.count > 1, case .setting = spec, let direct = info.directSet(of: key) {
             // Every observance to notify reads `key` here: keep them as they
             // are now, and the old value once.
-            change.keepDirectObservers(info.slots)
+            change.keepDirectObservers(info.observances(triggeredBy: key))
             if direct.readsOld, let property = direct.property { change.sharedOld = try get(object, property) }
             return
         }
@@ -45,7 +45,7 @@ extension KVORuntime {
         let isSetting = spec.isSetting
         var hasPrior = false
         var sharedOldProperty: PropertyInfo?
-        for case let entry? in info.slots where entry.isTriggered(by: key) {
+        for case let entry? in info.observances(triggeredBy: key) where entry.isTriggered(by: key) {
             let root = entry.root ?? entry
             if entry.needsRebuild && !change.rebuild.contains(where: { $0 === root }) {
                 change.rebuild.append(root)

@@ -60,6 +60,10 @@ public final class Observance {
     var lastChangeStamp = 0
     /// Where it sits in its object's `ObservationInfo`.
     var position = 0
+    /// When it was last registered, in its object's `ObservationInfo`'s
+    /// count: grows with registration order, and unlike `position` is never
+    /// renumbered, so the info's key index finds it by this.
+    var serial = 0
     /// Taken out of its object's `ObservationInfo` (lazily out of its indexes).
     var isRemoved = false
     /// Whether it watches a key its class notifies automatically (so that

@@ -24,9 +24,52 @@ public final class ObservationInfo {
     /// a walk of every observance at each call.
     private var automaticCount = 0
     private var classifiedUpTo = 0
+    /// The observances by the keys that trigger them (see `KeyIndex`):
+    /// built the first time a key is looked up among `keyIndexThreshold`
+    /// observances or more, then kept in step until the info is reset. Not
+    /// at registration: an object that is observed by many and never
+    /// changed (adding and removing 1,000 observers) never needs one.
+    private var keyIndex: KeyIndex?
+    /// Whether it has built its key index (tests see which way a change went).
+    var isKeyIndexed: Bool { keyIndex != nil }
+    /// The next registration's `Observance.serial`.
+    private var nextSerial = 0
+    /// Observances past which a change looks its key up instead of walking
+    /// them all: below it the walk is a few comparisons of short strings,
+    /// and the index a dictionary per object that most objects (0 to 3
+    /// observances) would carry for nothing.
+    static let keyIndexThreshold = 16
 
     /// The live observances in registration order.
     public var observances: [Observance] { slots.compactMap { $0 } }
+
+    /// Every live observance a change of `key` may trigger, and maybe others
+    /// (ask each `isTriggered(by:)`), in registration order, with nil holes
+    /// like `slots`: all the slots for an info with few observances, else
+    /// those the key index lists for `key`. A copy-on-write copy: changes to
+    /// the info after it is taken do not show in it.
+    @inline(__always)
+    func observances(triggeredBy key: String) -> [Observance?] {
+        // Few observances are walked, even when an index was built before
+        // some were removed: one comparison on the way of every set (B1).
+        if count < Self.keyIndexThreshold { return slots }
+        if let keyIndex { return keyIndex.observances(triggeredBy: key) }
+        return buildKeyIndex().observances(triggeredBy: key)
+    }
+
+    /// Out of line: `observances(triggeredBy:)` is inlined into every change.
+    @inline(never)
+    private func buildKeyIndex() -> KeyIndex {
+        let index = KeyIndex(slots)
+        keyIndex = index
+        return index
+    }
+
+    /// Whether some live observance (a root or a forwarding one) observes
+    /// exactly the key `key`, found among the observances of that key.
+    public func hasObservance(ofKeyPath key: String) -> Bool {
+        observances(triggeredBy: key).contains { $0?.isKeyPath(key) ?? false }
+    }
 
     /// Changes with every append and removal: `directSet(of:)` is cached per version.
     private var version = 0
@@ -36,9 +79,10 @@ public final class ObservationInfo {
 
     /// What a set of `key` needs when every observance it triggers is a root
     /// observing exactly `key` here, without `.prior` (nil otherwise): then
-    /// the observances to notify are those of `slots` that `key` triggers, and
-    /// a change keeps the array itself (O(1)) instead of a record for each
-    /// (B2: 10,000 per set). Cached until the observances change.
+    /// the observances to notify are those of `observances(triggeredBy:)`
+    /// that `key` triggers, and a change keeps that array itself (O(1))
+    /// instead of a record for each (B2: 10,000 per set). Cached until the
+    /// observances change.
     func directSet(of key: String) -> DirectSet? {
         if directSetVersion == version, let directSetKey, directSetKey == key { return directSetAnswer }
         let answer = computeDirectSet(of: key)
@@ -51,7 +95,7 @@ public final class ObservationInfo {
     /// `directSet(of:)` worked out afresh.
     private func computeDirectSet(of key: String) -> DirectSet? {
         var answer: DirectSet? = DirectSet(property: nil, readsOld: false)
-        for case let entry? in slots where entry.isTriggered(by: key) {
+        for case let entry? in observances(triggeredBy: key) where entry.isTriggered(by: key) {
             guard entry.root == nil, !entry.needsRebuild, !entry.options.contains(.prior),
                 let property = entry.directProperty, entry.detailKey == key,
                 answer?.property == nil || answer?.property === property
@@ -85,6 +129,8 @@ public final class ObservationInfo {
     func append(_ observance: Observance) {
         version &+= 1
         observance.position = slots.count
+        observance.serial = nextSerial
+        nextSerial &+= 1
         observance.isRemoved = false
         if observance.root == nil {
             // One hash, and the entry is changed in place.
@@ -93,6 +139,7 @@ public final class ObservationInfo {
         slots.append(observance)
         count += 1
         liveCounts?.append(live: true)
+        keyIndex?.append(observance)
     }
 
     func remove(_ observance: Observance) {
@@ -102,6 +149,7 @@ public final class ObservationInfo {
         version &+= 1
         count -= 1
         observance.isRemoved = true
+        keyIndex?.remove(observance)
         liveCounts?.remove(at: position)
         if position < classifiedUpTo, observance.notifiesAutomatically == true { automaticCount -= 1 }
         if observance.root == nil, let index = byObserver.index(forKey: ObjectIdentifier(observance.observer)),
@@ -133,6 +181,7 @@ public final class ObservationInfo {
         version &+= 1
         byObserver = [:]
         liveCounts = nil
+        keyIndex = nil
         automaticCount = 0
         classifiedUpTo = 0
         return true
@@ -174,9 +223,10 @@ public final class ObservationInfo {
     }
 
     /// Whether `observance`, or an identical registration, is registered here now.
+    /// An identical one observes the same key path, so its first key triggers it.
     func isStillRegistered(_ observance: Observance) -> Bool {
         if observance.isRegistered { return true }
-        return slots.contains { $0?.isIdentical(to: observance) ?? false }
+        return observances(triggeredBy: observance.firstKey).contains { $0?.isIdentical(to: observance) ?? false }
     }
 
     #if KVO_CHECKED
@@ -209,6 +259,7 @@ public final class ObservationInfo {
         precondition(automatic == automaticCount, "the automatic count disagrees with the classified slots")
         let indexed = byObserver.values.reduce(0) { $0 + $1.liveCount }
         precondition(indexed == roots, "the observer index does not hold exactly the live roots")
+        keyIndex?._checkInvariants(observances)
         if directSetVersion == version, let directSetKey {
             let fresh = computeDirectSet(of: directSetKey)
             precondition(

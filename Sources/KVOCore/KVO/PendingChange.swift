@@ -23,9 +23,9 @@ final class PendingChange {
     /// allocation or a slow clear per change.
     private(set) var first: PendingRecord?
     private(set) var rest: [PendingRecord] = []
-    /// Instead of records: the observed object's observances when the
-    /// change was announced, all observing the changed key directly
-    /// (`ObservationInfo.directSet(of:)`).
+    /// Instead of records: the observed object's observances of the
+    /// changed key when the change was announced, all observing it directly
+    /// (`ObservationInfo.directSet(of:)`, `observances(triggeredBy:)`).
     private(set) var directObservers: [Observance?]?
 
     func keepDirectObservers(_ observers: [Observance?]) {
