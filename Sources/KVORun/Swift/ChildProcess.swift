@@ -34,7 +34,11 @@ enum ChildProcess {
         output: Int32? = nil, deadline: Deadline = .none, ownGroup: Bool = false, standardOutputToError: Bool = false,
         passing: [Int32] = [], standardInput: String? = nil, standardError: Int32? = nil
     ) -> Ending {
-        if deadline.hasPassed { return .timedOut }
+        if deadline.hasPassed {
+            // As if run and stopped at once: no Ctrl-C of an earlier run counts.
+            interruptedDuringRun = false
+            return .timedOut
+        }
         return supervising(group: ownGroup) {
             let started = start(
                 program, arguments, environment: environment, output: output, ownGroup: ownGroup,
@@ -221,6 +225,7 @@ enum ChildProcess {
     /// whose swift-frontend or linker must not outlive it).
     static func wait(_ pid: pid_t, deadline: Deadline = .none, group: Bool = false) -> Ending {
         var status: Int32 = 0
+        let started = Clock.now()
         while true {
             let result = waitpid(pid, &status, deadline.end == nil ? 0 : WNOHANG)
             if result == pid { break }
@@ -232,7 +237,10 @@ enum ChildProcess {
                 stop(pid, group: group)
                 return .timedOut
             }
-            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            // Every 5 ms for a second (a cached program's end is seen at
+            // once), then every 50 ms: the one-time build's steps, always
+            // bounded, wait minutes (at 5 ms, a second of system time).
+            var pause = timespec(tv_sec: 0, tv_nsec: Clock.now() - started < 1 ? 5_000_000 : 50_000_000)
             nanosleep(&pause, nil)
         }
         // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
