@@ -433,4 +433,71 @@ import KVOScript
         #expect(
             events.last?.hasPrefix(#"{"event":"error","message":"the program stopped: a Swift runtime trap"#) == true)
     }
+
+    // MARK: Issue 42: the pictures of a Swift program
+
+    /// The Swift twin of PictureTests.nestedScenario: handlers nested three
+    /// deep, long keys, notes inside handlers.
+    @Test func theTraceOfASwiftProgramKeepsLabelsClearOfBars() throws {
+        let folder = try Folder()
+        try folder.write(
+            "nest.swift",
+            """
+            import Foundation
+            class Account: NSObject {
+                @objc dynamic var balance: Double = 0
+                @objc dynamic var fee: Double = 0
+                @objc dynamic var interestRateForTheLongestNameEver: Double = 0
+                @objc dynamic var auditTrailEntryWithAVeryLongKeyName: String = ""
+            }
+            class Bumper: NSObject {
+                let target: Account
+                init(target: Account) { self.target = target; super.init() }
+                override func observeValue(forKeyPath keyPath: String?, of object: Any?, change: [NSKeyValueChangeKey: Any]?, context: UnsafeMutableRawPointer?) {
+                    if keyPath == "balance" { target.fee = 1 }
+                    if keyPath == "fee" {
+                        target.interestRateForTheLongestNameEver = 2
+                        print("a rather long note printed inside the nested handler, two deep")
+                    }
+                }
+            }
+            class Auditor: NSObject {
+                let target: Account
+                init(target: Account) { self.target = target; super.init() }
+                override func observeValue(forKeyPath keyPath: String?, of object: Any?, change: [NSKeyValueChangeKey: Any]?, context: UnsafeMutableRawPointer?) {
+                    if keyPath == "interestRateForTheLongestNameEver" && change?[.notificationIsPriorKey] == nil {
+                        target.auditTrailEntryWithAVeryLongKeyName = "the rate changed to a new value"
+                    }
+                    print("audit \\(keyPath ?? "")")
+                }
+            }
+            class Recorder: NSObject {
+                override func observeValue(forKeyPath keyPath: String?, of object: Any?, change: [NSKeyValueChangeKey: Any]?, context: UnsafeMutableRawPointer?) {
+                    print("recorded three deep, with a long line of text")
+                }
+            }
+            let acct = Account()
+            let bumper = Bumper(target: acct)
+            let auditor = Auditor(target: acct)
+            let recorder = Recorder()
+            acct.addObserver(bumper, forKeyPath: "balance", options: [.new, .old], context: nil)
+            acct.addObserver(auditor, forKeyPath: "fee", options: [.new, .old], context: nil)
+            acct.addObserver(bumper, forKeyPath: "fee", options: [.new, .old], context: nil)
+            acct.addObserver(auditor, forKeyPath: "interestRateForTheLongestNameEver", options: [.new, .old, .prior], context: nil)
+            acct.addObserver(recorder, forKeyPath: "auditTrailEntryWithAVeryLongKeyName", options: [.new, .old], context: nil)
+            acct.balance = 5
+
+            """)
+        let result = try folder.run(["trace", "nest.swift", "-o", "nest.svg"])
+        #expect(result.status == 0, "\(result)")
+        let svg = try folder.read("nest.svg")
+        let pictures = PictureTests()
+        #expect(pictures.parsesAsXML(svg))
+        let drawn = pictures.traceOverlaps(svg)
+        #expect(drawn.overlaps.isEmpty, "\(drawn.overlaps.joined(separator: "\n"))")
+        let nested = drawn.bars.filter { bar in drawn.bars.contains { $0.top < bar.top && $0.bottom >= bar.bottom } }
+        #expect(nested.count >= 3, "\(drawn.bars)")
+        #expect(pictures.texts(svg).contains { $0.text == "recorded three deep, with a long line of text" })
+        try pictures.rendersToAPicture(folder.url.appendingPathComponent("nest.svg").path, in: folder)
+    }
 }
