@@ -76,29 +76,6 @@ extension _KVOProcess {
         }
         return objects.sorted { $0.name < $1.name }
     }
-
-    /// The objects `object`'s Swift object holds in its stored properties
-    /// (a scenario's object holds them in its slots), superclass's first.
-    /// Read by reflection: no getter of the program runs for a picture.
-    func relatedObjects(of object: KVOObject) -> [KVOObject] {
-        // A token's own fields are the runtime's, not the program's.
-        guard let host = host(of: object), !(host is NSKeyValueObservation) else { return [] }
-        var mirrors: [Mirror] = []
-        var mirror: Mirror? = Mirror(reflecting: host)
-        while let current = mirror, current.subjectType != NSObject.self {
-            mirrors.append(current)
-            mirror = current.superclassMirror
-        }
-        var related: [KVOObject] = []
-        for current in mirrors.reversed() {
-            for child in current.children {
-                if let held = child.value as? NSObject, let engineObject = held._kvoObject {
-                    related.append(engineObject)
-                }
-            }
-        }
-        return related
-    }
 }
 
 /// A top-level statement starts: `_kvoAt`, and what a picture draws at

@@ -761,4 +761,100 @@ import Testing
         #expect(TraceDiagram.textWidth("ab") == 2 * TraceDiagram.characterWidth)
         #expect(TraceDiagram.textWidth("中😀") == 2 * TraceDiagram.wideCharacterWidth)
     }
+
+    /// Issue 42: tokens kept in arrays were drawn as NSKeyValueObservation#1…
+    /// with nothing saying what keeps them. The holder's edge names the
+    /// place (`tokens[0]`); a token a top-level array holds is named after it.
+    static let heldTokensScenario = """
+        class A { var x: Int = 0; var y: Int = 0 }
+        class Owner { var tokens: [NSKeyValueObservation] = []; var maybe: NSKeyValueObservation? }
+        let a = A()
+        let b = A()
+        let owner = Owner()
+        owner.tokens.append(a.observe(\\.x) { o, c in print("x") })
+        owner.maybe = b.observe(\\.y) { o, c in print("y") }
+        var tokens: [NSKeyValueObservation] = []
+        tokens.append(b.observe(\\.x) { o, c in print("bx") })
+        let more = [b.observe(\\.y) { o, c in print("by") }, a.observe(\\.y) { o, c in print("ay") }]
+        var token: NSKeyValueObservation? = nil
+        token = a.observe(\\.x) { o, c in print("ax") }
+        a.x = 1
+
+        """
+
+    /// The node ids of a DOT graph by the names they are headed with.
+    func nodeIDs(_ dot: String) -> [String: String] {
+        var ids: [String: String] = [:]
+        for line in dot.split(separator: "\n") {
+            guard let start = line.range(of: "  n"), start.lowerBound == line.startIndex,
+                let label = line.range(of: " [label=<"), let bold = line.range(of: "<B>"),
+                let end = line.range(of: "</B>")
+            else { continue }
+            ids[String(line[bold.upperBound..<end.lowerBound])] = String(line[start.upperBound..<label.lowerBound])
+        }
+        return ids
+    }
+
+    func holds(_ dot: String, _ holder: String, _ held: String, _ label: String) -> Bool {
+        let ids = nodeIDs(dot)
+        guard let from = ids[holder], let to = ids[held] else { return false }
+        return dot.contains(
+            "  n\(from):h -> n\(to):h [dir=back, arrowtail=diamond, arrowhead=none, color=\"#6b6b6b\", "
+                + "fontcolor=\"#6b6b6b\", label=\(label)];")
+    }
+
+    @Test func theGraphShowsWhatHoldsEachToken() throws {
+        let folder = try Folder()
+        try folder.write("held.kvo", Self.heldTokensScenario)
+        let result = try folder.run(["graph", "held.kvo"])
+        #expect(result.status == 0, "\(result)")
+        let dot = result.out
+        let ids = nodeIDs(dot)
+        #expect(
+            Set(ids.keys)
+                == [
+                    "a", "b", "owner", "tokens[0]", "more[0]", "more[1]", "token", "NSKeyValueObservation#1",
+                    "NSKeyValueObservation#2",
+                ], "\(ids)")
+        #expect(holds(dot, "owner", "NSKeyValueObservation#1", "\"tokens[0]\""), "\(dot)")
+        #expect(holds(dot, "owner", "NSKeyValueObservation#2", "\"maybe\""), "\(dot)")
+        // The token in owner.tokens[0] observes a.x; the one in tokens[0], b.x.
+        #expect(
+            dot.contains(
+                "  n\(ids["a"] ?? ""):k0 -> n\(ids["NSKeyValueObservation#1"] ?? ""):h [label=\"a[0]: x\\n[]\"];"))
+        #expect(
+            dot.contains("  n\(ids["b"] ?? ""):k1 -> n\(ids["tokens[0]"] ?? ""):h [label=\"b[1]: x\\n[]\"];"), "\(dot)")
+        // The roots: the named objects, then what the variables hold, by name.
+        let order = ["a", "b", "owner", "more[0]", "more[1]", "token", "tokens[0]"].map { ids[$0] ?? "" }
+        #expect(order == (0..<7).map(String.init), "\(ids)")
+        #expect(dot.contains("diamond: holder → object held (property named)"))
+        guard ExternalTool.find("dot") != nil else { return }
+        let svg = try folder.run(["graph", "held.kvo", "-o", "held.svg"])
+        #expect(svg.status == 0, "\(svg)")
+        let drawn = texts(try folder.read("held.svg")).map(\.text)
+        for expected in ["tokens[0]", "more[1]", "maybe", "NSKeyValueObservation#1", "token"] {
+            #expect(drawn.contains(expected), "no \(expected) in \(drawn)")
+        }
+        try rendersToAPicture(folder.url.appendingPathComponent("held.svg").path, in: folder)
+    }
+
+    /// Arrays inside arrays and sets are followed, 4 deep at most.
+    @Test func heldObjectsAreFollowedThroughNestedCollectionsBoundedInDepth() {
+        let source = """
+            class A { var x: Int = 0 }
+            class Box { var grid: [[A]] = []; var deep: [[[[[A]]]]] = []; var bag: Set<A> = [] }
+            let box = Box()
+            box.grid = [[A(), A()], [A()]]
+            box.deep = [[[[[A()]]]]]
+            box.bag = [A(), A()]
+            graph(box)
+
+            """
+        let out = run(source).out
+        for label in ["grid[0][0]", "grid[0][1]", "grid[1][0]", "bag (set)"] {
+            #expect(out.contains("label=\"\(label)\"];"), "no \(label) in \(out)")
+        }
+        #expect(!out.contains("deep["), "5 deep is not followed: \(out)")
+        #expect(!out.contains("A#4"), "\(out)")
+    }
 }

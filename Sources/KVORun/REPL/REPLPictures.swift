@@ -19,7 +19,7 @@ enum REPLPictures {
     }
 
     static func graph(_ argument: String, session: Session) {
-        let dot = ObservationGraph.dot(from: session.boundObjects)
+        let dot = session.graph
         guard !argument.isEmpty else {
             // DOT on a terminal is of no use: a picture in a temporary file.
             _ = TerminalPicture.write(
