@@ -11,6 +11,9 @@ final class _KVOPictures {
     /// Where the graph goes, and the line it is drawn after (nil: at the end).
     let graphPath: String?
     let graphAt: Int?
+    /// The top-level names that may hold objects, and how to read them now
+    /// (`_kvoHolds`): the graph's roots besides the objects bound to names.
+    var holders: [String: () -> Any] = [:]
     /// The graph just after the last top-level statement at or before `graphAt`.
     private var snapshot: String?
     /// Where the trace goes, its title, and its rows as the run goes.

@@ -80,30 +80,9 @@ extension _KVOProcess {
     /// The observation graph (DOT) of the bound objects now: what `kvo-run
     /// graph` draws, and the REPL's `:graph`.
     func observationGraph() -> String {
-        ObservationGraph.dot(from: boundObjects(), related: { self.relatedObjects(of: $0) })
-    }
-
-    /// The objects `object`'s Swift object holds in its stored properties
-    /// (a scenario's object holds them in its slots), superclass's first.
-    /// Read by reflection: no getter of the program runs for a picture.
-    func relatedObjects(of object: KVOObject) -> [KVOObject] {
-        // A token's own fields are the runtime's, not the program's.
-        guard let host = host(of: object), !(host is NSKeyValueObservation) else { return [] }
-        var mirrors: [Mirror] = []
-        var mirror: Mirror? = Mirror(reflecting: host)
-        while let current = mirror, current.subjectType != NSObject.self {
-            mirrors.append(current)
-            mirror = current.superclassMirror
-        }
-        var related: [KVOObject] = []
-        for current in mirrors.reversed() {
-            for child in current.children {
-                if let held = child.value as? NSObject, let engineObject = held._kvoObject {
-                    related.append(engineObject)
-                }
-            }
-        }
-        return related
+        ObservationGraph.dot(
+            from: boundObjects(), topLevel: heldAtTopLevel(),
+            related: { self.relatedObjects(of: $0) })
     }
 }
 

@@ -5,8 +5,10 @@ import KVOCore
 /// observance from the observed key to the observer's header, labelled with
 /// its registration index (`acct[1]`, as a dump names it), dashed edges for
 /// dependent keys ("affects"), dotted edges for the forwarding observances of
-/// key paths, released objects greyed. Built from the engine's state; the
-/// same state always gives the same text (goldens pin it).
+/// key paths, an edge from each object to the objects it holds in its stored
+/// properties (labelled with where: `tokens[0]`), released objects greyed.
+/// Built from the engine's state; the same state always gives the same text
+/// (goldens pin it).
 public enum ObservationGraph {
     /// The most objects drawn: a picture of a million objects helps nobody,
     /// and `dot` would take minutes.
@@ -18,14 +20,22 @@ public enum ObservationGraph {
     static let maxKeysPerObject = 100
     static let maxEdges = 1_000
 
-    /// `related`: the objects one refers to through its properties, which
-    /// the graph follows past the roots. A scenario's objects keep their
-    /// properties in slots; a compiled Swift program's are read through
-    /// their getters (KVOFoundation).
+    /// `related`: the objects one holds in its properties, which the graph
+    /// follows past the roots and draws an edge to. A scenario's objects keep
+    /// their properties in slots; a compiled Swift program's are read by
+    /// reflection (KVOFoundation). `topLevel`: the objects top-level names
+    /// hold in arrays, dictionaries, sets and optionals, roots too (a token
+    /// among them is named after where it is held: `displayNames`).
     public static func dot(
-        from roots: [KVOObject], related: (KVOObject) -> [KVOObject] = storedRelations
+        from roots: [KVOObject], topLevel: [Held] = [], related: (KVOObject) -> [Held] = storedRelations
     ) -> String {
-        let objects = reachable(from: roots, related: related)
+        var held: [ObjectIdentifier: [Held]] = [:]
+        let objects = reachable(from: roots + topLevel.map(\.object)) { object in
+            let found = related(object)
+            held[ObjectIdentifier(object)] = found
+            return found.map(\.object)
+        }
+        let names = displayNames(topLevel)
         var ids: [ObjectIdentifier: Int] = [:]
         for (index, object) in objects.enumerated() { ids[ObjectIdentifier(object)] = index }
         var keys: [[String]] = objects.map { _ in [] }
@@ -148,10 +158,22 @@ public enum ObservationGraph {
             }
         }
 
-        let objectsLeftOut = roots.count > objects.count && objects.count == maxObjects
+        // What each object holds, from holder to held, so that the picture
+        // shows who keeps a token (or any object) alive: after the
+        // observances and dependent keys, the edges that matter most when a
+        // picture is cut.
+        for (id, object) in objects.enumerated() where !object.isReleased {
+            for kept in held[ObjectIdentifier(object)] ?? [] {
+                guard let to = ids[ObjectIdentifier(kept.object)] else { continue }
+                add(
+                    "  n\(id):h -> n\(to):h [dir=back, arrowtail=diamond, arrowhead=none, color=\"#6b6b6b\", "
+                        + "fontcolor=\"#6b6b6b\", label=\(quoted(kept.edgeLabel))];")
+            }
+        }
+        let objectsLeftOut = roots.count + topLevel.count > objects.count && objects.count == maxObjects
         var legend =
             "solid: observance obj[i], observed key → observer (a change tells the highest i first)    dashed: key affects key (dependent keys)    "
-            + "dotted: key-path forwarding    grey: released"
+            + "dotted: key-path forwarding    diamond: holder → object held (property named)    grey: released"
         var leftOut: [String] = []
         if objectsLeftOut { leftOut.append("objects past the first \(maxObjects)") }
         if !keysLeftOut.isEmpty {
@@ -168,7 +190,8 @@ public enum ObservationGraph {
             "  labelloc=b; fontsize=9;",
         ]
         for (id, object) in objects.enumerated() {
-            lines.append("  n\(id) [label=<\(table(object, keys[id]))>];")
+            let name = names[ObjectIdentifier(object)] ?? object.name
+            lines.append("  n\(id) [label=<\(table(object, name: name, keys[id]))>];")
         }
         lines += edges
         if objectsLeftOut { lines.append("  // more objects than the \(maxObjects) drawn") }
@@ -186,19 +209,9 @@ public enum ObservationGraph {
         quoted(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
     }
 
-    /// The objects held in `object`'s slots.
-    public static func storedRelations(_ object: KVOObject) -> [KVOObject] {
-        object.slots.compactMap { slot in
-            if case .object(let related) = slot { return related }
-            return nil
-        }
-    }
-
     /// The roots, then every object reached from them through observances
     /// (observers, forwarding roots) and `related`, breadth first.
-    static func reachable(
-        from roots: [KVOObject], related: (KVOObject) -> [KVOObject] = storedRelations
-    ) -> [KVOObject] {
+    static func reachable(from roots: [KVOObject], related: (KVOObject) -> [KVOObject]) -> [KVOObject] {
         var seen: Set<ObjectIdentifier> = []
         var order: [KVOObject] = []
         func visit(_ object: KVOObject) {
@@ -221,12 +234,12 @@ public enum ObservationGraph {
     }
 
     /// The node's HTML-like label: a header row, then one row per key (a port).
-    static func table(_ object: KVOObject, _ keys: [String]) -> String {
+    static func table(_ object: KVOObject, name: String, _ keys: [String]) -> String {
         let released = object.isReleased
         let header = released ? "#d9d9d9" : "#dbe9f6"
         let font = released ? "<FONT COLOR=\"#7f7f7f\">" : "<FONT>"
         var rows =
-            "<TR><TD PORT=\"h\" BGCOLOR=\"\(header)\">\(font)<B>\(html(object.name))</B>: \(html(object.cls.name))"
+            "<TR><TD PORT=\"h\" BGCOLOR=\"\(header)\">\(font)<B>\(html(name))</B>: \(html(object.cls.name))"
         if released { rows += " (released)" }
         rows += "</FONT></TD></TR>"
         for (index, key) in keys.enumerated() {

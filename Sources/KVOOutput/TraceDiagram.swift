@@ -29,8 +29,13 @@ public enum TraceDiagram {
     static let headerHeight = 44.0
     static let margin = 20.0
     static let depthStep = 16.0
-    /// Average advance of the 12 px sans-serif labels, for sizing the canvas.
+    /// The labels' font size, and how far below its baseline a label reaches.
+    static let fontSize = 12.0
+    static let descent = 3.0
+    /// Average advance of the 12 px sans-serif labels, for laying them out
+    /// (`textWidth`); a wide character (CJK, emoji) takes `wideCharacterWidth`.
     static let characterWidth = 6.8
+    static let wideCharacterWidth = 12.0
     /// How far right of its lifeline a self-arrow's loop reaches; its label
     /// starts past it.
     static let loopWidth = 28.0
@@ -302,25 +307,10 @@ public enum TraceDiagram {
         let rows = builder.rows
         let dropped = builder.dropped
 
-        func x(_ index: Int) -> Double { margin + columnWidth * (Double(index) + 0.5) }
         func y(_ row: Int) -> Double { top + headerHeight + 24 + rowHeight * Double(row) }
-        /// Where an arrow's label starts: past a self-arrow's loop, which it
-        /// would cross otherwise.
-        func labelX(_ from: Int, _ to: Int, _ depth: Int) -> Double {
-            let step = depthStep * Double(depth)
-            return from == to ? x(from) + 4 + step + loopWidth + 6 : min(x(from), x(to)) + 6 + step
-        }
-        var width = margin * 2 + columnWidth * Double(participants.count)
-        for row in rows {
-            switch row {
-            case .arrow(let from, let to, let label, let depth, _):
-                let start = labelX(from, to, depth)
-                width = max(width, start + characterWidth * Double(clipped(label).count) + margin)
-            case .note(let at, let text, let depth, _):
-                let start = x(at) + 12 + depthStep * Double(depth)
-                width = max(width, start + characterWidth * Double(clipped(text).count) + margin + 12)
-            }
-        }
+        let layout = TraceLayout(participants: participants.count, rows: rows, y: y)
+        func x(_ index: Int) -> Double { index < layout.centers.count ? layout.centers[index] : margin }
+        let width = layout.width
         let bottom = y(rows.count) + (dropped > 0 ? 20 : 0)
         let height = bottom + margin
 
@@ -361,21 +351,16 @@ public enum TraceDiagram {
                 + "\(XMLText.escaped(clipped(participant.cls, 24)))</text>\n"
         }
         // Activation bars: an observer's handler runs from its arrow until
-        // the next row that is not deeper.
-        for (index, row) in rows.enumerated() {
-            guard case .arrow(_, let to, _, let depth, .notification) = row else { continue }
-            var end = index
-            while end + 1 < rows.count, rowDepth(rows[end + 1]) > depth { end += 1 }
-            guard end > index else { continue }
-            let left = x(to) - 4 + 4 * Double(depth)
+        // the next row that is not deeper (TraceLayout).
+        for bar in layout.bars {
             svg +=
-                "<rect x=\"\(n(left))\" y=\"\(n(y(index)))\" width=\"8\" height=\"\(n(y(end) - y(index) + 10))\" "
-                + "fill=\"#fff3c4\" stroke=\"#8a5a00\"/>\n"
+                "<rect x=\"\(n(bar.left))\" y=\"\(n(bar.top))\" width=\"\(n(TraceLayout.barWidth))\" "
+                + "height=\"\(n(bar.bottom - bar.top))\" fill=\"#fff3c4\" stroke=\"#8a5a00\"/>\n"
         }
         for (index, row) in rows.enumerated() {
             let rowY = y(index)
             switch row {
-            case .arrow(let from, let to, let label, let depth, let kind):
+            case .arrow(let from, let to, _, let depth, let kind):
                 let step = depthStep * Double(depth)
                 let color = ink(kind, depth: depth)
                 let marker = kind == .notification ? "arrow" : kind.rawValue
@@ -408,11 +393,12 @@ public enum TraceDiagram {
                         + "stroke-width=\"2\"/>\n"
                 }
                 svg +=
-                    "<text x=\"\(n(labelX(from, to, depth)))\" y=\"\(n(rowY - 5))\" fill=\"\(color)\" stroke=\"#ffffff\" "
-                    + "stroke-width=\"3\" paint-order=\"stroke\">\(XMLText.escaped(clipped(label)))</text>\n"
-            case .note(let at, let text, let depth, let isException):
-                let left = x(at) + 10 + depthStep * Double(depth)
-                let noteWidth = characterWidth * Double(clipped(text).count) + 14
+                    "<text x=\"\(n(layout.labelStarts[index]))\" y=\"\(n(rowY - 5))\" fill=\"\(color)\" "
+                    + "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">"
+                    + "\(XMLText.escaped(layout.labels[index]))</text>\n"
+            case .note(_, _, _, let isException):
+                let left = layout.labelStarts[index]
+                let noteWidth = textWidth(layout.labels[index]) + TraceLayout.notePadding
                 let fill = isException ? "#fde2e1" : "#f3f3f3"
                 let stroke = isException ? "#b3261e" : "#7f7f7f"
                 svg +=
@@ -420,7 +406,8 @@ public enum TraceDiagram {
                     + "fill=\"\(fill)\" stroke=\"\(stroke)\"/>\n"
                 let ink = isException ? "#b3261e" : "#1b1b1b"
                 svg +=
-                    "<text x=\"\(n(left + 7))\" y=\"\(n(rowY - 2))\" fill=\"\(ink)\">\(XMLText.escaped(clipped(text)))</text>\n"
+                    "<text x=\"\(n(left + 7))\" y=\"\(n(rowY - 2))\" fill=\"\(ink)\">"
+                    + "\(XMLText.escaped(layout.labels[index]))</text>\n"
             }
         }
         if dropped > 0 {
@@ -431,7 +418,7 @@ public enum TraceDiagram {
         return svg + "</svg>\n"
     }
 
-    private static func rowDepth(_ row: Row) -> Int {
+    static func rowDepth(_ row: Row) -> Int {
         switch row {
         case .arrow(_, _, _, let depth, _), .note(_, _, let depth, _): return depth
         }
@@ -478,6 +465,31 @@ public enum TraceDiagram {
         }
         let text = rest[..<end].drop { $0 == " " || $0 == "\t" }
         return String(text.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+
+    /// A label as drawn: one line of at most `maxLabel` characters, with
+    /// what no picture shows raw escaped (`XMLText.visible`), as measured.
+    static func shown(_ text: String) -> String { XMLText.visible(clipped(text)) }
+
+    /// The width of `text` at the labels' font size, estimated: the layout
+    /// keeps labels clear of bars by it, and the tests measure by it too.
+    static func textWidth(_ text: String) -> Double {
+        var width = 0.0
+        for character in text {
+            width += isWide(character.unicodeScalars.first?.value ?? 0) ? wideCharacterWidth : characterWidth
+        }
+        return width
+    }
+
+    /// East Asian wide and full-width characters and emoji: about a square.
+    private static func isWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+            0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1FAFF, 0x20000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
     }
 
     /// One line, at most `limit` characters.

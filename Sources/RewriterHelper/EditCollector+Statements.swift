@@ -32,12 +32,16 @@ extension EditCollector {
         if topLevel {
             if let token = topLevelToken(node) { pending.append("_kvoPendingToken(\"\(token)\")") }
             let objects = topLevelObjects(node)
+            var after = ""
             if !objects.isEmpty {
                 let pairs = objects.map { "\"\($0.name)\", \"\($0.className)\"" }
                 pending.append("_kvoPendingNames(\(pairs.joined(separator: ", ")))")
-                let named = objects.map { "; _ = _kvoNamed(\($0.name), \"\($0.name)\")" }
-                insert(named.joined(), at: node.item.endPositionBeforeTrailingTrivia)
+                after += objects.map { "; _ = _kvoNamed(\($0.name), \"\($0.name)\")" }.joined()
             }
+            // A name that may hold objects in a collection or an optional:
+            // the graph reads it when it is drawn (`tokens[0]`).
+            after += topLevelHolders(node).map { "; _kvoHolds(\"\($0)\") { \($0) }" }.joined()
+            if !after.isEmpty { insert(after, at: node.item.endPositionBeforeTrailingTrivia) }
         }
         guard startsLine(node) else {
             if !pending.isEmpty {
@@ -118,6 +122,67 @@ extension EditCollector {
             else { return nil }
             return (name, reference.baseName.text)
         }
+    }
+
+    /// Top-level `let`/`var` bindings whose value may hold objects where
+    /// the graph cannot see them otherwise: an array, a dictionary, a set or
+    /// an optional (by its type as written or its initializer: `[a.observe
+    /// (…)]`, `[NSKeyValueObservation]()`, `Set<…>()`, `nil`), and a `var`
+    /// given a token (a later token it is given has no name of its own).
+    /// Stored ones only, initialised where declared (a closure may read
+    /// them): a computed variable's getter is the program's code.
+    func topLevelHolders(_ node: CodeBlockItemSyntax) -> [String] {
+        guard case .decl(let decl) = node.item, let variable = decl.as(VariableDeclSyntax.self) else { return [] }
+        let isVar = variable.bindingSpecifier.tokenKind == .keyword(.var)
+        return variable.bindings.compactMap { binding in
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                Self.isStored(binding)
+            else { return nil }
+            let type = binding.typeAnnotation?.type
+            let isOptional = type.map(Self.isOptionalType) ?? false
+            guard let value = binding.initializer?.value else {
+                // `var token: NSKeyValueObservation?` starts as nil.
+                return isVar && isOptional ? name : nil
+            }
+            if isOptional || type.map(Self.isCollectionType) == true || Self.makesCollection(value) {
+                return name
+            }
+            if isVar, let call = Self.call(value), calledName(call) == "observe" { return name }
+            return nil
+        }
+    }
+
+    /// A binding without a getter of its own (`willSet`/`didSet` store).
+    private static func isStored(_ binding: PatternBindingSyntax) -> Bool {
+        guard let block = binding.accessorBlock else { return true }
+        guard case .accessors(let accessors) = block.accessors else { return false }
+        return accessors.allSatisfy {
+            [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
+        }
+    }
+
+    private static let collectionNames: Set<String> = ["Array", "ContiguousArray", "Dictionary", "Set"]
+
+    private static func isOptionalType(_ type: TypeSyntax) -> Bool {
+        if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return true }
+        return type.as(IdentifierTypeSyntax.self)?.name.text == "Optional"
+    }
+
+    private static func isCollectionType(_ type: TypeSyntax) -> Bool {
+        if type.is(ArrayTypeSyntax.self) || type.is(DictionaryTypeSyntax.self) { return true }
+        return type.as(IdentifierTypeSyntax.self).map { collectionNames.contains($0.name.text) } ?? false
+    }
+
+    /// `[…]`, `[:]`, `nil`, `[T]()`, `[K: V]()`, `Set<T>()`, `Array(…)`.
+    private static func makesCollection(_ value: ExprSyntax) -> Bool {
+        if value.is(ArrayExprSyntax.self) || value.is(DictionaryExprSyntax.self) || value.is(NilLiteralExprSyntax.self)
+        {
+            return true
+        }
+        guard var called = call(value)?.calledExpression else { return false }
+        if called.is(ArrayExprSyntax.self) || called.is(DictionaryExprSyntax.self) { return true }
+        if let generic = called.as(GenericSpecializationExprSyntax.self) { called = generic.expression }
+        return called.as(DeclReferenceExprSyntax.self).map { collectionNames.contains($0.baseName.text) } ?? false
     }
 
     /// The call an initializer makes, through `try`.

@@ -550,4 +550,311 @@ import Testing
         #expect(result.err.contains("bad.kvo:1:9: error: cannot find 'Acount' in scope"))
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("bad.svg").path))
     }
+
+    // MARK: Issue 42: labels clear of the activation bars; what holds a token
+
+    /// The elements of an SVG, in order, with their attributes and text.
+    func elements(_ svg: String) -> [(name: String, attributes: [String: String], text: String)] {
+        final class Collector: NSObject, XMLParserDelegate {
+            var found: [(name: String, attributes: [String: String], text: String)] = []
+            var open: [Int] = []
+            func parser(
+                _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) {
+                open.append(found.count)
+                found.append((name, attributes, ""))
+            }
+            func parser(_ parser: XMLParser, foundCharacters string: String) {
+                if let last = open.last { found[last].text += string }
+            }
+            func parser(
+                _ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?
+            ) {
+                open.removeLast()
+            }
+        }
+        let collector = Collector()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = collector
+        #expect(parser.parse())
+        return collector.found
+    }
+
+    struct Box: CustomStringConvertible {
+        let what: String
+        let left: Double, top: Double, right: Double, bottom: Double
+        func meets(_ other: Box) -> Bool {
+            left < other.right && other.left < right && top < other.bottom && other.top < bottom
+        }
+        var description: String { "\(what) [\(left)…\(right) × \(top)…\(bottom)]" }
+    }
+
+    /// A trace's label boxes (an arrow's text, from its x and y, its anchor,
+    /// the font size and the diagram's own estimate of a text's width; a
+    /// note's box) and its activation bars, and every label that meets a
+    /// bar or another label.
+    func traceOverlaps(_ svg: String) -> (labels: [Box], bars: [Box], overlaps: [String]) {
+        var labels: [Box] = [], bars: [Box] = []
+        func number(_ attributes: [String: String], _ name: String) -> Double { Double(attributes[name] ?? "") ?? 0 }
+        for element in elements(svg) {
+            let a = element.attributes
+            switch (element.name, a["fill"]) {
+            case ("rect", "#fff3c4"?):
+                let x = number(a, "x"), y = number(a, "y")
+                bars.append(
+                    Box(what: "bar", left: x, top: y, right: x + number(a, "width"), bottom: y + number(a, "height")))
+            case ("rect", "#f3f3f3"?), ("rect", "#fde2e1"?):
+                let x = number(a, "x"), y = number(a, "y")
+                labels.append(
+                    Box(what: "note", left: x, top: y, right: x + number(a, "width"), bottom: y + number(a, "height")))
+            case ("text", _) where a["stroke"] == "#ffffff":
+                let width = TraceDiagram.textWidth(element.text)
+                let x = number(a, "x"), y = number(a, "y")
+                let size = Double(a["font-size"] ?? "") ?? TraceDiagram.fontSize
+                let left =
+                    a["text-anchor"] == "middle" ? x - width / 2 : a["text-anchor"] == "end" ? x - width : x
+                labels.append(
+                    Box(
+                        what: element.text, left: left, top: y - size, right: left + width,
+                        bottom: y + TraceDiagram.descent))
+            default:
+                continue
+            }
+        }
+        var overlaps: [String] = []
+        for (index, label) in labels.enumerated() {
+            for bar in bars where label.meets(bar) { overlaps.append("\(label) meets \(bar)") }
+            for other in labels[(index + 1)...] where label.meets(other) { overlaps.append("\(label) meets \(other)") }
+        }
+        return (labels, bars, overlaps)
+    }
+
+    /// Nested three deep, with long keys, notes inside handlers and a
+    /// `.prior` notification: every label was drawn over the bars of the
+    /// handlers it crossed.
+    static let nestedScenario = """
+        class Account {
+            var balance: Double = 0
+            var fee: Double = 0
+            var interestRateForTheLongestNameEver: Double = 0
+            var auditTrailEntryWithAVeryLongKeyName: String = ""
+        }
+        class Bumper {
+            var target: Account?
+            func observeValue(keyPath, object, change, context) {
+                if keyPath == "balance" { target.fee = 1 }
+                if keyPath == "fee" {
+                    target.interestRateForTheLongestNameEver = 2
+                    print("a rather long note printed inside the nested handler, two deep")
+                }
+            }
+        }
+        class Auditor {
+            var target: Account?
+            func observeValue(keyPath, object, change, context) {
+                if keyPath == "interestRateForTheLongestNameEver" && change.isPrior == false {
+                    target.auditTrailEntryWithAVeryLongKeyName = "the rate changed to a new value"
+                }
+                print("audit \\(keyPath)")
+            }
+        }
+        class Recorder {
+            func observeValue(keyPath, object, change, context) { print("recorded three deep, with a long line of text") }
+        }
+        let acct = Account()
+        let bumper = Bumper(target: acct)
+        let auditor = Auditor(target: acct)
+        let recorder = Recorder()
+        acct.addObserver(bumper, forKeyPath: "balance", options: [.new, .old])
+        acct.addObserver(auditor, forKeyPath: "fee", options: [.new, .old])
+        acct.addObserver(bumper, forKeyPath: "fee", options: [.new, .old])
+        acct.addObserver(auditor, forKeyPath: "interestRateForTheLongestNameEver", options: [.new, .old, .prior])
+        acct.addObserver(recorder, forKeyPath: "auditTrailEntryWithAVeryLongKeyName", options: [.new, .old])
+        acct.addObserver(acct, forKeyPath: "balance", options: [.new])
+        acct.balance = 5
+
+        """
+
+    @Test func traceLabelsStayClearOfActivationBarsAndEachOther() throws {
+        let folder = try Folder()
+        try folder.write("nest.kvo", Self.nestedScenario)
+        let result = try folder.run(["trace", "nest.kvo", "-o", "nest.svg"])
+        #expect(result.status == 0, "\(result)")
+        let svg = try folder.read("nest.svg")
+        #expect(parsesAsXML(svg))
+        let drawn = traceOverlaps(svg)
+        #expect(drawn.overlaps.isEmpty, "\(drawn.overlaps.joined(separator: "\n"))")
+        // Three handlers nested in the first: bars inside bars, and the
+        // labels of the notifications they make.
+        #expect(drawn.bars.count >= 4, "\(drawn.bars)")
+        let nested = drawn.bars.filter { bar in drawn.bars.contains { $0.top < bar.top && $0.bottom >= bar.bottom } }
+        #expect(nested.count >= 3, "\(drawn.bars)")
+        // The labels measured are the arrows' (a note's box is measured
+        // whole); the longest is cut at 100 characters.
+        let texts = texts(svg).map(\.text)
+        for expected in [
+            "auditTrailEntryWithAVeryLongKeyName {kind = 1; new = \"the rate changed to a new value\"; old = \"\"",
+            "interestRateForTheLongestNameEver {kind = 1; notificationIsPrior = 1; old = 0}  (acct[3])",
+            "a rather long note printed inside the nested handler, two deep",
+            "recorded three deep, with a long line of text",
+        ] {
+            #expect(texts.contains { $0.hasPrefix(expected) }, "no \(expected) in \(texts)")
+        }
+        #expect(drawn.labels.contains { $0.what.count == TraceDiagram.maxLabel && $0.what.hasSuffix("…") })
+        // The same run draws the same picture.
+        let again = try folder.run(["trace", "nest.kvo", "-o", "again.svg"])
+        #expect(again.status == 0)
+        #expect(try folder.read("again.svg") == svg)
+        try rendersToAPicture(folder.url.appendingPathComponent("nest.svg").path, in: folder)
+    }
+
+    /// A label wider than the widest space between lifelines, beside
+    /// handlers nested nine deep: it cannot fit before the next lifeline,
+    /// so it moves right past the bars there.
+    @Test func aLabelTooWideForItsSpaceMovesPastTheBars() throws {
+        let key = "aKeyWhoseNameIsLongEnoughToFillTheWholeLabelOfTheArrowWithoutAnyRoomToSpareAtAll"
+        let source = """
+            class Account { var \(key): Int = 0 }
+            class Counter {
+                var target: Account?
+                func observeValue(keyPath, object, change, context) {
+                    if target.\(key) < 10 { target.\(key) = target.\(key) + 1 }
+                }
+            }
+            let acct = Account()
+            let counter = Counter(target: acct)
+            acct.addObserver(counter, forKeyPath: "\(key)", options: [.new, .old])
+            acct.\(key) = 1
+
+            """
+        let recorder = PictureOutput(records: true)
+        let traced = Session.commandLine(options: RunOptions(), output: recorder)
+        #expect(onLargeStack { traced.run(source, file: "deep.kvo") } == 0)
+        let svg = TraceDiagram.svg(try #require(recorder.trace), title: "deep")
+        #expect(parsesAsXML(svg))
+        let drawn = traceOverlaps(svg)
+        #expect(drawn.bars.count == 9, "\(drawn.bars)")
+        #expect(drawn.overlaps.isEmpty, "\(drawn.overlaps.joined(separator: "\n"))")
+        // Past the bars: the notifications nine and ten deep (100 characters
+        // from 150 px right of acct's lifeline) start right of counter's.
+        let counterX = try #require(
+            elements(svg).first { $0.name == "text" && $0.text == "counter" }.flatMap {
+                Double($0.attributes["x"] ?? "")
+            })
+        #expect(drawn.labels.filter { $0.left > counterX && $0.what.hasPrefix(key) }.count == 2, "\(drawn.labels)")
+    }
+
+    /// The checker itself: a label over a bar, and two labels on one line,
+    /// are found.
+    @Test func theOverlapCheckFindsOverlaps() {
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" font-size="12">
+            <rect x="100" y="80" width="8" height="100" fill="#fff3c4"/>
+            <text x="60" y="120" stroke="#ffffff">over the bar</text>
+            <text x="300" y="160" stroke="#ffffff">one label</text>
+            <rect x="330" y="145" width="80" height="22" fill="#f3f3f3"/>
+            </svg>
+            """
+        let drawn = traceOverlaps(svg)
+        #expect(drawn.overlaps.count == 2, "\(drawn.overlaps)")
+        #expect(TraceDiagram.textWidth("ab") == 2 * TraceDiagram.characterWidth)
+        #expect(TraceDiagram.textWidth("中😀") == 2 * TraceDiagram.wideCharacterWidth)
+    }
+
+    /// Issue 42: tokens kept in arrays were drawn as NSKeyValueObservation#1…
+    /// with nothing saying what keeps them. The holder's edge names the
+    /// place (`tokens[0]`); a token a top-level array holds is named after it.
+    static let heldTokensScenario = """
+        class A { var x: Int = 0; var y: Int = 0 }
+        class Owner { var tokens: [NSKeyValueObservation] = []; var maybe: NSKeyValueObservation? }
+        let a = A()
+        let b = A()
+        let owner = Owner()
+        owner.tokens.append(a.observe(\\.x) { o, c in print("x") })
+        owner.maybe = b.observe(\\.y) { o, c in print("y") }
+        var tokens: [NSKeyValueObservation] = []
+        tokens.append(b.observe(\\.x) { o, c in print("bx") })
+        let more = [b.observe(\\.y) { o, c in print("by") }, a.observe(\\.y) { o, c in print("ay") }]
+        var token: NSKeyValueObservation? = nil
+        token = a.observe(\\.x) { o, c in print("ax") }
+        a.x = 1
+
+        """
+
+    /// The node ids of a DOT graph by the names they are headed with.
+    func nodeIDs(_ dot: String) -> [String: String] {
+        var ids: [String: String] = [:]
+        for line in dot.split(separator: "\n") {
+            guard let start = line.range(of: "  n"), start.lowerBound == line.startIndex,
+                let label = line.range(of: " [label=<"), let bold = line.range(of: "<B>"),
+                let end = line.range(of: "</B>")
+            else { continue }
+            ids[String(line[bold.upperBound..<end.lowerBound])] = String(line[start.upperBound..<label.lowerBound])
+        }
+        return ids
+    }
+
+    func holds(_ dot: String, _ holder: String, _ held: String, _ label: String) -> Bool {
+        let ids = nodeIDs(dot)
+        guard let from = ids[holder], let to = ids[held] else { return false }
+        return dot.contains(
+            "  n\(from):h -> n\(to):h [dir=back, arrowtail=diamond, arrowhead=none, color=\"#6b6b6b\", "
+                + "fontcolor=\"#6b6b6b\", label=\(label)];")
+    }
+
+    @Test func theGraphShowsWhatHoldsEachToken() throws {
+        let folder = try Folder()
+        try folder.write("held.kvo", Self.heldTokensScenario)
+        let result = try folder.run(["graph", "held.kvo"])
+        #expect(result.status == 0, "\(result)")
+        let dot = result.out
+        let ids = nodeIDs(dot)
+        #expect(
+            Set(ids.keys)
+                == [
+                    "a", "b", "owner", "tokens[0]", "more[0]", "more[1]", "token", "NSKeyValueObservation#1",
+                    "NSKeyValueObservation#2",
+                ], "\(ids)")
+        #expect(holds(dot, "owner", "NSKeyValueObservation#1", "\"tokens[0]\""), "\(dot)")
+        #expect(holds(dot, "owner", "NSKeyValueObservation#2", "\"maybe\""), "\(dot)")
+        // The token in owner.tokens[0] observes a.x; the one in tokens[0], b.x.
+        #expect(
+            dot.contains(
+                "  n\(ids["a"] ?? ""):k0 -> n\(ids["NSKeyValueObservation#1"] ?? ""):h [label=\"a[0]: x\\n[]\"];"))
+        #expect(
+            dot.contains("  n\(ids["b"] ?? ""):k1 -> n\(ids["tokens[0]"] ?? ""):h [label=\"b[1]: x\\n[]\"];"), "\(dot)")
+        // The roots: the named objects, then what the variables hold, by name.
+        let order = ["a", "b", "owner", "more[0]", "more[1]", "token", "tokens[0]"].map { ids[$0] ?? "" }
+        #expect(order == (0..<7).map(String.init), "\(ids)")
+        #expect(dot.contains("diamond: holder → object held (property named)"))
+        guard ExternalTool.find("dot") != nil else { return }
+        let svg = try folder.run(["graph", "held.kvo", "-o", "held.svg"])
+        #expect(svg.status == 0, "\(svg)")
+        let drawn = texts(try folder.read("held.svg")).map(\.text)
+        for expected in ["tokens[0]", "more[1]", "maybe", "NSKeyValueObservation#1", "token"] {
+            #expect(drawn.contains(expected), "no \(expected) in \(drawn)")
+        }
+        try rendersToAPicture(folder.url.appendingPathComponent("held.svg").path, in: folder)
+    }
+
+    /// Arrays inside arrays and sets are followed, 4 deep at most.
+    @Test func heldObjectsAreFollowedThroughNestedCollectionsBoundedInDepth() {
+        let source = """
+            class A { var x: Int = 0 }
+            class Box { var grid: [[A]] = []; var deep: [[[[[A]]]]] = []; var bag: Set<A> = [] }
+            let box = Box()
+            box.grid = [[A(), A()], [A()]]
+            box.deep = [[[[[A()]]]]]
+            box.bag = [A(), A()]
+            graph(box)
+
+            """
+        let out = run(source).out
+        for label in ["grid[0][0]", "grid[0][1]", "grid[1][0]", "bag (set)"] {
+            #expect(out.contains("label=\"\(label)\"];"), "no \(label) in \(out)")
+        }
+        #expect(!out.contains("deep["), "5 deep is not followed: \(out)")
+        #expect(!out.contains("A#4"), "\(out)")
+    }
 }

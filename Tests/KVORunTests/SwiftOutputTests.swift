@@ -464,4 +464,177 @@ import KVOScript
             #expect(line.hasSuffix(#""file":"unknown.swift"}"#), "\(runtime)")
         }
     }
+
+    // MARK: Issue 42: the pictures of a Swift program
+
+    /// The Swift twin of PictureTests.heldTokensScenario: tokens in an
+    /// array property, an optional property, a top-level array appended to,
+    /// a top-level array literal, a top-level optional given one later.
+    static let heldTokensProgram = """
+        import Foundation
+        class A: NSObject { @objc dynamic var x = 0; @objc dynamic var y = 0 }
+        class Owner: NSObject { var tokens: [NSKeyValueObservation] = []; var maybe: NSKeyValueObservation? }
+        let a = A()
+        let b = A()
+        let owner = Owner()
+        owner.tokens.append(a.observe(\\.x) { _, _ in print("x") })
+        owner.maybe = b.observe(\\.y) { _, _ in print("y") }
+        var tokens: [NSKeyValueObservation] = []
+        tokens.append(b.observe(\\.x) { _, _ in print("bx") })
+        let more = [b.observe(\\.y) { _, _ in print("by") }, a.observe(\\.y) { _, _ in print("ay") }]
+        var token: NSKeyValueObservation?
+        token = a.observe(\\.x) { _, _ in print("ax") }
+        a.x = 1
+
+        """
+
+    /// Tokens kept in arrays were `NSKeyValueObservation#1…4` with no edge
+    /// from what keeps them: the runtime's reflection follows arrays,
+    /// dictionaries, sets and optionals, and a token a top-level array
+    /// holds is named after it, as the scenario's graph does.
+    @Test func aSwiftGraphShowsWhatHoldsEachToken() throws {
+        let folder = try Folder()
+        try folder.write("held.swift", Self.heldTokensProgram)
+        try folder.write("held.kvo", PictureTests.heldTokensScenario)
+        let swift = try folder.run(["graph", "held.swift"])
+        #expect(swift.status == 0 && swift.err == "", "\(swift)")
+        let scenario = try folder.run(["graph", "held.kvo"])
+        #expect(swift.out == scenario.out, "\(swift.out)\n\(scenario.out)")
+        let pictures = PictureTests()
+        let dot = swift.out
+        let ids = pictures.nodeIDs(dot)
+        for name in ["tokens[0]", "more[0]", "more[1]", "token", "NSKeyValueObservation#1", "NSKeyValueObservation#2"] {
+            #expect(ids[name] != nil, "no \(name) in \(ids)")
+        }
+        #expect(pictures.holds(dot, "owner", "NSKeyValueObservation#1", "\"tokens[0]\""), "\(dot)")
+        #expect(pictures.holds(dot, "owner", "NSKeyValueObservation#2", "\"maybe\""), "\(dot)")
+        // `--at`: what held the tokens just after line 10, before `more` and `token`.
+        let early = try folder.run(["graph", "held.swift", "--at", "10"])
+        #expect(early.status == 0, "\(early)")
+        let earlyIDs = pictures.nodeIDs(early.out)
+        #expect(earlyIDs["tokens[0]"] != nil && earlyIDs["more[0]"] == nil && earlyIDs["token"] == nil, "\(earlyIDs)")
+        guard ExternalTool.find("dot") != nil else { return }
+        let svg = try folder.run(["graph", "held.swift", "-o", "held.svg"])
+        #expect(svg.status == 0, "\(svg)")
+        let drawn = pictures.texts(try folder.read("held.svg")).map(\.text)
+        for expected in ["tokens[0]", "more[0]", "maybe", "NSKeyValueObservation#1"] {
+            #expect(drawn.contains(expected), "no \(expected) in \(drawn)")
+        }
+        try pictures.rendersToAPicture(folder.url.appendingPathComponent("held.svg").path, in: folder)
+    }
+
+    /// What only Swift has: dictionaries (by key, in order of their keys),
+    /// sets (in order of their members' names), optionals of arrays, a
+    /// `Set<…>()` at top level, a key whose description is the program's own.
+    @Test func aSwiftGraphFollowsDictionariesSetsAndOptionals() throws {
+        let folder = try Folder()
+        try folder.write(
+            "kinds.swift",
+            """
+            import Foundation
+            class A: NSObject { @objc dynamic var x = 0 }
+            struct Key: Hashable, CustomStringConvertible { var description: String { "never shown" } }
+            class Owner: NSObject {
+                var byName: [String: NSKeyValueObservation] = [:]
+                var bag: Set<NSKeyValueObservation> = []
+                var later: [NSKeyValueObservation]? = nil
+                var byKey: [Key: NSKeyValueObservation] = [:]
+                var computed: [NSKeyValueObservation] { [] }
+            }
+            let a = A()
+            let owner = Owner()
+            owner.byName["b"] = a.observe(\\.x) { _, _ in }
+            owner.byName["a"] = a.observe(\\.x) { _, _ in }
+            owner.bag.insert(a.observe(\\.x) { _, _ in })
+            owner.later = [a.observe(\\.x) { _, _ in }]
+            owner.byKey[Key()] = a.observe(\\.x) { _, _ in }
+            let byID = [7: a.observe(\\.x) { _, _ in }]
+            var set = Set<NSKeyValueObservation>()
+            set.insert(a.observe(\\.x) { _, _ in })
+            var none: [NSKeyValueObservation]?
+            let count: Int = byID.count + set.count + (none?.count ?? 0)
+            print(count)
+
+            """)
+        let result = try folder.run(["graph", "kinds.swift"])
+        #expect(result.status == 0 && result.err == "", "\(result)")
+        let dot = result.out
+        let pictures = PictureTests()
+        let ids = pictures.nodeIDs(dot)
+        #expect(ids["byID[7]"] != nil, "\(ids)")
+        #expect(ids.keys.contains { $0.hasPrefix("NSKeyValueObservation#") && $0.hasSuffix(" in set") }, "\(ids)")
+        for label in ["byName[\\\"a\\\"]", "byName[\\\"b\\\"]", "bag (set)", "later[0]", "byKey[…]"] {
+            #expect(dot.contains("label=\"\(label)\"];"), "no \(label) in \(dot)")
+        }
+        #expect(!dot.contains("never shown"))
+        // In order of their keys, whatever order the dictionary has.
+        let first = try #require(dot.range(of: "label=\"byName[\\\"a\\\"]\""))
+        let second = try #require(dot.range(of: "label=\"byName[\\\"b\\\"]\""))
+        #expect(first.lowerBound < second.lowerBound)
+    }
+
+    /// The Swift twin of PictureTests.nestedScenario: handlers nested three
+    /// deep, long keys, notes inside handlers.
+    @Test func theTraceOfASwiftProgramKeepsLabelsClearOfBars() throws {
+        let folder = try Folder()
+        try folder.write(
+            "nest.swift",
+            """
+            import Foundation
+            class Account: NSObject {
+                @objc dynamic var balance: Double = 0
+                @objc dynamic var fee: Double = 0
+                @objc dynamic var interestRateForTheLongestNameEver: Double = 0
+                @objc dynamic var auditTrailEntryWithAVeryLongKeyName: String = ""
+            }
+            class Bumper: NSObject {
+                let target: Account
+                init(target: Account) { self.target = target; super.init() }
+                override func observeValue(forKeyPath keyPath: String?, of object: Any?, change: [NSKeyValueChangeKey: Any]?, context: UnsafeMutableRawPointer?) {
+                    if keyPath == "balance" { target.fee = 1 }
+                    if keyPath == "fee" {
+                        target.interestRateForTheLongestNameEver = 2
+                        print("a rather long note printed inside the nested handler, two deep")
+                    }
+                }
+            }
+            class Auditor: NSObject {
+                let target: Account
+                init(target: Account) { self.target = target; super.init() }
+                override func observeValue(forKeyPath keyPath: String?, of object: Any?, change: [NSKeyValueChangeKey: Any]?, context: UnsafeMutableRawPointer?) {
+                    if keyPath == "interestRateForTheLongestNameEver" && change?[.notificationIsPriorKey] == nil {
+                        target.auditTrailEntryWithAVeryLongKeyName = "the rate changed to a new value"
+                    }
+                    print("audit \\(keyPath ?? "")")
+                }
+            }
+            class Recorder: NSObject {
+                override func observeValue(forKeyPath keyPath: String?, of object: Any?, change: [NSKeyValueChangeKey: Any]?, context: UnsafeMutableRawPointer?) {
+                    print("recorded three deep, with a long line of text")
+                }
+            }
+            let acct = Account()
+            let bumper = Bumper(target: acct)
+            let auditor = Auditor(target: acct)
+            let recorder = Recorder()
+            acct.addObserver(bumper, forKeyPath: "balance", options: [.new, .old], context: nil)
+            acct.addObserver(auditor, forKeyPath: "fee", options: [.new, .old], context: nil)
+            acct.addObserver(bumper, forKeyPath: "fee", options: [.new, .old], context: nil)
+            acct.addObserver(auditor, forKeyPath: "interestRateForTheLongestNameEver", options: [.new, .old, .prior], context: nil)
+            acct.addObserver(recorder, forKeyPath: "auditTrailEntryWithAVeryLongKeyName", options: [.new, .old], context: nil)
+            acct.balance = 5
+
+            """)
+        let result = try folder.run(["trace", "nest.swift", "-o", "nest.svg"])
+        #expect(result.status == 0, "\(result)")
+        let svg = try folder.read("nest.svg")
+        let pictures = PictureTests()
+        #expect(pictures.parsesAsXML(svg))
+        let drawn = pictures.traceOverlaps(svg)
+        #expect(drawn.overlaps.isEmpty, "\(drawn.overlaps.joined(separator: "\n"))")
+        let nested = drawn.bars.filter { bar in drawn.bars.contains { $0.top < bar.top && $0.bottom >= bar.bottom } }
+        #expect(nested.count >= 3, "\(drawn.bars)")
+        #expect(pictures.texts(svg).contains { $0.text == "recorded three deep, with a long line of text" })
+        try pictures.rendersToAPicture(folder.url.appendingPathComponent("nest.svg").path, in: folder)
+    }
 }

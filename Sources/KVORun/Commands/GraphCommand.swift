@@ -97,12 +97,12 @@ public struct GraphCommand: ParsableCommand {
             // long scenario slow.
             session.beforeStatement = { location in
                 if location.line > at, snapshot == nil {
-                    snapshot = ObservationGraph.dot(from: session.boundObjects)
+                    snapshot = session.graph
                 }
             }
         }
         let runStatus = session.run(source, file: file == "-" ? "<stdin>" : file)
         pictureOutput.flush()
-        return (snapshot ?? ObservationGraph.dot(from: session.boundObjects), runStatus)
+        return (snapshot ?? session.graph, runStatus)
     }
 }

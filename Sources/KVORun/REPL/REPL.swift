@@ -245,7 +245,7 @@ struct REPL<Input: LineInput> {
                 guard let dot = swiftState(for: command)?.graph else { return true }
                 REPLPictures.graph(argument, dot: dot)
             } else {
-                REPLPictures.graph(argument, dot: ObservationGraph.dot(from: session.boundObjects))
+                REPLPictures.graph(argument, dot: session.graph)
             }
         default:
             break
