@@ -67,13 +67,16 @@ extension EditCollector {
         // as Swift's reflection does (kvo-run's NSObject hides its own).
         lines.append(
             "table.storedProperties { (o: \(className)) -> [(String, Any)] in ["
-                + stored.map { "(\"\($0)\", o.\($0))" }.joined(separator: ", ") + "] }")
-        let body = lines.map { "        " + $0 }.joined(separator: "\n")
+                + stored.map { "(\"\($0.trimmingBackticks)\", o.\($0))" }.joined(separator: ", ") + "] }")
+        // Each line after its own directive: swiftc names the closing brace's
+        // line for an error in any of them.
+        let body = lines.map { SourceLocationFile.generatedMarker + "\n        " + $0 }.joined(separator: "\n")
         // An override is as visible as its class must let it be.
         let access =
             node.modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) }
             ? "public " : ""
-        let text = "\n    \(access)override class func _kvoDescribe(_ table: _KVOClassTable) {\n\(body)\n    }\n"
+        let text =
+            "\n\(SourceLocationFile.generatedMarker)\n    \(access)override class func _kvoDescribe(_ table: _KVOClassTable) {\n\(body)\n    }\n"
         insert(text, at: node.memberBlock.rightBrace.positionAfterSkippingLeadingTrivia)
     }
 
@@ -90,9 +93,12 @@ extension EditCollector {
                 lines += method(function, className: className, objcMembers: objcMembers)
             }
         }
-        let body = lines.map { "        " + $0 }.joined(separator: "\n")
+        // Each line after its own directive: swiftc names the closing brace's
+        // line for an error in any of them.
+        let body = lines.map { SourceLocationFile.generatedMarker + "\n        " + $0 }.joined(separator: "\n")
         let offset = node.positionAfterSkippingLeadingTrivia.utf8Offset
-        let text = "\n    static func _kvoExtension\(offset)(_ table: _KVOClassTable) {\n\(body)\n    }\n"
+        let text =
+            "\n\(SourceLocationFile.generatedMarker)\n    static func _kvoExtension\(offset)(_ table: _KVOClassTable) {\n\(body)\n    }\n"
         insert(text, at: node.memberBlock.rightBrace.positionAfterSkippingLeadingTrivia)
     }
 
@@ -137,7 +143,7 @@ extension EditCollector {
         let dynamic = has(node.modifiers, .dynamic)
         // `@objc(displayName) var name`: Objective-C, and so KVC and KVO, know
         // the property by the name in the attribute.
-        let key = objectiveCName(node.attributes) ?? name
+        let key = objectiveCName(node.attributes) ?? name.trimmingBackticks
         // Swift's warning spares @objc dynamic properties and @objc ones with
         // an explicit setter (meant for manual notification).
         dynamicProperties[name] = (dynamicProperties[name] ?? false) || (objc && dynamic)
@@ -229,7 +235,8 @@ extension EditCollector {
     /// The name in `@objc(name)`, if the attribute gives one.
     func objectiveCName(_ attributes: AttributeListSyntax) -> String? {
         for element in attributes {
-            guard let attribute = element.as(AttributeSyntax.self), attribute.attributeName.trimmedDescription == "objc",
+            guard let attribute = element.as(AttributeSyntax.self),
+                attribute.attributeName.trimmedDescription == "objc",
                 let arguments = attribute.arguments?.trimmedDescription, !arguments.isEmpty,
                 !arguments.contains(":")
             else { continue }

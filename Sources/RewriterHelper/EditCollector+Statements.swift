@@ -30,17 +30,17 @@ extension EditCollector {
         // the binding, before any `;`, for an object made elsewhere.
         var pending: [String] = []
         if topLevel {
-            if let token = topLevelToken(node) { pending.append("_kvoPendingToken(\"\(token)\")") }
+            if let token = topLevelToken(node) { pending.append("_kvoPendingToken(\"\(token.trimmingBackticks)\")") }
             let objects = topLevelObjects(node)
             var after = ""
             if !objects.isEmpty {
-                let pairs = objects.map { "\"\($0.name)\", \"\($0.className)\"" }
+                let pairs = objects.map { "\"\($0.name.trimmingBackticks)\", \"\($0.className.trimmingBackticks)\"" }
                 pending.append("_kvoPendingNames(\(pairs.joined(separator: ", ")))")
-                after += objects.map { "; _ = _kvoNamed(\($0.name), \"\($0.name)\")" }.joined()
+                after += objects.map { "; _ = _kvoNamed(\($0.name), \"\($0.name.trimmingBackticks)\")" }.joined()
             }
             // A name that may hold objects in a collection or an optional:
             // the graph reads it when it is drawn (`tokens[0]`).
-            after += topLevelHolders(node).map { "; _kvoHolds(\"\($0)\") { \($0) }" }.joined()
+            after += topLevelHolders(node).map { "; _kvoHolds(\"\($0.trimmingBackticks)\") { \($0) }" }.joined()
             if !after.isEmpty { insert(after, at: node.item.endPositionBeforeTrailingTrivia) }
         }
         guard startsLine(node) else {
@@ -117,8 +117,11 @@ extension EditCollector {
             else { return nil }
             var called = call.calledExpression
             if let generic = called.as(GenericSpecializationExprSyntax.self) { called = generic.expression }
+            // A type's name starts with a capital, or names a class of the
+            // program's (`` `default`() ``).
             guard let reference = called.as(DeclReferenceExprSyntax.self),
-                reference.baseName.text.first?.isUppercase == true
+                reference.baseName.text.trimmingBackticks.first?.isUppercase == true
+                    || classes[reference.baseName.text] != nil
             else { return nil }
             return (name, reference.baseName.text)
         }

@@ -124,20 +124,34 @@ enum SwiftRewriter {
         let bytes = Array(source.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count * 2)
-        func directive(_ line: Int) -> [UInt8] {
+        // The file literal and line swiftc names for the source's `line`.
+        func place(_ line: Int) -> (literal: String, line: Int) {
             if let user = locations?.ruling(line), let target = user.target {
-                let shown = target.line + (line - user.line - 1)
-                return Array("#sourceLocation(file: \"\(target.literal)\", line: \(shown))\n".utf8)
+                return (target.literal, target.line + (line - user.line - 1))
             }
-            return Array((fileDirective(line, lines: lines) + "\n").utf8)
+            let (name, shown) = lines.locate(line)
+            return (SourceLocationFile.literal(name), shown)
         }
+        func directive(_ line: Int) -> [UInt8] {
+            let (literal, shown) = place(line)
+            return Array("#sourceLocation(file: \"\(literal)\", line: \(shown))\n".utf8)
+        }
+        let marker = SourceLocationFile.generatedMarker + "\n"
         output += directive(1)
         var cursor = 0
         let sorted = edits.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
         for (_, edit) in sorted {
             guard edit.start >= cursor, edit.end >= edit.start, edit.end <= bytes.count else { continue }
             output += bytes[cursor..<edit.start]
-            output += Array(edit.text.utf8)
+            if edit.text.contains(marker) {
+                // Code kvo-run adds: named as such, at the line it is added at.
+                let (literal, shown) = place(converter.location(for: AbsolutePosition(utf8Offset: edit.start)).line)
+                let named =
+                    "#sourceLocation(file: \"\(SourceLocationFile.generatedPrefix)\(literal)\", line: \(shown))\n"
+                output += Array(edit.text.replacing(marker, with: named).utf8)
+            } else {
+                output += Array(edit.text.utf8)
+            }
             cursor = edit.end
             if edit.text.contains("\n") {
                 let location = converter.location(for: AbsolutePosition(utf8Offset: edit.end))

@@ -7,6 +7,16 @@
 /// output and names the user's own file in its place. Both sides spell it
 /// here, the one place.
 public enum SourceLocationFile {
+    /// The line the rewriter puts first in code it adds to a class (its KVC
+    /// table, `_kvoDescribe`); written out as a `#sourceLocation` naming
+    /// `generatedPrefix` + the user's file literal, at the line of the
+    /// class's closing brace.
+    public static let generatedMarker = "#kvoGeneratedCode"
+    /// swiftc's errors in that code follow from an error in the user's
+    /// (an unknown type, a class declared twice): kvo-run leaves them out,
+    /// or names the class's file and line when they are the only ones.
+    public static let generatedPrefix = "kvo-run's KVC table for the class in "
+
     /// `name` as the text between the quotes of a static string literal.
     public static func literal(_ name: String) -> String {
         var text = ""

@@ -126,4 +126,51 @@ import RewriterProtocol
         // Past the line: counted on in bytes, as swiftc's end-of-line column is.
         #expect(SwiftProgram.characterColumn(8, in: "é") == 7)
     }
+
+    /// The code kvo-run adds to a class (its KVC table) is compiled under a
+    /// name of its own: swiftc's errors there follow from the user's own
+    /// (an unknown type, a class declared twice) and are left out; the
+    /// user's error and its notes are said as swiftc says them, nothing at
+    /// a line the file does not have.
+    @Test(arguments: [
+        (
+            "import Foundation\nclass A: NSObject {\n    @objc dynamic var x: Nope = 0\n}\n",
+            ["u.swift:3:26: error: cannot find type 'Nope' in scope"]
+        ),
+        (
+            "import Foundation\nclass A: NSObject { @objc dynamic var x = 0 }\nclass A: NSObject { @objc dynamic var y = 0 }\n",
+            ["u.swift:3:7: error: invalid redeclaration of 'A'", "u.swift:2:7: note: 'A' previously declared here"]
+        ),
+    ])
+    func errorsInTheGeneratedTableFollowingTheUsersAreLeftOut(_ source: String, _ expected: [String]) throws {
+        let result = try Self.run(source, named: "u.swift")
+        #expect(result.status == 2, "\(result)")
+        let said = result.err.split(separator: "\n").filter { $0.hasPrefix("u.swift:") }.map(String.init)
+        #expect(said == expected, "\(result)")
+        Self.expectNoCachePath(result)
+        #expect(!result.err.contains("KVC table"), "\(result)")
+    }
+
+    /// Alone (no error of the user's), an error in the generated table is
+    /// said at the closing brace of the class it belongs to, in the user's
+    /// file, saying whose code it is and what to do.
+    @Test func anErrorInTheGeneratedTableAloneIsSaidAtTheClassesBrace() {
+        let literal = SourceLocationFile.literal("we\"ird.swift")
+        let log = """
+            \(SourceLocationFile.generatedPrefix)\(literal):9:94: error: cannot infer type of closure parameter 'v'
+            \(SourceLocationFile.generatedPrefix)\(literal):9:12: note: a note of it
+            """
+        let placed = SwiftProgram.placingGeneratedCode(
+            SwiftProgram.compilerDiagnostics(
+                log, files: ["we\"ird.swift"],
+                source: "#sourceLocation(file: \"\(SourceLocationFile.generatedPrefix)\(literal)\", line: 9)\n"),
+            files: ["we\"ird.swift"])
+        #expect(placed.map(\.file) == ["we\"ird.swift", "we\"ird.swift"])
+        #expect(placed.map(\.diagnostic.location) == [.init(line: 9, column: 1), .init(line: 9, column: 1)])
+        #expect(
+            placed.first?.diagnostic.message.hasPrefix(
+                "in the KVC table kvo-run adds to the class this brace closes: cannot infer type of closure parameter 'v'; declare the property"
+            ) == true)
+        #expect(placed.last?.diagnostic.message == "a note of it")
+    }
 }

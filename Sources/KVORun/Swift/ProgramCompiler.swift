@@ -104,7 +104,9 @@ enum ProgramCompiler {
             // A note at the very place of the error before it is one of swiftc's
             // fix-it suggestions ("did you mean to use 'try'?"): left out.
             var diagnostics: [(file: String, diagnostic: Diagnostic)] = []
-            for found in SwiftProgram.compilerDiagnostics(text, files: files, source: program) {
+            let compiler = SwiftProgram.placingGeneratedCode(
+                SwiftProgram.compilerDiagnostics(text, files: files, source: program), files: files)
+            for found in compiler {
                 if found.diagnostic.severity == .note,
                     let last = diagnostics.last(where: { $0.diagnostic.severity != .note }),
                     last.file == found.file, last.diagnostic.location == found.diagnostic.location

@@ -106,6 +106,38 @@ extension SwiftProgram {
         return result
     }
 
+    /// swiftc's diagnostics in the code kvo-run adds to a class (its KVC
+    /// table, named `SourceLocationFile.generatedPrefix` + the user's file
+    /// at the class's closing brace): they follow from an error in the
+    /// user's code (an unknown type, a class declared twice), so they are
+    /// left out when there is one; alone, each is said at that closing brace.
+    static func placingGeneratedCode(
+        _ found: [(file: String, diagnostic: Diagnostic)], files: [String]
+    ) -> [(file: String, diagnostic: Diagnostic)] {
+        let prefix = SourceLocationFile.generatedPrefix
+        if found.contains(where: { !$0.file.hasPrefix(prefix) && $0.diagnostic.severity == .error }) {
+            // With the notes that belong to them (a note follows its error).
+            var dropping = false
+            return found.filter { item in
+                if item.diagnostic.severity != .note { dropping = item.file.hasPrefix(prefix) }
+                return !dropping && !item.file.hasPrefix(prefix)
+            }
+        }
+        return found.map { item in
+            guard item.file.hasPrefix(prefix) else { return item }
+            let literal = String(item.file.dropFirst(prefix.count))
+            let file = files.first { SourceLocationFile.literal($0) == literal } ?? literal
+            var diagnostic = item.diagnostic
+            diagnostic.location = KVOScript.SourceLocation(line: diagnostic.location.line, column: 1)
+            if diagnostic.severity != .note {
+                diagnostic.message =
+                    "in the KVC table kvo-run adds to the class this brace closes: \(diagnostic.message); "
+                    + "declare the property with its type written out, and if that does not help, report it to kvo-run with the program"
+            }
+            return (file, diagnostic)
+        }
+    }
+
     /// The file literals of `text`'s `#sourceLocation(file: "…"` directives,
     /// as written between the quotes.
     static func sourceLocationLiterals(_ text: String) -> [String] {
