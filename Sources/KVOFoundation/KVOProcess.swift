@@ -93,6 +93,9 @@ public final class _KVOProcess {
     /// The Swift object of each engine object: the engine hands back its own
     /// objects (observers, values of to-one keys), Swift code wants its own.
     var hosts = _HostTable()
+    /// `key(_:)`'s last literal and its String.
+    var lastKeyLiteral: UnsafeRawPointer?
+    var lastKey = ""
     var contextsByName: [String: (Context, UnsafeMutableRawPointer)] = [:]
     var contextsByPointer: [UnsafeMutableRawPointer: Context] = [:]
     var pointersByContext: [ObjectIdentifier: UnsafeMutableRawPointer] = [:]
@@ -277,7 +280,7 @@ public final class _KVOProcess {
     }
 
     func host(of object: KVOObject) -> NSObject? {
-        hosts[ObjectIdentifier(object)]?.object
+        hosts.find(ObjectIdentifier(object))?.object
     }
 
     /// `object_getClass` (KVOCore's `runtimeClassName`); an exception raised
@@ -465,12 +468,39 @@ public final class _KVOProcess {
 /// observation info is an unretained pointer too): an NSObject enters in its
 /// `init` and leaves first thing in its `deinit`, before its memory can go,
 /// so an entry always names a live object (see `_Host`).
+///
+/// The last two entries found are kept beside the table: a notifying set
+/// asks for the same objects again and again (the observed object for its
+/// old and new values, the observer, the observed object for the delivery:
+/// B1's compiled set asked four times, about 100 instructions each), and a
+/// kept entry is a comparison.
 struct _HostTable {
     private var table: [_AddressKey: _Host] = [:]
+    private var recent: (id: ObjectIdentifier, host: _Host)?
+    private var previous: (id: ObjectIdentifier, host: _Host)?
 
     subscript(id: ObjectIdentifier) -> _Host? {
         get { table[_AddressKey(id: id)] }
-        set { table[_AddressKey(id: id)] = newValue }
+        set {
+            if recent?.id == id { recent = nil }
+            if previous?.id == id { previous = nil }
+            table[_AddressKey(id: id)] = newValue
+        }
+    }
+
+    /// The entry of `id`, kept as the most recent one found.
+    @inline(__always)
+    mutating func find(_ id: ObjectIdentifier) -> _Host? {
+        if let recent, recent.id == id { return recent.host }
+        if let kept = previous, kept.id == id {
+            previous = recent
+            recent = kept
+            return kept.host
+        }
+        guard let found = table[_AddressKey(id: id)] else { return nil }
+        previous = recent
+        recent = (id, found)
+        return found
     }
 
     /// Every entry, in no order (a picture's roots are sorted by name).
