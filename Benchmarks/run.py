@@ -496,7 +496,7 @@ class SwiftRoute:
     def __init__(self, tmpdir):
         self.tmpdir = Path(tmpdir)
         self.sources = self.tmpdir / "runtime-sources"
-        for module in ("KVOCore", "KVOOutput", "KVOFoundation"):
+        for module in ("KVOCore", "KVOOutput", "KVOFoundation", "RewriterProtocol", "RewriterHelper"):
             shutil.copytree(ROOT / "Sources" / module, self.sources / module)
         self.cold_builds = 0
         self.cache = self.fresh_cache()

@@ -225,9 +225,13 @@ enum RuntimeCache {
                     "the Swift runtime's sources in \(sources) have no \(missing) folder; set KVO_RUNTIME_SOURCES to the Sources folder of a kvo-run checkout (it holds \(sourceModules.joined(separator: ", ")))",
                 status: ExitStatus.scriptErrors)
         }
+        // Listed once: the key hashes what the build compiles (listing the
+        // sources again for the key cost a cached run a million instructions).
         let files = runtimeFiles(sources)
         let helperFiles = rewriterFiles(sources)
-        let directory = try runtimeDirectory(sources: sources, swiftc: swiftc, cache: cache, deadline: deadline)
+        let directory = try runtimeDirectory(
+            sources: sources, files: Array(files.joined()) + helperFiles, swiftc: swiftc, cache: cache,
+            deadline: deadline)
         let last = "/lib" + (runtimeModules.last ?? "") + ".so"
         let state = installedState(directory)
         if state == .intact {
@@ -337,10 +341,10 @@ enum RuntimeCache {
     /// The folder of the runtime this kvo-run builds from `sources` with
     /// `swiftc`, built or not.
     static func runtimeDirectory(
-        sources: String, swiftc: String, cache: String, deadline: Deadline = .none
+        sources: String, files: [String]? = nil, swiftc: String, cache: String, deadline: Deadline = .none
     ) throws -> String {
         let key = runtimeKey(
-            sources: sources, files: allSourceFiles(sources),
+            sources: sources, files: files ?? allSourceFiles(sources),
             toolchain: try Toolchain.version(swiftc, cache: cache, deadline: deadline), cache: cache)
         return cache + "/runtime-" + key
     }
@@ -546,9 +550,14 @@ enum RuntimeCache {
         var stamp = FNV1a()
         stamp.add(toolchain)
         for flag in runtimeFlags { stamp.add(flag) }
+        // Each file's name below `sources` (by bytes: `dropFirst` on a
+        // String counts Characters, a thousand instructions a file).
+        func relative(_ file: String) -> String {
+            String(Substring(file.utf8.dropFirst(sources.utf8.count)))
+        }
         for file in files {
             var info = stat()
-            stamp.add(String(file.dropFirst(sources.count)))
+            stamp.add(relative(file))
             if stat(file, &info) == 0 {
                 for field in [
                     UInt64(info.st_dev), UInt64(info.st_ino), UInt64(truncatingIfNeeded: info.st_size),
@@ -565,7 +574,7 @@ enum RuntimeCache {
         hash.add(toolchain)
         for flag in runtimeFlags { hash.add(flag) }
         for file in files {
-            hash.add(String(file.dropFirst(sources.count)))
+            hash.add(relative(file))
             hash.add((try? Files.read(file)) ?? "")
         }
         if (try? SwiftProgram.makeDirectories(cache + "/sources")) != nil {
