@@ -130,7 +130,37 @@ SCALING = dict(full=[1_000, 10_000, 100_000], quick=[100, 1_000, 10_000])
 SCALING_FILES = {1_000: "B3_1k.kvo", 10_000: "B3_10k.kvo", 100_000: "B3.kvo"}
 # The compiled Swift route (SPEC §11.0): first runtime build, a new program,
 # a cached program's start-up, and B1 compiled (see swift_section).
-SWIFT_EXTRAS = ["swift-build", "swift-new", "swift-startup", "B1swift"]
+# The compiled route's workloads, each beside its scenario twin (when the
+# scenario language has one) and its GNUstep peer.
+COMPILED = [
+    dict(row="B1swift", name="B1", swift="B1.swift", kvo="B1.kvo", peer="B1", phase="n",
+         full=dict(n=1_000_000), quick=dict(n=100_000), unit="set", count=lambda p: p["n"],
+         what=lambda p: f"{p['n']:,} sets, one observer [.new, .old]",
+         about="`Benchmarks/scenarios/B1.swift`: an `@objc dynamic var balance: Int`, one "
+               "`observe(\\.balance, options: [.new, .old])` token whose handler counts."),
+    dict(row="B2swift", name="B2", swift="B2.swift", kvo="B2.kvo", peer="B2", phase="sets",
+         full=dict(observers=10_000, sets=100), quick=dict(observers=10_000, sets=10),
+         per=10_000, unit="notification", count=lambda p: p["observers"] * p["sets"],
+         what=lambda p: f"{p['observers']:,} observers, {p['sets']} sets",
+         about="`Benchmarks/scenarios/B2.swift`: 10,000 `Watcher`s added with "
+               "`addObserver(_:forKeyPath:options:context:)` ([.new, .old]), each counting in its "
+               "`observeValue(forKeyPath:of:change:context:)` override."),
+    dict(row="B4swift", name="B4", swift="B4.swift", kvo="B4.kvo", peer="B4", phase="n",
+         full=dict(n=100_000), quick=dict(n=10_000), per=2, unit="notification",
+         count=lambda p: 2 * p["n"],
+         what=lambda p: f"{p['n']:,} swaps of person.account and sets of its balance",
+         about="`Benchmarks/scenarios/B4.swift`: a `Person` observed on `\"account.balance\"` with "
+               "`addObserver`, its `@objc dynamic var account: Account?` swapped and the current "
+               "account's balance set."),
+    dict(row="OQswift", name="OQ", swift="OQ.swift", kvo=None, peer="OQ", phase="n",
+         full=dict(n=10_000), quick=dict(n=2_000), unit="operation", count=lambda p: p["n"],
+         what=lambda p: f"{p['n']:,} operations on an OperationQueue of 4, each observed on isFinished",
+         about="`Benchmarks/scenarios/OQ.swift` and `OQ.m`: an `Operation` subclass whose `main` does "
+               "nothing, each observed on `isFinished` ([.new]; Swift: an `observe` token, "
+               "GNUstep: `addObserver`), added at once with `addOperations(_:waitUntilFinished: "
+               "true)` to a queue with `maxConcurrentOperationCount = 4`."),
+]
+SWIFT_EXTRAS = ["swift-build", "swift-new", "swift-startup"] + [w["row"] for w in COMPILED]
 EXTRAS = ["startup", "rss", "text", "scaling"] + SWIFT_EXTRAS
 
 
@@ -616,47 +646,60 @@ def swift_section(args, mode, tmpdir, wanted):
                    "Wall-clock times and the CPU time (user + system) of kvo-run and "
                    "every process it starts (swiftc, the linker, the program).", ""]
 
-    # (d) B1 compiled: B1.swift (an @objc dynamic property, one observe token
-    # [.new, .old]), phase-matched beside the interpreted B1 and GNUstep's.
-    if wanted("B1swift"):
-        params = dict(n=100_000) if args.quick else dict(n=1_000_000)
-        setup = dict(n=0)
-        swift_defaults = read_defaults("B1.swift", ["n"])
-        kvo_defaults = read_defaults("B1.kvo", ["n"])
-        swift_files = (materialize("B1.swift", params, swift_defaults, tmpdir),
-                       materialize("B1.swift", setup, swift_defaults, tmpdir))
-        kvo_files = (materialize("B1.kvo", params, kvo_defaults, tmpdir),
-                     materialize("B1.kvo", setup, kvo_defaults, tmpdir))
-        log(f"B1swift: B1 compiled, interpreted and GNUstep (n={params['n']:,}; "
-            f"set-up runs with n=0); compiling both programs first")
+    # (d) The compiled route beside the scenario language and GNUstep, phase-
+    # matched: B1 (an @objc dynamic property, one observe token [.new, .old]),
+    # B2 and B4 (classic addObserver with an observeValue override) and OQ
+    # (an OperationQueue of 4 running 10,000 operations, each observed on
+    # isFinished; no scenario twin: the scenario language has no queues).
+    for workload in COMPILED:
+        if not wanted(workload["row"]):
+            continue
+        phase_name = workload["phase"]
+        params = dict(workload["quick"] if args.quick else workload["full"])
+        setup = dict(params, **{phase_name: 0})
+        names = list(params)
+        swift_defaults = read_defaults(workload["swift"], names)
+        swift_files = (materialize(workload["swift"], params, swift_defaults, tmpdir),
+                       materialize(workload["swift"], setup, swift_defaults, tmpdir))
+        kvo_files = None
+        if workload.get("kvo"):
+            kvo_defaults = read_defaults(workload["kvo"], names)
+            kvo_files = (materialize(workload["kvo"], params, kvo_defaults, tmpdir),
+                         materialize(workload["kvo"], setup, kvo_defaults, tmpdir))
+        log(f"{workload['row']}: {workload['name']} compiled"
+            f"{', interpreted' if kvo_files else ''} and GNUstep ({params}; set-up runs with "
+            f"{phase_name}=0); compiling the programs first")
         for program in swift_files:
             run_swift(args.bin, program, args.timeout, route.env())
-        peer = args.peers / "B1"
+        peer = args.peers / workload["peer"]
+        peer_args = ([params[k] for k in names], [setup[k] for k in names])
         sides = {
             "compiled Swift": (Series("compiled"), Series("compiled set-up"),
                                lambda f: run_swift(args.bin, swift_files[f], args.timeout, route.env())),
-            "scenario language": (Series("interpreted"), Series("interpreted set-up"),
-                                  lambda f: run_kvo(args.bin, kvo_files[f], args.timeout)),
-            "GNUstep": (Series("GNUstep"), Series("GNUstep set-up"),
-                        lambda f: run_peer(peer, [[params["n"]], [0]][f], args.timeout)),
         }
+        if kvo_files:
+            sides["scenario language"] = (Series("interpreted"), Series("interpreted set-up"),
+                                          lambda f: run_kvo(args.bin, kvo_files[f], args.timeout))
+        sides["GNUstep"] = (Series("GNUstep"), Series("GNUstep set-up"),
+                            lambda f: run_peer(peer, peer_args[f], args.timeout))
         order = []
         for whole, zero, run in sides.values():
             order.append((whole, lambda run=run: run(0)))
         for whole, zero, run in sides.values():
             order.append((zero, lambda run=run: run(1)))
-        alternate_all(args.pairs, order, "B1swift")
+        alternate_all(args.pairs, order, workload["row"])
         g_phase = phase_seconds(*sides["GNUstep"][:2])
         g_cpu = phase_seconds(*sides["GNUstep"][:2], cpu=True)
+        units = params[phase_name] * workload.get("per", 1)
         lines = []
         for label, (whole, zero, _) in sides.items():
             phase = phase_seconds(whole, zero)
             cpu = phase_seconds(whole, zero, cpu=True)
-            ns = phase / params["n"] * 1e9 if phase is not None and phase > 0 else None
+            ns = phase / units * 1e9 if phase is not None and phase > 0 else None
             ratio = phase_ratio(phase, g_phase)
             cpu_ratio = phase_ratio(cpu, g_cpu)
             problems = []
-            for series, exp in ((whole, params["n"]), (zero, 0)):
+            for series, exp in ((whole, workload["count"](params)), (zero, 0)):
                 if series.runs and series.counts != [exp]:
                     problems.append(f"{series.label} counted {series.count_text()}, expected {exp:,}")
             lines.append(f"| {label} | {whole.time_text(args.timeout)} | {zero.time_text(args.timeout)} | "
@@ -664,17 +707,15 @@ def swift_section(args, mode, tmpdir, wanted):
                          f"{'–' if ratio is None else f'{ratio:.2f}'} | "
                          f"{'–' if cpu_ratio is None else f'{cpu_ratio:.2f}'} | "
                          f"{'; '.join(problems) or 'ok'} |")
-        report += [f"### (d) B1 compiled: {params['n']:,} sets, one observer [.new, .old]", "",
-                   "| B1 as | whole (s) | set-up, n = 0 (s) | phase (s) | ns per set | "
-                   "GNUstep / this (phase) | same on CPU | check |",
+        report += [f"### ({workload['row']}) {workload['name']} compiled: {workload['what'](params)}", "",
+                   f"| {workload['name']} as | whole (s) | set-up, {phase_name} = 0 (s) | phase (s) | "
+                   f"ns per {workload['unit']} | GNUstep / this (phase) | same on CPU | check |",
                    "|---|---:|---:|---:|---:|---:|---:|---|"] + lines + [""]
-        report += ["`Benchmarks/scenarios/B1.swift` (an `@objc dynamic var balance: Int`, one "
-                   "`observe(\\.balance, options: [.new, .old])` token whose handler counts, "
-                   "printed at the end) run as `kvo-run B1.swift --quiet`, compiled once "
-                   "before timing; `B1.kvo --quiet --stats`; the GNUstep peer `B1.m`. Each "
-                   f"round runs the three whole, then the three with n = 0 ({args.pairs} "
-                   "rounds, medians); phase = median(whole) − median(set-up), as in the "
-                   "table above. Above 1, that B1 is faster than GNUstep's compiled KVO.", ""]
+        report += [workload["about"] + f" Each round runs the sides whole, then with {phase_name} = 0 "
+                   f"({args.pairs} rounds, medians); phase = median(whole) − median(set-up), as in "
+                   "the table above. Above 1, that side is faster than GNUstep's compiled KVO; "
+                   "every program is compiled once before timing and run as `kvo-run FILE.swift "
+                   "--quiet` (it prints its own count, as a peer does).", ""]
     return report
 
 
@@ -748,7 +789,7 @@ def main():
                   + (["B3"] if wanted("scaling") else [])
                   + (["startup"] if wanted("startup") or wanted("rss") else [])
                   + (["mem_1m"] if wanted("rss") else [])
-                  + (["B1"] if wanted("B1swift") else []))
+                  + [w["peer"] for w in COMPILED if wanted(w["row"])])
     missing = [n for n in peer_names if not os.access(args.peers / n, os.X_OK)]
     if missing:
         # kvo-run's own times are still worth a table (GNUstep may not be

@@ -152,7 +152,9 @@ public enum _KVOBridge {
         func element(_ item: Any) -> Any { swiftValue(value(item)) ?? NSNull() }
         if let dictionary = any as? [AnyHashable: Any] {
             // Keys and values in one order: a dictionary iterates both alike.
-            let keys = dictionary.keys.map { element($0.base) as? Foundation.NSObject ?? NSString(string: "\($0.base)") }
+            let keys = dictionary.keys.map {
+                element($0.base) as? Foundation.NSObject ?? NSString(string: "\($0.base)")
+            }
             return NSDictionary(objects: dictionary.values.map(element), forKeys: keys)
         }
         if let set = any as? Set<AnyHashable> { return NSSet(array: set.map { element($0.base) }) }
@@ -240,6 +242,49 @@ public enum _KVOBridge {
 
     /// The change dictionary `observeValue` receives.
     static func dictionary(_ change: Change) -> [NSKeyValueChangeKey: Any] {
+        // A change told to many observers with the same options (B2: 10,000
+        // of them) is bridged once: each dictionary was two NSNumbers and a
+        // hashed dictionary, two thirds of a notification's cost. Kept only
+        // when its values are numbers or strings: a kept dictionary holding a
+        // program's object would keep it alive past its last use, and its
+        // deinit would run later than on a Mac.
+        let process = _KVOProcess.shared
+        if let last = process.lastBridgedChange, same(last.change, change) { return last.dictionary }
+        let result = makeDictionary(change)
+        process.lastBridgedChange = isScalar(change.new) && isScalar(change.old) ? (change, result) : nil
+        return result
+    }
+
+    private static func isScalar(_ value: Value?) -> Bool {
+        switch value {
+        case nil, .null?, .bool?, .int?, .double?, .float?, .string?: return true
+        default: return false
+        }
+    }
+
+    /// The same change, value for value and of the same types: `Value`'s
+    /// `==` compares numbers across Int, Double and Bool as NSNumber does,
+    /// where the bridged dictionary keeps each number's type (`__NSCFBoolean`)
+    /// and a Double's sign (`-0`).
+    private static func same(_ a: Change, _ b: Change) -> Bool {
+        a.kind == b.kind && a.isPrior == b.isPrior && a.indexes == b.indexes && same(a.new, b.new)
+            && same(a.old, b.old)
+    }
+
+    private static func same(_ a: Value?, _ b: Value?) -> Bool {
+        switch (a, b) {
+        case (nil, nil), (.null?, .null?): return true
+        case (.bool(let x)?, .bool(let y)?): return x == y
+        case (.int(let x)?, .int(let y)?): return x == y
+        case (.double(let x)?, .double(let y)?): return x.bitPattern == y.bitPattern
+        case (.float(let x)?, .float(let y)?): return x.bitPattern == y.bitPattern
+        // By bytes: String's `==` equates "é" and "e\u{301}", NSString does not.
+        case (.string(let x)?, .string(let y)?): return x.utf8.elementsEqual(y.utf8)
+        default: return false
+        }
+    }
+
+    private static func makeDictionary(_ change: Change) -> [NSKeyValueChangeKey: Any] {
         var result: [NSKeyValueChangeKey: Any] = [.kindKey: NSNumber(value: change.kind.rawValue)]
         if let new = change.new { result[.newKey] = swiftValue(new) ?? NSNull() }
         if let old = change.old { result[.oldKey] = swiftValue(old) ?? NSNull() }

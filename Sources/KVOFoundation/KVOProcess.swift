@@ -93,6 +93,8 @@ public final class _KVOProcess {
     /// The Swift object of each engine object: the engine hands back its own
     /// objects (observers, values of to-one keys), Swift code wants its own.
     var hosts = _HostTable()
+    /// The last change `_KVOBridge.dictionary` bridged, and its dictionary.
+    var lastBridgedChange: (change: Change, dictionary: [NSKeyValueChangeKey: Any])?
     /// `key(_:)`'s last literal and its String.
     var lastKeyLiteral: UnsafeRawPointer?
     var lastKey = ""

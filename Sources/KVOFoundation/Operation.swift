@@ -55,7 +55,7 @@ open class Operation: NSObject {
     private(set) var ended = false
     /// Holds once it ended, for `waitUntilFinished`.
     private let hasEnded = _KVOCondition(false)
-    private var priority = QueuePriority.normal
+    private(set) var priority = QueuePriority.normal
 
     public override init() {
         super.init()
@@ -93,7 +93,11 @@ open class Operation: NSObject {
         get { _KVOProcess.shared.lock.held { priority } }
         set {
             willChangeValue(forKey: "queuePriority")
-            priority = newValue
+            _KVOProcess.shared.lock.held {
+                let old = priority
+                priority = newValue
+                if !dispatched { queue?.waitingPriorityChanged(from: old, to: newValue) }
+            }
             didChangeValue(forKey: "queuePriority")
         }
     }

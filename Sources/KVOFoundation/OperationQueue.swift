@@ -25,6 +25,12 @@ import Glibc
 open class OperationQueue: NSObject {
     /// The operations added and not ended, in the order added.
     private var queued: [Operation] = []
+    /// How many queued operations not yet started have each priority (its
+    /// raw value): `schedule` stops looking once the free slots are filled
+    /// by operations of the highest priority that waits, instead of reading
+    /// every queued operation each time one ends (10,000 operations on a
+    /// queue of 4 took 4.8 s, quadratic).
+    private var waitingPriorities: [Int: Int] = [:]
     /// Operations started and not ended.
     private var running = 0
     private var maximum = OperationQueue.defaultMaxConcurrentOperationCount
@@ -135,6 +141,7 @@ open class OperationQueue: NSObject {
             for operation in operations {
                 operation.queue = self
                 queued.append(operation)
+                waitingPriorities[operation.priority.rawValue, default: 0] += 1
             }
             if counted {
                 didChangeValue(forKey: "operations")
@@ -178,22 +185,42 @@ open class OperationQueue: NSObject {
         isEmpty.set(queued.isEmpty)
         guard !suspended else { return }
         let limit = maximum < 0 ? Int.max : maximum
-        var candidates: [Operation] = []
+        // No free slot, nothing to start.
+        guard running < limit else { return }
+        let free = limit - running
+        // The highest priority among the operations not started: once the
+        // free slots are filled by ready operations of that priority (in
+        // the order added), no later one can come before them.
+        let highest = waitingPriorities.lazy.filter { $0.value > 0 }.map(\.key).max()
+        var candidates: [(operation: Operation, priority: Int)] = []
+        var atHighest = 0
         for operation in queued {
-            if !operation.dispatched && operation.isReady { candidates.append(operation) }
+            if !operation.dispatched && operation.isReady {
+                let priority = operation.priority.rawValue
+                candidates.append((operation, priority))
+                if priority == highest { atHighest += 1 }
+                if atHighest == free { break }
+            }
             // Nothing added after a barrier starts before it has run.
             if operation is _KVOBarrierOperation { break }
         }
         // Stable: equal priorities keep the order they were added in.
         let ordered = candidates.enumerated().sorted {
-            $0.element.queuePriority.rawValue != $1.element.queuePriority.rawValue
-                ? $0.element.queuePriority.rawValue > $1.element.queuePriority.rawValue : $0.offset < $1.offset
+            $0.element.priority != $1.element.priority
+                ? $0.element.priority > $1.element.priority : $0.offset < $1.offset
         }
-        for (_, operation) in ordered where running < limit {
-            operation.dispatched = true
+        for (_, candidate) in ordered where running < limit {
+            candidate.operation.dispatched = true
+            waitingPriorities[candidate.priority, default: 0] -= 1
             running += 1
-            dispatch(operation)
+            dispatch(candidate.operation)
         }
+    }
+
+    /// An operation not yet started changed its priority (`queuePriority`).
+    func waitingPriorityChanged(from old: Operation.QueuePriority, to new: Operation.QueuePriority) {
+        waitingPriorities[old.rawValue, default: 0] -= 1
+        waitingPriorities[new.rawValue, default: 0] += 1
     }
 
     private func dispatch(_ operation: Operation) {
@@ -218,7 +245,11 @@ open class OperationQueue: NSObject {
     /// queue, its slot frees, the next ready operations start.
     func operationEnded(_ operation: Operation) {
         guard let index = queued.firstIndex(where: { $0 === operation }) else { return }
-        if operation.dispatched { running -= 1 }
+        if operation.dispatched {
+            running -= 1
+        } else {
+            waitingPriorities[operation.priority.rawValue, default: 0] -= 1
+        }
         let counted = !(operation is _KVOBarrierOperation)
         if counted {
             willChangeValue(forKey: "operationCount")
