@@ -25,6 +25,20 @@ struct SwiftRunLimitTests {
 
     /// A script that notes its process group (it is started as a group's
     /// leader, or in kvo-run's) in `groups`, then sleeps in a child.
+    /// A fresh folder holding a hanging compiler at `path` (executable) and
+    /// the path of the file it notes its process groups in.
+    static func hangingCompiler(
+        at path: String = "bin/swiftc", versionAnswer: Bool
+    ) throws -> (
+        scratch: Folder, groups: String, swiftc: String
+    ) {
+        let scratch = try Folder()
+        let groups = scratch.url.appendingPathComponent("groups").path
+        let swiftc = try scratch.write(path, sleeper(noting: groups, versionAnswer: versionAnswer))
+        chmod(swiftc, 0o755)
+        return (scratch, groups, swiftc)
+    }
+
     static func sleeper(noting groups: String, versionAnswer: Bool) -> String {
         "#!/bin/sh\n"
             + (versionAnswer ? "if [ \"$1\" = --version ]; then echo 'fake swiftc 1.0'; exit 0; fi\n" : "")
@@ -102,10 +116,9 @@ struct SwiftRunLimitTests {
     /// it started within seconds, says which step ran too long at `import
     /// Foundation`'s line, status 1, and leaves no build folder nor program.
     @Test func aHangingCompilerIsStoppedAtTheTimeout() throws {
-        let scratch = try Folder()
-        let groups = scratch.url.appendingPathComponent("groups").path
-        let swiftc = try scratch.write("bin/swiftc", Self.sleeper(noting: groups, versionAnswer: true))
-        chmod(swiftc, 0o755)
+        let (scratch, groups, swiftc) = try Self.hangingCompiler(versionAnswer: true)
+        // The folder (and the compiler in it) lives to the end of the test.
+        defer { withExtendedLifetime(scratch) {} }
         // "driver": the driver compiles (no plan of jobs), so the fake compiler is called.
         let setup = try PrivateRuntime(swiftc: swiftc, replacing: [CompileJobs.fileName: "driver\n"])
         let file = try setup.folder.write("p.swift", Self.program)
@@ -129,10 +142,7 @@ struct SwiftRunLimitTests {
     /// A compiler that hangs when asked its version (the first step, part
     /// of the runtime's key): stopped at the deadline too, nothing remembered.
     @Test func aCompilerThatHangsOnItsVersionIsStopped() throws {
-        let scratch = try Folder()
-        let groups = scratch.url.appendingPathComponent("groups").path
-        let swiftc = try scratch.write("bin/swiftc", Self.sleeper(noting: groups, versionAnswer: false))
-        chmod(swiftc, 0o755)
+        let (scratch, groups, swiftc) = try Self.hangingCompiler(versionAnswer: false)
         let file = try scratch.write("p.swift", Self.program)
         let environment = ["XDG_CACHE_HOME": scratch.url.appendingPathComponent("xdg").path]
         let started = Date()
@@ -199,10 +209,9 @@ struct SwiftRunLimitTests {
     /// `kvo-run test` over a Swift scenario whose compiler hangs: the
     /// scenario fails after its 20 s, said as such, and the run ends.
     @Test func kvoRunTestFailsAScenarioWhoseCompilerHangs() throws {
-        let scratch = try Folder()
-        let groups = scratch.url.appendingPathComponent("groups").path
-        let swiftc = try scratch.write("bin/swiftc", Self.sleeper(noting: groups, versionAnswer: true))
-        chmod(swiftc, 0o755)
+        let (scratch, groups, swiftc) = try Self.hangingCompiler(versionAnswer: true)
+        // The folder (and the compiler in it) lives to the end of the test.
+        defer { withExtendedLifetime(scratch) {} }
         let setup = try PrivateRuntime(swiftc: swiftc, replacing: [CompileJobs.fileName: "driver\n"])
         let scenario = try setup.folder.write("goldens/hangs.kvo", Self.program)
         try setup.folder.write("goldens/hangs.out", "ran\n")
@@ -225,10 +234,7 @@ struct SwiftRunLimitTests {
     /// minutes; 2 s here): a compiler that hangs is stopped with what it
     /// started, nothing is kept, and the same kvo-run does not wait again.
     @Test func aHangingRuntimeBuildIsStoppedAtItsOwnLimit() throws {
-        let scratch = try Folder()
-        let groups = scratch.url.appendingPathComponent("groups").path
-        let swiftc = try scratch.write("toolchain/usr/bin/swiftc", Self.sleeper(noting: groups, versionAnswer: true))
-        chmod(swiftc, 0o755)
+        let (scratch, groups, swiftc) = try Self.hangingCompiler(at: "toolchain/usr/bin/swiftc", versionAnswer: true)
         for module in RuntimeCache.hostModuleNames {
             try scratch.write("toolchain/usr/lib/swift/host/\(module).swiftmodule", "")
             try scratch.write("toolchain/usr/lib/swift/host/lib\(module).so", "")
