@@ -53,8 +53,28 @@ run: build
 # One release build: the conformance cases run against the kvo-run that
 # `test-unit` built in .build-test, the binary the CLI tests run too, so
 # `make test` never builds .build as well.
-test: test-unit
+test: test-unit setup-browser
 	scripts/conformance $(TEST_BIN) $(CONFORMANCE)
+	scripts/test-browser $(TEST_BIN)
+
+# The playground (`kvo-run serve`) in a real browser: Debian's chromium,
+# driven headless through its WebDriver (chromium-driver) by python3-selenium,
+# installed here as the other test tools are. `make test` runs it against the
+# binary the unit tests built; `--screenshot docs/playground.png` (make
+# screenshot) writes the README's picture.
+.PHONY: setup-browser test-browser screenshot
+setup-browser:
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
+		|| ! /usr/bin/python3 -c 'import selenium' >/dev/null 2>&1; then \
+		echo "Installing chromium, chromium-driver and python3-selenium (the playground's browser test)…"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-driver python3-selenium; \
+	fi
+
+test-browser: build setup-browser
+	scripts/test-browser $(BIN)
+
+screenshot: build setup-browser
+	scripts/test-browser $(BIN) --screenshot docs/playground.png
 
 # The tests run against an optimised build: the adversarial suite drives
 # kvo-run to its limits (10-million-deep arrays, 100,000-deep recursion). The
@@ -142,6 +162,10 @@ INSTALL_RUNTIME := $(DESTDIR)$(PREFIX)/share/kvo-run/runtime
 # --explain) and a few Swift programs, each with its golden, so that
 # `kvo-run test $(PREFIX)/share/kvo-run/examples` checks an installation.
 INSTALL_EXAMPLES := $(DESTDIR)$(PREFIX)/share/kvo-run/examples
+# `kvo-run serve`'s page (HTML, CSS, JavaScript, read at start-up) and the
+# tutorial whose steps its examples menu offers.
+INSTALL_SERVE := $(DESTDIR)$(PREFIX)/share/kvo-run/serve
+INSTALL_TUTORIAL := $(DESTDIR)$(PREFIX)/share/kvo-run/tutorial.md
 EXAMPLES := scenarios/tour.kvo $(sort $(wildcard scenarios/guide/*.kvo scenarios/objcio/*.kvo scenarios/explain/*.kvo)) \
 	$(addprefix scenarios/swift/,01_dynamic_or_not.swift 02_observe_tokens.swift 03_observe_value_override.swift \
 		10_labcolor_dependent_keys.swift 27_apple_using_kvo_in_swift.swift 45_explain_dependent_keys.swift)
@@ -176,10 +200,13 @@ install: build completions
 		install -D -m 644 "$$f" "$$dest" && install -m 644 "$${f%.*}.out" "$${dest%.*}.out" || exit 1; \
 	done
 	@echo "installed $(words $(EXAMPLES)) examples in $(INSTALL_EXAMPLES)"
+	rm -rf $(INSTALL_SERVE) && install -d $(INSTALL_SERVE)
+	install -m 644 Sources/KVOServe/Page/index.html Sources/KVOServe/Page/page.css Sources/KVOServe/Page/page.js $(INSTALL_SERVE)/
+	install -m 644 docs/tutorial.md $(INSTALL_TUTORIAL)
 
 uninstall:
 	rm -f $(INSTALLED)
-	rm -rf $(INSTALL_RUNTIME) $(INSTALL_EXAMPLES)
+	rm -rf $(INSTALL_RUNTIME) $(INSTALL_EXAMPLES) $(INSTALL_SERVE) $(INSTALL_TUTORIAL)
 	@# share/kvo-run itself, when nothing else is left in it.
 	@rmdir "$(DESTDIR)$(PREFIX)/share/kvo-run" 2>/dev/null || true
 
@@ -203,6 +230,11 @@ bench-setup:
 		echo "Installing gobjc gnustep-make libgnustep-base-dev (GNUstep Base)…"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq gobjc gnustep-make libgnustep-base-dev; \
+	fi
+	@# wrk loads `kvo-run serve` (the "serve" row).
+	@if ! command -v wrk >/dev/null 2>&1; then \
+		echo "Installing wrk (the playground's load check)…"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk; \
 	fi
 
 bench-peers: bench-setup $(BENCH_PEERS)

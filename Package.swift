@@ -125,11 +125,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: fastRelease),
+        // `kvo-run serve`, the playground: a small HTTP server (threads, so
+        // built without the single-threaded flags of `fastRelease`) that
+        // hands every run to one thread (its RunQueue), and the page it
+        // serves (Page/: plain HTML, CSS and JavaScript, read at start-up).
+        .target(
+            name: "KVOServe",
+            dependencies: [
+                "KVOCore", "KVOHost", "KVOScript", "KVORun",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            exclude: ["Page"]),
         // `@main` and the subcommand list.
         .executableTarget(
             name: "kvo-run",
             dependencies: [
-                "KVORun",
+                "KVORun", "KVOServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticRuntime),
@@ -147,7 +158,8 @@ let package = Package(
         .testTarget(
             name: "KVORunTests",
             dependencies: [
-                "KVOScript", "KVOOutput", "KVOHost", "KVORun", "RewriterProtocol", "_KVOTestSupport", "_KVOTestTraits",
+                "KVOScript", "KVOOutput", "KVOHost", "KVORun", "KVOServe", "RewriterProtocol", "_KVOTestSupport",
+                "_KVOTestTraits",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -161,7 +161,7 @@ COMPILED = [
                "true)` to a queue with `maxConcurrentOperationCount = 4`."),
 ]
 SWIFT_EXTRAS = ["swift-build", "swift-new", "swift-startup"] + [w["row"] for w in COMPILED]
-EXTRAS = ["startup", "rss", "text", "scaling"] + SWIFT_EXTRAS
+EXTRAS = ["startup", "rss", "text", "scaling", "serve"] + SWIFT_EXTRAS
 
 
 def log(*args):
@@ -754,6 +754,87 @@ def environment(args):
     ]
 
 
+def tutorial_first_step():
+    """The first ```kvo block of docs/tutorial.md: the scenario the load check posts."""
+    text = (ROOT / "docs" / "tutorial.md").read_text()
+    m = re.search(r"^```kvo\n(.*?)^```", text, re.M | re.S)
+    return m.group(1) if m else ""
+
+
+def process_memory_kb(pid):
+    """VmRSS and VmHWM (peak) of a running process, in KiB."""
+    fields = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            name, _, value = line.partition(":")
+            if name in ("VmRSS", "VmHWM"):
+                fields[name] = int(value.split()[0])
+    return fields.get("VmRSS"), fields.get("VmHWM")
+
+
+def serve_section(args, tmpdir):
+    """`kvo-run serve` under load (issue 44): requests per second for the
+    tutorial's first scenario with 8 clients in parallel (wrk, keep-alive), and
+    the server's memory after at least 10,000 requests. No GNUstep peer: the
+    numbers stand alone, beside the others."""
+    title = ["## kvo-run serve: the tutorial's first scenario, 8 clients", ""]
+    wrk = shutil.which("wrk")
+    if not wrk:
+        return title + ["wrk is not installed (`apt-get install wrk`, or `make bench-setup`): not measured.", ""]
+    import json
+    body = json.dumps({"source": tutorial_first_step(), "line": 6})
+    script = Path(tmpdir) / "run.lua"
+    script.write_text('wrk.method = "POST"\n'
+                      f"wrk.body = {json.dumps(body)}\n"
+                      'wrk.headers["Content-Type"] = "application/json"\n')
+    env = dict(os.environ, HOME=tmpdir, XDG_CACHE_HOME=str(Path(tmpdir) / "cache"))
+    server = subprocess.Popen([args.bin, "serve", "--port", "0"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, env=env, text=True, start_new_session=True)
+    try:
+        first = server.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", first)
+        if not m:
+            return title + [f"kvo-run serve did not start: {first!r}", ""]
+        url = f"http://127.0.0.1:{m.group(1)}/run"
+        rss_start, _ = process_memory_kb(server.pid)
+        seconds = 3 if args.quick else 10
+        wanted_requests = 1_000 if args.quick else 10_000
+        total, rounds, rows = 0, 0, []
+        log(f"kvo-run serve: wrk -c 8 -d {seconds}s until {wanted_requests:,} requests")
+        while total < wanted_requests and rounds < 20:
+            run = subprocess.run([wrk, "-t", "2", "-c", "8", "-d", f"{seconds}s", "--latency",
+                                  "-s", str(script), url], capture_output=True, text=True,
+                                 timeout=seconds + 60)
+            rounds += 1
+            done = re.search(r"(\d+) requests in", run.stdout)
+            rate = re.search(r"Requests/sec:\s+([\d.]+)", run.stdout)
+            p50 = re.search(r"^\s+50%\s+(\S+)", run.stdout, re.M)
+            p99 = re.search(r"^\s+99%\s+(\S+)", run.stdout, re.M)
+            bad = re.search(r"Non-2xx or 3xx responses: (\d+)", run.stdout)
+            errors = re.search(r"Socket errors: (.*)", run.stdout)
+            if not done or not rate:
+                return title + [f"wrk failed: {tail(run.stdout + run.stderr)}", ""]
+            total += int(done.group(1))
+            rows.append(f"| {rounds} | {int(done.group(1)):,} | {float(rate.group(1)):.0f} | "
+                        f"{p50.group(1) if p50 else '–'} | {p99.group(1) if p99 else '–'} | "
+                        f"{bad.group(1) if bad else 0} | {errors.group(1) if errors else 'none'} |")
+        rss, peak = process_memory_kb(server.pid)
+        alive = server.poll() is None
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+    return title + [
+        "| round | requests | requests/s | p50 | p99 | non-2xx | socket errors |",
+        "|---:|---:|---:|---:|---:|---:|---|"] + rows + [
+        "", f"`wrk -t 2 -c 8 -d {seconds}s` POSTing the tutorial's first scenario to `/run` "
+        "(each answer: the run's output, every statement's `--explain` steps, the graph at "
+        "line 6 rendered by Graphviz's `dot`, the sequence diagram), rounds until "
+        f"{wanted_requests:,} requests. The server's RSS: {rss_start / 1024:.1f} MiB at start, "
+        f"{rss / 1024:.1f} MiB after {total:,} requests (peak {peak / 1024:.1f} MiB); "
+        f"{'still serving' if alive else 'NOT RUNNING at the end'}.", ""]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", default=str(ROOT / ".build/release/kvo-run"),
@@ -1017,6 +1098,10 @@ def main():
                        "", "Growth is the time ratio to the previous N (×10 is linear, "
                        "×100 quadratic; the exponent is log base 10 of it). Whole-process "
                        "times: at small N start-up dominates and flattens the growth.", ""]
+        # ---- kvo-run serve under load -----------------------------------
+        if wanted("serve"):
+            report += serve_section(args, tmpdir)
+
         # ---- the compiled Swift route ----------------------------------
         if any(wanted(name) for name in SWIFT_EXTRAS):
             report += swift_section(args, mode, tmpdir, wanted)

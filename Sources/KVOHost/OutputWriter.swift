@@ -94,6 +94,13 @@ public final class OutputWriter {
         count += bytes.count
     }
 
+    /// `16 MiB`, `64 KiB`, `100 bytes`: a limit in the unit it was set in.
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
+
     /// Passes bytes on: to the descriptor, or to `captured`.
     private func send(_ bytes: UnsafeRawBufferPointer) {
         guard failure == nil else { return }
@@ -101,7 +108,7 @@ public final class OutputWriter {
             if captured.count + bytes.count > captureLimit {
                 captured.append(
                     contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(max(0, captureLimit - captured.count))))
-                fail("the scenario printed more than \(captureLimit >> 20) MiB; its output was cut there")
+                fail("the scenario printed more than \(Self.size(captureLimit)); its output was cut there")
                 return
             }
             captured.append(contentsOf: bytes)

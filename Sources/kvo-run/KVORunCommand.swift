@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVORun
+import KVOServe
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,6 +19,7 @@ struct KVORunCommand: ParsableCommand {
             kvo-run graph FILE [--at LINE] [-o OUT.svg]
             kvo-run trace FILE [-o OUT.svg]
             kvo-run cache [list|clean]
+            kvo-run serve [--port N] [--host ADDR] [--allow-swift]
             """,
         discussion: """
             A .swift file, or one whose first statement is 'import Foundation', is a Swift program: \
@@ -34,13 +36,14 @@ struct KVORunCommand: ParsableCommand {
               kvo-run                                 open the REPL (on a terminal)
               kvo-run check account.swift             check only
               kvo-run test tests/                     golden tests: X.swift or X.kvo, X.out
+              kvo-run serve                           the playground in a browser: http://127.0.0.1:8080/
               kvo-run --generate-completion-script zsh   shell completion (bash, zsh, fish)
               ls /usr/local/share/kvo-run/examples    the examples make install puts there
             """,
         version: Version.full,
         subcommands: [
             RunCommand.self, CheckCommand.self, TestCommand.self, GraphCommand.self, TraceCommand.self,
-            CacheCommand.self,
+            CacheCommand.self, ServeCommand.self,
         ],
         defaultSubcommand: RunCommand.self)
 

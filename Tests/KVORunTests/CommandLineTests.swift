@@ -8,6 +8,26 @@ import Testing
 @Suite(.serialized) struct CommandLineTests {
     // MARK: Help
 
+    @Test func timeoutStopsARunawayScenarioAtItsStatement() throws {
+        let folder = try Folder()
+        try folder.write(
+            "loop.kvo", "var i = 0\nprint(\"started\")\nwhile true { i = i + 1 }\nprint(\"not reached\")\n")
+        let start = Date()
+        let result = try folder.run(["--timeout", "0.5", "loop.kvo"])
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.out == "started\n", "\(result)")
+        #expect(
+            result.err.hasPrefix(
+                "loop.kvo:3:1: error: the scenario ran longer than 0.5 s and was stopped (--timeout); does a loop never end?\n"
+            ), "\(result)")
+        // Standard input too; a scenario that ends in time is not touched.
+        let piped = try folder.run(["--timeout", "0.5", "-"], stdin: .pipe("var i = 0\nwhile true { i = i + 1 }\n"))
+        #expect(piped.status == 1 && piped.err.hasPrefix("<stdin>:2:1: error: the scenario ran longer"), "\(piped)")
+        let quick = try folder.run(["--timeout", "5", "-"], stdin: .pipe("print(1)\n"))
+        #expect(quick.status == 0 && quick.out == "1\n" && quick.err.isEmpty, "\(quick)")
+    }
+
     @Test func topLevelHelpShowsTheDefaultCommandsOptions() throws {
         let help = try CLI.run(["--help"])
         #expect(help.status == 0)
@@ -169,7 +189,7 @@ import Testing
         ("kvo-run --format j", ["json"]),
         ("kvo-run --format json o", ["ok.kvo", "ok.swift", "okdir"]),
         ("kvo-run ru", ["run"]),
-        ("kvo-run ", ["ok.kvo", "ok.swift", "okdir", "run", "check", "test", "graph", "trace", "cache", "help"]),
+        ("kvo-run ", ["ok.kvo", "ok.swift", "okdir", "run", "check", "test", "graph", "trace", "cache", "serve", "help"]),
         ("kvo-run --ke", ["--keep-going"]),
         ("kvo-run ok.kvo --format t", ["text"]),
         ("kvo-run run ok", ["ok.kvo", "ok.swift", "okdir"]),

@@ -31,7 +31,9 @@ public struct GraphCommand: ParsableCommand {
               kvo-run graph bank.kvo | dot -Tpng -o bank.png
             """)
 
-    @Argument(help: "The Swift program or scenario to run; '-' reads standard input.", completion: .file(extensions: ["kvo", "swift"]))
+    @Argument(
+        help: "The Swift program or scenario to run; '-' reads standard input.",
+        completion: .file(extensions: ["kvo", "swift"]))
     var file: String
 
     @Option(
@@ -85,9 +87,14 @@ public struct GraphCommand: ParsableCommand {
     }
 
     /// A scenario run without its trace, and its graph at the end or at `at`.
-    static func scenarioGraph(_ source: String, file: String, at: Int?) -> (dot: String, status: Int32) {
-        let pictureOutput = PictureOutput(records: false)
-        let session = Session.commandLine(options: RunOptions(), output: pictureOutput)
+    /// `options` and `stop` set limits (`kvo-run serve`'s); `errors`
+    /// renders diagnostics and uncaught exceptions (standard error).
+    static func scenarioGraph(
+        _ source: String, file: String, at: Int?, options: RunOptions = RunOptions(),
+        errors: EventRenderer = .standardError(), stop: StopFlag = StopFlag()
+    ) -> (dot: String, status: Int32) {
+        let pictureOutput = PictureOutput(records: false, errors: errors)
+        let session = Session.commandLine(options: options, output: pictureOutput, stop: stop)
         var snapshot: String?
         if let at {
             // Once, before the first statement past the line: the state
@@ -103,6 +110,9 @@ public struct GraphCommand: ParsableCommand {
         }
         let runStatus = session.run(source, file: file == "-" ? "<stdin>" : file)
         pictureOutput.flush()
-        return (snapshot ?? session.graph, runStatus)
+        let graph = snapshot ?? session.graph
+        // The hook holds the session: let go of it, so a server's runs are freed.
+        session.beforeStatement = nil
+        return (graph, runStatus)
     }
 }

@@ -73,7 +73,7 @@ enum Runner {
                 }
                 return status
             }
-            status = session.run(source, file: file == "-" ? "<stdin>" : file)
+            status = runTimed(session, source, file: file == "-" ? "<stdin>" : file, timeout: options.timeout)
         } else if interactive {
             var repl = REPL(
                 session: session, input: ReadlineInput(session: session), swiftSettings: options.swiftSettings)
@@ -82,7 +82,7 @@ enum Runner {
             // Not a terminal: a script, never through readline (it would echo).
             let read = readSource("-", format: format)
             guard let source = read.source else { return read.status }
-            status = session.run(source, file: "<stdin>")
+            status = runTimed(session, source, file: "<stdin>", timeout: options.timeout)
         }
         renderer.flush()
         reportCounts(
@@ -103,6 +103,18 @@ enum Runner {
         // own session, not a static: nothing is shared with another run.
         _ = Unmanaged.passRetained(session)
         return status
+    }
+
+    /// Runs a scenario, stopped by a `RunWatchdog` when `timeout` passes
+    /// (the session's options say `--timeout` set it).
+    static func runTimed(_ session: Session, _ source: String, file: String, timeout: Double?) -> Int32 {
+        guard let timeout else { return session.run(source, file: file) }
+        let watchdog = RunWatchdog()
+        if !watchdog.arm(seconds: timeout, flag: session.stop) {
+            stderr("kvo-run: warning: cannot start the thread that enforces --timeout; the run has no time limit\n")
+        }
+        defer { watchdog.disarm() }
+        return session.run(source, file: file)
     }
 
     /// `--stats`' line, or `--quiet`'s count, on standard error: the same

@@ -42,7 +42,8 @@ public struct ScenarioOptions: ParsableArguments {
     @Option(help: "The Swift compiler for Swift programs (default: KVO_SWIFTC, else swiftc on PATH).")
     var swiftc: String?
 
-    @Option(parsing: .unconditional, help: "Stop a Swift program after this many seconds (default: none).")
+    @Option(
+        parsing: .unconditional, help: "Stop the scenario or Swift program after this many seconds (default: none).")
     var timeout: Double?
 
     public func validate() throws {
@@ -53,7 +54,7 @@ public struct ScenarioOptions: ParsableArguments {
     }
 
     /// `--max-depth` and `--max-steps`, as `run` and `test` both take them.
-    static func validateLimits(maxDepth: Int, maxSteps: Int?) throws {
+    public static func validateLimits(maxDepth: Int, maxSteps: Int?) throws {
         guard maxDepth > 0 && maxDepth <= maxDepthCeiling else {
             throw ValidationError(
                 "--max-depth must be a positive integer up to \(maxDepthCeiling), got \(maxDepth)")

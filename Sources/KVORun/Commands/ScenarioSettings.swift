@@ -68,6 +68,7 @@ public struct ScenarioSettings: Equatable {
         options.quiet = quiet
         options.explain = explain
         options.legacyDealloc = legacyDealloc
+        if let timeout { options.timeLimit = .init(seconds: timeout, setBy: "--timeout") }
         return options
     }
 

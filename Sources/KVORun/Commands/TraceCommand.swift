@@ -24,7 +24,9 @@ public struct TraceCommand: ParsableCommand {
               kvo-run trace scenarios/objcio/01_labcolor_dependent_keys.kvo -o labcolor.svg
             """)
 
-    @Argument(help: "The Swift program or scenario to run; '-' reads standard input.", completion: .file(extensions: ["kvo", "swift"]))
+    @Argument(
+        help: "The Swift program or scenario to run; '-' reads standard input.",
+        completion: .file(extensions: ["kvo", "swift"]))
     var file: String
 
     @Option(
@@ -84,15 +86,18 @@ public struct TraceCommand: ParsableCommand {
 
     /// A scenario run without its trace printed, drawn: the SVG, the run's
     /// status, and the events drawn and not drawn; nil when nothing was recorded.
+    /// `options` and `stop` set limits (`kvo-run serve`'s); `errors`
+    /// renders diagnostics and uncaught exceptions (standard error).
     static func scenarioTrace(
-        _ source: String, file: String, title: String
+        _ source: String, file: String, title: String, options: RunOptions = RunOptions(),
+        errors: EventRenderer = .standardError(), stop: StopFlag = StopFlag()
     ) -> (svg: String, status: Int32, drawn: Int, notDrawn: Int)? {
         // The classes of objects bound to names, looked up when the
         // trace meets a name no event has shown (found again after each
         // statement, which may bind more).
         var classes: [String: String]?
         var session: Session?
-        let pictureOutput = PictureOutput(records: true) { name in
+        let pictureOutput = PictureOutput(records: true, errors: errors) { name in
             if classes == nil {
                 classes = [:]
                 for object in session?.boundObjects ?? [] { classes?[object.name] = object.cls.name }
@@ -101,9 +106,9 @@ public struct TraceCommand: ParsableCommand {
         }
         // The engine's --explain steps say what caused each notification
         // and which deliveries were not made; none of them is printed.
-        var options = RunOptions()
+        var options = options
         options.explain = true
-        let traced = Session.commandLine(options: options, output: pictureOutput)
+        let traced = Session.commandLine(options: options, output: pictureOutput, stop: stop)
         session = traced
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
         traced.beforeStatement = { location in
@@ -118,6 +123,10 @@ public struct TraceCommand: ParsableCommand {
         }
         let runStatus = traced.run(source, file: file == "-" ? "<stdin>" : file)
         pictureOutput.flush()
+        // The hook and the output's class lookup hold the session: let go of
+        // it, so a server's runs are freed.
+        traced.beforeStatement = nil
+        session = nil
         guard let trace = pictureOutput.trace else { return nil }
         return (
             TraceDiagram.svg(trace, title: title), runStatus, pictureOutput.eventsDrawn,

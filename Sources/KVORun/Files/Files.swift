@@ -288,6 +288,12 @@ public enum Files {
         if failure != 0 { throw Failure.cannotWrite(name, errorText(failure)) }
     }
 
+    /// The folder kvo-run's executable is in (`/proc/self/exe`'s), where
+    /// the installed share folder is found (`../share/kvo-run`).
+    public static func executableFolder() -> String? {
+        RuntimeCache.executablePath().map { String($0[..<($0.lastIndex(of: "/") ?? $0.endIndex)]) }
+    }
+
     /// A new folder only this process uses, under $TMPDIR (else /tmp); nil
     /// when it cannot be made.
     static func temporaryFolder() -> String? {

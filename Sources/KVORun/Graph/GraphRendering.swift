@@ -31,34 +31,60 @@ enum GraphRendering {
 
     static func write(_ dot: String, to path: String?) -> Int32 {
         guard let path, path.hasSuffix(".svg") else { return PictureFile.write(dot, to: path) }
-        guard let program = ExternalTool.find("dot") else {
-            return fallBack(dot, path, why: "Graphviz's 'dot' is not installed", advice: installAdvice)
-        }
-        guard let folder = Files.temporaryFolder() else {
-            Runner.stderr(
-                "kvo-run: cannot render \(path): cannot make a temporary folder (\(Files.errorText(errno)))\n")
-            return ExitStatus.failure
-        }
-        defer { Files.removeFolder(folder) }
-        let dotFile = folder + "/graph.dot", svgFile = folder + "/graph.svg"
-        let status = PictureFile.write(dot, to: dotFile)
-        guard status == ExitStatus.success else { return status }
-        // `dot` renders in a private folder; the picture is put in place only
-        // when complete, so a failed or killed `dot` leaves the earlier one.
-        switch ExternalTool.run(program, ["-Tsvg", dotFile, "-o", svgFile], seconds: dotSeconds) {
-        case .exited(0):
-            guard let svg = try? Files.read(svgFile, regularOnly: true, limit: maxSVGBytes) else {
-                return fallBack(dot, path, why: "'\(program)' failed to render it", advice: nil)
-            }
+        switch svg(dot) {
+        case .drawn(let svg):
             return PictureFile.write(svg, to: path)
-        case .timedOut:
+        case .notInstalled:
+            return fallBack(dot, path, why: "Graphviz's 'dot' is not installed", advice: installAdvice)
+        case .noTemporaryFolder(let why):
+            Runner.stderr("kvo-run: cannot render \(path): cannot make a temporary folder (\(why))\n")
+            return ExitStatus.failure
+        case .cannotWrite(let status):
+            return status
+        case .timedOut(let program):
             let limit =
                 dotSeconds == dotSeconds.rounded() && dotSeconds < 1e9 ? String(Int(dotSeconds)) : "\(dotSeconds)"
             return fallBack(
                 dot, path, why: "'\(program)' took more than \(limit) s to render it and was stopped",
                 advice: nil, hint: "draw fewer objects, or render it yourself with dot -Tsvg")
-        case .exited, .failed:
+        case .failed(let program):
             return fallBack(dot, path, why: "'\(program)' failed to render it", advice: nil)
+        }
+    }
+
+    /// What rendering a DOT graph as SVG gave.
+    enum Rendering: Equatable {
+        case drawn(String)
+        /// Graphviz's `dot` is not on PATH.
+        case notInstalled
+        case noTemporaryFolder(String)
+        /// The DOT could not be written for `dot` (said on standard error).
+        case cannotWrite(Int32)
+        case timedOut(program: String)
+        case failed(program: String)
+    }
+
+    /// `dot` as SVG through Graphviz, rendered in a private temporary folder
+    /// (`write`, `kvo-run serve`).
+    static func svg(_ dot: String) -> Rendering {
+        guard let program = ExternalTool.find("dot") else { return .notInstalled }
+        guard let folder = Files.temporaryFolder() else { return .noTemporaryFolder(Files.errorText(errno)) }
+        defer { Files.removeFolder(folder) }
+        let dotFile = folder + "/graph.dot", svgFile = folder + "/graph.svg"
+        let status = PictureFile.write(dot, to: dotFile)
+        guard status == ExitStatus.success else { return .cannotWrite(status) }
+        // `dot` renders in a private folder; the picture is put in place only
+        // when complete, so a failed or killed `dot` leaves the earlier one.
+        switch ExternalTool.run(program, ["-Tsvg", dotFile, "-o", svgFile], seconds: dotSeconds) {
+        case .exited(0):
+            guard let svg = try? Files.read(svgFile, regularOnly: true, limit: maxSVGBytes) else {
+                return .failed(program: program)
+            }
+            return .drawn(svg)
+        case .timedOut:
+            return .timedOut(program: program)
+        case .exited, .failed:
+            return .failed(program: program)
         }
     }
 

@@ -16,10 +16,13 @@ final class PictureOutput: ScriptOutput {
     var records: Bool { trace != nil }
 
     /// `classOf` names the class of an object the trace knows only by name
-    /// (an observer removed before it was ever told).
-    init(records: Bool, classOf: @escaping (String) -> String? = { _ in nil }) {
+    /// (an observer removed before it was ever told). `errors` renders what
+    /// still appears: standard error, or `kvo-run serve`'s capture.
+    init(
+        records: Bool, errors: EventRenderer = .standardError(), classOf: @escaping (String) -> String? = { _ in nil }
+    ) {
         trace = records ? TraceDiagram.Builder(classOf: classOf) : nil
-        errors = EventRenderer.standardError()
+        self.errors = errors
     }
 
     /// Events past `TraceDiagram.maxEvents`, counted: the picture and

@@ -61,8 +61,10 @@ public final class Machine {
     private var stepBudget = Int.max
     private var workSteps = 0
 
-    /// Ctrl-C and failed output: checked at every statement.
+    /// Ctrl-C, a time limit and failed output: checked at every statement.
     let stop: StopFlag
+    /// What a stop for `.timeLimit` says (RunOptions.timeLimit).
+    var timeLimit: RunOptions.TimeLimit?
 
     init(kvo: KVORuntime, stop: StopFlag) {
         self.kvo = kvo
@@ -122,6 +124,12 @@ public final class Machine {
         case .interrupt?:
             stop.clear()
             throw ScriptError.runtime(.interrupted)
+        case .timeLimit?:
+            // Consumed, as an interrupt: the statements `--keep-going` runs
+            // next, or a REPL's next entry, start afresh.
+            stop.clear()
+            throw ScriptError.runtime(
+                .timeLimitPassed(seconds: timeLimit?.seconds ?? 0, setBy: timeLimit?.setBy ?? "the time limit"))
         case nil:
             return
         }

@@ -12,6 +12,7 @@ enum RuntimeMessage: DiagnosticMessage {
     case statementsExceeded(maxSteps: Int)
     case outputUnwritable
     case interrupted
+    case timeLimitPassed(seconds: Double, setBy: String)
     case methodCallsTooDeep(maxDepth: Int)
     case accessorCallsTooDeep(maxDepth: Int, accessor: String)
     case initialValuesTooDeep(maxDepth: Int, className: String)
@@ -100,6 +101,12 @@ enum RuntimeMessage: DiagnosticMessage {
         }
     }
 
+    /// `5`, `0.5`: as `--timeout` was given.
+    static func formatSeconds(_ seconds: Double) -> String {
+        // Int() of a huge value (`--timeout 1e300`) would trap.
+        abs(seconds) < 1e15 && seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+
     var text: String {
         switch self {
         case .selfUnavailable: return "'self' is not available here"
@@ -109,6 +116,9 @@ enum RuntimeMessage: DiagnosticMessage {
         case .statementsExceeded(let maxSteps): return "more than \(maxSteps) statements executed"
         case .outputUnwritable: return "stopped: the output cannot be written"
         case .interrupted: return "interrupted"
+        case .timeLimitPassed(let seconds, let setBy):
+            return
+                "the scenario ran longer than \(Self.formatSeconds(seconds)) s and was stopped (\(setBy)); does a loop never end?"
         case .methodCallsTooDeep(let maxDepth): return "method calls nested deeper than the maximum depth (\(maxDepth))"
         case .accessorCallsTooDeep(let maxDepth, let accessor):
             return

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Asks a running scenario to stop: Ctrl-C (set from a signal handler, on
-/// another thread than the one running the scenario) or output that can no
-/// longer be written. The machine checks it at every statement and every
+/// another thread than the one running the scenario), a time limit that
+/// passed, or output that can no longer be written. The machine checks it at every statement and every
 /// chunk of work inside one.
 ///
 /// Each session has its own (`Session.stop`), handed to its output
@@ -14,6 +14,9 @@ public final class StopFlag: Sendable {
         case interrupt = 1
         /// Output cannot be written (or an in-memory capture is full).
         case outputFailed = 2
+        /// The run's time limit passed (`--timeout`, `kvo-run serve`'s
+        /// limit): set by the host's `RunWatchdog`, on another thread.
+        case timeLimit = 3
     }
 
     private let raw = Atomic<Int32>(0)

@@ -12,5 +12,18 @@ public struct RunOptions: Sendable {
     public var explain = false
     /// Releasing an observed object raises (`--legacy-dealloc`).
     public var legacyDealloc = false
+    /// The time limit the host enforces (by setting the stop flag's
+    /// `.timeLimit`), for the message that stops the run: its seconds, and
+    /// what set it (`--timeout`).
+    public var timeLimit: TimeLimit?
     public init() {}
+
+    public struct TimeLimit: Sendable, Equatable {
+        public var seconds: Double
+        public var setBy: String
+        public init(seconds: Double, setBy: String) {
+            self.seconds = seconds
+            self.setBy = setBy
+        }
+    }
 }

@@ -42,6 +42,7 @@ public final class Session {
         kvo.legacyDealloc = options.legacyDealloc
         let machine = Machine(kvo: kvo, stop: stop)
         machine.maxSteps = options.maxSteps
+        machine.timeLimit = options.timeLimit
         return (kvo, machine, Compiler(machine: machine))
     }
 
