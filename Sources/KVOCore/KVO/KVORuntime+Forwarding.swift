@@ -114,6 +114,25 @@ extension KVORuntime {
         return context
     }
 
+    /// Drops `object`'s observances without a word, the session being over
+    /// (`Session.close()`): its observation info, and its key-path
+    /// observances' forwards and spares, which hold their root as the root
+    /// holds them. The objects those observances reached (observers, and
+    /// what the forwards watched) are returned, for the caller's walk.
+    public func forgetObservances(of object: KVOObject) -> [KVOObject] {
+        guard let info = object.observationInfo else { return [] }
+        var reached: [KVOObject] = []
+        for observance in info.observances {
+            reached.append(observance.observer)
+            reached.append(observance.observed)
+            for forward in observance.forwards { reached.append(forward.observed) }
+            observance.forwards.removeAll()
+            observance.dropSpareForwards()
+        }
+        object.observationInfo = nil
+        return reached
+    }
+
     func detachForwards(of root: Observance) {
         for forward in root.forwards { remove(forward, from: forward.observed) }
         root.forwards.removeAllKeepingCapacity()

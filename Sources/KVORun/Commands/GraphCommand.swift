@@ -111,8 +111,10 @@ public struct GraphCommand: ParsableCommand {
         let runStatus = session.run(source, file: file == "-" ? "<stdin>" : file)
         pictureOutput.flush()
         let graph = snapshot ?? session.graph
-        // The hook holds the session: let go of it, so a server's runs are freed.
+        // The hook holds the session, observances their objects: let go of
+        // both, so a server's runs are freed.
         session.beforeStatement = nil
+        session.close()
         return (graph, runStatus)
     }
 }

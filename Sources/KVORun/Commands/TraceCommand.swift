@@ -123,9 +123,11 @@ public struct TraceCommand: ParsableCommand {
         }
         let runStatus = traced.run(source, file: file == "-" ? "<stdin>" : file)
         pictureOutput.flush()
-        // The hook and the output's class lookup hold the session: let go of
-        // it, so a server's runs are freed.
+        // The hook and the output's class lookup hold the session, and
+        // observances their objects: let go of them, so a server's runs are
+        // freed.
         traced.beforeStatement = nil
+        traced.close()
         session = nil
         guard let trace = pictureOutput.trace else { return nil }
         return (

@@ -126,6 +126,10 @@ public final class Playground {
     ) -> Int32? {
         let session = Session.commandLine(options: options, output: output)
         session.limitAdvice = { $0.playgroundAdvice }
+        defer {
+            session.beforeStatement = nil
+            session.close()
+        }
         return armed(budget, session.stop) { body(session) }
     }
 

@@ -48,6 +48,7 @@ public final class Session {
 
     /// Forgets every class, object, variable and observation (the REPL's `:reset`).
     public func reset() {
+        close()
         (kvo, machine, compiler) = Session.makeInterpreter(output, options, stop)
     }
 
