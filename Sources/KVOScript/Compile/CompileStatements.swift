@@ -17,9 +17,18 @@ extension Compiler {
     }
 
     func compileBlock(_ statements: [Stmt]) -> Exec {
+        Self.sequence(compileBlockStatements(statements))
+    }
+
+    /// The statements of a block, compiled one by one.
+    func compileBlockStatements(_ statements: [Stmt]) -> [ExecBox] {
         blockDepth += 1
         defer { blockDepth -= 1 }
-        let execs = statements.map { ExecBox(exec: compileStatement($0, topLevel: false)) }
+        return statements.map { ExecBox(exec: compileStatement($0, topLevel: false)) }
+    }
+
+    /// Runs `execs` in order until one returns.
+    static func sequence(_ execs: [ExecBox]) -> Exec {
         switch execs.count {
         case 0: return { _ in nil }
         case 1: return execs[0].exec
@@ -190,7 +199,21 @@ extension Compiler {
 
         case .whileLoop(let condition, let body, _):
             let test = compileCondition(condition)
-            let bodyExec = compileBlock(body)
+            let statements = compileBlockStatements(body)
+            if statements.count == 2 {
+                // The common loop body (`o.p = i; i = i + 1`), run in place
+                // rather than through the block's closure.
+                let first = statements[0].exec, second = statements[1].exec
+                return { machine in
+                    while try test.test(machine) {
+                        try machine.step()
+                        if let result = try first(machine) { return result }
+                        if let result = try second(machine) { return result }
+                    }
+                    return nil
+                }
+            }
+            let bodyExec = Self.sequence(statements)
             return { machine in
                 while try test.test(machine) {
                     try machine.step()

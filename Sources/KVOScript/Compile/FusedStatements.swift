@@ -26,8 +26,18 @@ enum VariableSlot {
     @inline(__always)
     func write(_ value: Value, _ machine: Machine) {
         switch self {
-        case .global(let slot): Value.replace(&machine.globals[slot], with: value)
-        case .local(let slot): Value.replace(&machine.stack[machine.base &+ slot], with: value)
+        case .global(let slot): Self.replace(&machine.globals[slot], with: value)
+        case .local(let slot): Self.replace(&machine.stack[machine.base &+ slot], with: value)
+        }
+    }
+
+    /// `Value.replace`, which is not inlined across the module boundary: a
+    /// call for each `i = i + 1`.
+    @inline(__always)
+    private static func replace(_ slot: inout Value, with value: Value) {
+        switch slot {
+        case .array, .set: Value.replace(&slot, with: value)
+        default: slot = value
         }
     }
 }
@@ -161,17 +171,26 @@ struct Condition {
     }
 }
 
-/// Where a fused member set reads a value: a variable in place, or a
-/// compiled expression.
+/// Where a fused member set reads a value: a variable in place, a property
+/// of an object a variable holds, or a compiled expression.
 enum ValueSource {
     case variable(VariableSlot)
+    /// `person.account`, where the variable's class is known and declares
+    /// the property: what `compileMember` compiles it to, without the two
+    /// closures (the variable's and the member's).
+    case member(VariableSlot, key: String, declared: PropertyInfo, cache: MemberCache)
     case eval(Eval)
 
     @inline(__always)
     func read(_ machine: Machine) throws -> Value {
         switch self {
-        case .variable(let slot): return slot.read(machine)
-        case .eval(let eval): return try eval(machine)
+        case .variable(let slot):
+            return slot.read(machine)
+        case .member(let slot, let key, let declared, let cache):
+            guard case .object(let object) = slot.read(machine) else { return .null }
+            return try machine.kvo.get(object, cache.lookup(object, key) ?? declared)
+        case .eval(let eval):
+            return try eval(machine)
         }
     }
 }
@@ -235,6 +254,22 @@ extension Compiler {
 
     private func valueSource(_ expr: Expr) -> ValueSource {
         if let slot = variableSlot(expr) { return .variable(slot) }
+        if case .member(let receiver, let name, _) = expr, !name.hasPrefix("_"),
+            case .identifier(_, let location, _) = receiver
+        {
+            switch binding(at: location) {
+            case .global(let index, _, let cls?)?:
+                if let property = cls.info.property(named: name) {
+                    return .member(.global(index), key: name, declared: property, cache: MemberCache())
+                }
+            case .local(let index, _, let cls?)?:
+                if let property = cls.info.property(named: name) {
+                    return .member(.local(index), key: name, declared: property, cache: MemberCache())
+                }
+            default:
+                break
+            }
+        }
         return .eval(compileExpr(expr).eval)
     }
 
