@@ -18,7 +18,9 @@ struct InterpolatedText {
 
     /// Every literal piece's UTF-8 bytes, one after the other.
     private var literals: [UInt8] = []
-    private var evals: [(Machine) throws -> Value] = []
+    /// Boxed, as `ExecBox` explains: a bare closure in an array is called
+    /// through a reabstraction thunk.
+    private var evals: [EvalBox] = []
     private var pieces: [Piece] = []
 
     init(_ parts: [InterpolationPart], compile: (Expr) -> (Machine) throws -> Value) {
@@ -30,7 +32,7 @@ struct InterpolatedText {
                 pieces.append(.text(start..<literals.count))
             case .expr(let inner):
                 pieces.append(.value(evals.count))
-                evals.append(compile(inner))
+                evals.append(EvalBox(eval: compile(inner)))
             }
         }
     }
@@ -41,30 +43,32 @@ struct InterpolatedText {
     func build(_ machine: Machine) throws -> String {
         try withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 1) { stack in
             try literals.withUnsafeBytes { literals in
-                var text = Bytes(stack: stack)
-                // Where a number's digits are written before they are copied.
-                var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-                for piece in pieces {
-                    switch piece {
-                    case .text(let range):
-                        try text.append(UnsafeRawBufferPointer(rebasing: literals[range]), machine)
-                    case .value(let index):
-                        let value = try evals[index](machine)
-                        let start = withUnsafeMutableBytes(of: &digits) { value.writeNumberPrintBytes(into: $0) }
-                        if let start {
-                            try withUnsafeBytes(of: &digits) {
-                                try text.append(UnsafeRawBufferPointer(rebasing: $0[start...]), machine)
+                try evals.withUnsafeBufferPointer { evals in
+                    var text = Bytes(stack: stack)
+                    // Where a number's digits are written before they are copied.
+                    var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                    for piece in pieces {
+                        switch piece {
+                        case .text(let range):
+                            try text.append(UnsafeRawBufferPointer(rebasing: literals[range]), machine)
+                        case .value(let index):
+                            let value = try evals[index].eval(machine)
+                            let start = withUnsafeMutableBytes(of: &digits) { value.writeNumberPrintBytes(into: $0) }
+                            if let start {
+                                try withUnsafeBytes(of: &digits) {
+                                    try text.append(UnsafeRawBufferPointer(rebasing: $0[start...]), machine)
+                                }
+                                continue
                             }
-                            continue
-                        }
-                        let written = try value.withPrintBytes { try text.append($0, machine) }
-                        if !written {
-                            var description = try value.printDescription(meter: machine.kvo.work)
-                            try description.withUTF8 { try text.append(UnsafeRawBufferPointer($0), machine) }
+                            let written = try value.withPrintBytes { try text.append($0, machine) }
+                            if !written {
+                                var description = try value.printDescription(meter: machine.kvo.work)
+                                try description.withUTF8 { try text.append(UnsafeRawBufferPointer($0), machine) }
+                            }
                         }
                     }
+                    return text.string
                 }
-                return text.string
             }
         }
     }
@@ -80,8 +84,20 @@ struct InterpolatedText {
         init(stack: UnsafeMutableRawBufferPointer) { self.stack = stack }
 
         /// Appends `bytes` after checking the size limit and charging the
-        /// step meter, as every string operation does.
+        /// step meter, as every string operation does. A piece under 64
+        /// bytes that fits in the stack buffer is under the size limit and
+        /// charges nothing: it is copied in place, the rest is not inlined.
+        @inline(__always)
         mutating func append(_ bytes: UnsafeRawBufferPointer, _ machine: Machine) throws {
+            if bytes.count < 64, !spilled, count + bytes.count <= stack.count {
+                UnsafeMutableRawBufferPointer(rebasing: stack[count..<(count + bytes.count)]).copyMemory(from: bytes)
+                count += bytes.count
+                return
+            }
+            try appendChecked(bytes, machine)
+        }
+
+        private mutating func appendChecked(_ bytes: UnsafeRawBufferPointer, _ machine: Machine) throws {
             try Operators.checkSize(string: count + bytes.count)
             // Charging nothing (a piece under 64 bytes) is no step.
             if bytes.count >= 64 { try machine.kvo.work.charge(bytes.count >> 6) }
