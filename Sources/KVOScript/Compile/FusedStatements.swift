@@ -203,6 +203,24 @@ extension Compiler {
         guard case .assign(let target, let op, let value, let location) = statement else { return nil }
         if let update = intUpdate(target, op, value) {
             let fallback = general()
+            if case .global(let slot) = update.target, case .variable(.global(slot)) = update.lhs,
+                case .constant(let constant) = update.rhs, case .add = update.arithmetic
+            {
+                // `i = i + 1` on a global, the loop counter of a top-level
+                // loop: the slot and the constant are read here, with no
+                // operand to switch on.
+                return { machine in
+                    try machine.step()
+                    if case .int(let current) = machine.globals[slot] {
+                        let (sum, overflow) = current.addingReportingOverflow(constant)
+                        if !overflow {
+                            machine.globals[slot] = .int(sum)
+                            return nil
+                        }
+                    }
+                    return try Self.located(at: location) { try fallback(machine) }
+                }
+            }
             return { machine in
                 try machine.step()
                 if update.run(machine) { return nil }
