@@ -16,11 +16,30 @@ struct InterpolatedText {
         case value(Int)
     }
 
+    /// An interpolated value's closure, and the last Double it printed.
+    /// Boxed in a struct, as `ExecBox` explains: a bare closure in an array
+    /// is called through a reabstraction thunk.
+    struct ValuePiece {
+        let eval: Eval
+        let last = LastDouble()
+    }
+
+    /// The last Double a piece printed and its digits. A computed property's
+    /// interpolation is built twice per change, for the old value and the
+    /// new, and the new value's numbers are the next change's old ones (B5s
+    /// prints each of its numbers twice). A Double's shortest form depends
+    /// only on its bits, so a piece whose value has the same bits as last
+    /// time copies the digits it wrote then.
+    final class LastDouble {
+        var bits: UInt64 = 0
+        /// Where the digits start in `digits`; nil before the first Double.
+        var start: Int?
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    }
+
     /// Every literal piece's UTF-8 bytes, one after the other.
     private var literals: [UInt8] = []
-    /// Boxed, as `ExecBox` explains: a bare closure in an array is called
-    /// through a reabstraction thunk.
-    private var evals: [EvalBox] = []
+    private var evals: [ValuePiece] = []
     private var pieces: [Piece] = []
 
     init(_ parts: [InterpolationPart], compile: (Expr) -> (Machine) throws -> Value) {
@@ -32,7 +51,7 @@ struct InterpolatedText {
                 pieces.append(.text(start..<literals.count))
             case .expr(let inner):
                 pieces.append(.value(evals.count))
-                evals.append(EvalBox(eval: compile(inner)))
+                evals.append(ValuePiece(eval: compile(inner)))
             }
         }
     }
@@ -53,8 +72,22 @@ struct InterpolatedText {
                             try text.append(UnsafeRawBufferPointer(rebasing: literals[range]), machine)
                         case .value(let index):
                             let value = try evals[index].eval(machine)
+                            let last = evals[index].last
+                            if case .double(let number) = value, let start = last.start,
+                                last.bits == number.bitPattern
+                            {
+                                try withUnsafeBytes(of: last.digits) {
+                                    try text.append(UnsafeRawBufferPointer(rebasing: $0[start...]), machine)
+                                }
+                                continue
+                            }
                             let start = withUnsafeMutableBytes(of: &digits) { value.writeNumberPrintBytes(into: $0) }
                             if let start {
+                                if case .double(let number) = value {
+                                    last.bits = number.bitPattern
+                                    last.digits = digits
+                                    last.start = start
+                                }
                                 try withUnsafeBytes(of: &digits) {
                                     try text.append(UnsafeRawBufferPointer(rebasing: $0[start...]), machine)
                                 }
