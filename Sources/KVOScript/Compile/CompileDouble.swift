@@ -89,6 +89,37 @@ extension Compiler {
         }
     }
 
+    /// `expr` evaluated unboxed when it has an unboxed form, boxed
+    /// otherwise: for the pieces of an interpolation in an accessor or method
+    /// (`"rgb(\(redComponent / 100), …)"` in LabColor's `color`), where the
+    /// boxed form reads each getter through `ownGetter` and an operator
+    /// closure. What the boxed form checks at each read is checked first, as
+    /// the getters' own unboxed forms do: the depth limit for the getters it
+    /// inlines, `self` alive (an earlier piece may have released it), and the
+    /// native stack when it inlines a getter. When one of them would fail, or
+    /// a slot holds something other than a Double, the boxed form runs and
+    /// fails (or answers) exactly as before.
+    func compileUnboxedOrBoxed(_ expr: Expr) -> Eval {
+        let boxed = compileExpr(expr).eval
+        guard function?.cls != nil, function?.isStatic == false, let unboxed = compileUnboxed(expr) else {
+            return boxed
+        }
+        let run = unboxed.eval
+        let readsGetters = unboxed.depth > 0
+        return { machine in
+            if unboxed.runs(atCallDepth: machine.callDepth, maxDepth: machine.kvo.maxDepth),
+                let value = try? machine.withSelf({ object -> Double? in
+                    guard !object.isReleased else { return nil }
+                    if readsGetters { try machine.kvo.stackGuard.check("accessor calls") }
+                    return try run(object)
+                })
+            {
+                return .double(value)
+            }
+            return try boxed(machine)
+        }
+    }
+
     /// An Int or Double literal as a Double operand.
     private func numericLiteral(_ expr: Expr) -> Double? {
         switch expr {

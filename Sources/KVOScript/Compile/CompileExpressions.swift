@@ -8,7 +8,7 @@ extension Compiler {
             return Typed({ _ in value })
 
         case .interpolation(let parts, _):
-            let text = InterpolatedText(parts) { compileExpr($0).eval }
+            let text = InterpolatedText(parts) { compileUnboxedOrBoxed($0) }
             return Typed({ machine in .string(try text.build(machine)) })
 
         case .identifier(let name, let location, let length):

@@ -17,9 +17,18 @@ extension Compiler {
     }
 
     func compileBlock(_ statements: [Stmt]) -> Exec {
+        Self.sequence(compileBlockStatements(statements))
+    }
+
+    /// The statements of a block, compiled one by one.
+    func compileBlockStatements(_ statements: [Stmt]) -> [ExecBox] {
         blockDepth += 1
         defer { blockDepth -= 1 }
-        let execs = statements.map { ExecBox(exec: compileStatement($0, topLevel: false)) }
+        return statements.map { ExecBox(exec: compileStatement($0, topLevel: false)) }
+    }
+
+    /// Runs `execs` in order until one returns.
+    static func sequence(_ execs: [ExecBox]) -> Exec {
         switch execs.count {
         case 0: return { _ in nil }
         case 1: return execs[0].exec
@@ -42,7 +51,9 @@ extension Compiler {
     /// Compiles one statement, counted as a step; runtime errors and Cocoa
     /// exceptions raised inside it carry its line and column.
     func compileStatement(_ statement: Stmt, topLevel: Bool) -> Exec {
-        counted(compileStatementBody(statement, topLevel: topLevel), at: statement.location)
+        let general = { self.compileStatementBody(statement, topLevel: topLevel) }
+        if let fused = compileFused(statement, general: general) { return fused }
+        return counted(general(), at: statement.location)
     }
 
     /// `body` counted as a step, with `location` given to the runtime errors
@@ -50,17 +61,25 @@ extension Compiler {
     func counted(_ body: @escaping Exec, at location: SourceLocation) -> Exec {
         return { machine in
             try machine.step()
-            do {
-                return try body(machine)
-            } catch ScriptError.runtime(var failure) where failure.line == nil {
-                failure.line = location.line
-                failure.column = location.column
-                throw ScriptError.runtime(failure)
-            } catch ScriptError.exception(var exception) where exception.line == nil {
-                exception.line = location.line
-                exception.column = location.column
-                throw ScriptError.exception(exception)
-            }
+            return try Self.located(at: location) { try body(machine) }
+        }
+    }
+
+    /// Runs `body`, giving `location` to the runtime errors and exceptions
+    /// raised inside it that carry none yet: what `counted` does after the
+    /// step, shared with the fused statements, which count their own step.
+    @inline(__always)
+    static func located<Result>(at location: SourceLocation, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch ScriptError.runtime(var failure) where failure.line == nil {
+            failure.line = location.line
+            failure.column = location.column
+            throw ScriptError.runtime(failure)
+        } catch ScriptError.exception(var exception) where exception.line == nil {
+            exception.line = location.line
+            exception.column = location.column
+            throw ScriptError.exception(exception)
         }
     }
 
@@ -157,19 +176,19 @@ extension Compiler {
 
         case .ifElse(let branches, let otherwise, _):
             let compiled = branches.map { branch in
-                (test: compileExpr(branch.condition).eval, body: compileBlock(branch.body))
+                (condition: compileCondition(branch.condition), body: compileBlock(branch.body))
             }
             let elseExec = otherwise.map(compileBlock)
             if compiled.count == 1, let only = compiled.first {
-                let (test, thenExec) = only
+                let (condition, thenExec) = only
                 return { machine in
-                    if try Operators.truth(try test(machine)) { return try thenExec(machine) }
+                    if try condition.test(machine) { return try thenExec(machine) }
                     return try elseExec?(machine)
                 }
             }
             // An else-if chain: tried in a loop, never one call per branch.
             return { machine in
-                for branch in compiled where try Operators.truth(try branch.test(machine)) {
+                for branch in compiled where try branch.condition.test(machine) {
                     return try branch.body(machine)
                 }
                 return try elseExec?(machine)
@@ -179,10 +198,24 @@ extension Compiler {
             return compileFor(name, sequence, body, location)
 
         case .whileLoop(let condition, let body, _):
-            let test = compileExpr(condition).eval
-            let bodyExec = compileBlock(body)
+            let test = compileCondition(condition)
+            let statements = compileBlockStatements(body)
+            if statements.count == 2 {
+                // The common loop body (`o.p = i; i = i + 1`), run in place
+                // rather than through the block's closure.
+                let first = statements[0].exec, second = statements[1].exec
+                return { machine in
+                    while try test.test(machine) {
+                        try machine.step()
+                        if let result = try first(machine) { return result }
+                        if let result = try second(machine) { return result }
+                    }
+                    return nil
+                }
+            }
+            let bodyExec = Self.sequence(statements)
             return { machine in
-                while try Operators.truth(try test(machine)) {
+                while try test.test(machine) {
                     try machine.step()
                     if let result = try bodyExec(machine) { return result }
                 }

@@ -21,3 +21,8 @@ struct CompiledStatement {
 struct ExecBox {
     let exec: Exec
 }
+
+/// An expression's closure kept in an array (see `ExecBox`).
+struct EvalBox {
+    let eval: Eval
+}

@@ -292,6 +292,33 @@ final class Compiler {
         blockDepth = savedDepth
         return (result, resolutions.frameSizes[key] ?? 0)
     }
+
+    /// `compileInMethod` for a body compiled to an expression's closure (a
+    /// getter, an initial value). The generic form hands the closure back
+    /// at the most general abstraction level, and every call of the result
+    /// then went through two reabstraction thunks; wrapped in a struct it
+    /// keeps its own (see `ExecBox`).
+    func compileInMethod(
+        _ cls: ScriptClass?, isStatic: Bool = false, name: String = "", key: SourceLocation,
+        _ body: () -> Eval
+    ) -> (Eval, Int) {
+        let (box, frameSize) = compileInMethod(cls, isStatic: isStatic, name: name, key: key) {
+            EvalBox(eval: body())
+        }
+        return (box.eval, frameSize)
+    }
+
+    /// `compileInMethod` for a body compiled to a block (a method, an
+    /// initializer, a setter, an observer): as above.
+    func compileInMethod(
+        _ cls: ScriptClass?, isStatic: Bool = false, name: String = "", key: SourceLocation,
+        _ body: () -> Exec
+    ) -> (Exec, Int) {
+        let (box, frameSize) = compileInMethod(cls, isStatic: isStatic, name: name, key: key) {
+            ExecBox(exec: body())
+        }
+        return (box.exec, frameSize)
+    }
 }
 
 extension Expr {

@@ -16,9 +16,30 @@ struct InterpolatedText {
         case value(Int)
     }
 
+    /// An interpolated value's closure, and the last Double it printed.
+    /// Boxed in a struct, as `ExecBox` explains: a bare closure in an array
+    /// is called through a reabstraction thunk.
+    struct ValuePiece {
+        let eval: Eval
+        let last = LastDouble()
+    }
+
+    /// The last Double a piece printed and its digits. A computed property's
+    /// interpolation is built twice per change, for the old value and the
+    /// new, and the new value's numbers are the next change's old ones (B5s
+    /// prints each of its numbers twice). A Double's shortest form depends
+    /// only on its bits, so a piece whose value has the same bits as last
+    /// time copies the digits it wrote then.
+    final class LastDouble {
+        var bits: UInt64 = 0
+        /// Where the digits start in `digits`; nil before the first Double.
+        var start: Int?
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    }
+
     /// Every literal piece's UTF-8 bytes, one after the other.
     private var literals: [UInt8] = []
-    private var evals: [(Machine) throws -> Value] = []
+    private var evals: [ValuePiece] = []
     private var pieces: [Piece] = []
 
     init(_ parts: [InterpolationPart], compile: (Expr) -> (Machine) throws -> Value) {
@@ -30,7 +51,7 @@ struct InterpolatedText {
                 pieces.append(.text(start..<literals.count))
             case .expr(let inner):
                 pieces.append(.value(evals.count))
-                evals.append(compile(inner))
+                evals.append(ValuePiece(eval: compile(inner)))
             }
         }
     }
@@ -41,30 +62,46 @@ struct InterpolatedText {
     func build(_ machine: Machine) throws -> String {
         try withUnsafeTemporaryAllocation(byteCount: Self.stackBytes, alignment: 1) { stack in
             try literals.withUnsafeBytes { literals in
-                var text = Bytes(stack: stack)
-                // Where a number's digits are written before they are copied.
-                var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-                for piece in pieces {
-                    switch piece {
-                    case .text(let range):
-                        try text.append(UnsafeRawBufferPointer(rebasing: literals[range]), machine)
-                    case .value(let index):
-                        let value = try evals[index](machine)
-                        let start = withUnsafeMutableBytes(of: &digits) { value.writeNumberPrintBytes(into: $0) }
-                        if let start {
-                            try withUnsafeBytes(of: &digits) {
-                                try text.append(UnsafeRawBufferPointer(rebasing: $0[start...]), machine)
+                try evals.withUnsafeBufferPointer { evals in
+                    var text = Bytes(stack: stack)
+                    // Where a number's digits are written before they are copied.
+                    var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                    for piece in pieces {
+                        switch piece {
+                        case .text(let range):
+                            try text.append(UnsafeRawBufferPointer(rebasing: literals[range]), machine)
+                        case .value(let index):
+                            let value = try evals[index].eval(machine)
+                            let last = evals[index].last
+                            if case .double(let number) = value, let start = last.start,
+                                last.bits == number.bitPattern
+                            {
+                                try withUnsafeBytes(of: last.digits) {
+                                    try text.append(UnsafeRawBufferPointer(rebasing: $0[start...]), machine)
+                                }
+                                continue
                             }
-                            continue
-                        }
-                        let written = try value.withPrintBytes { try text.append($0, machine) }
-                        if !written {
-                            var description = try value.printDescription(meter: machine.kvo.work)
-                            try description.withUTF8 { try text.append(UnsafeRawBufferPointer($0), machine) }
+                            let start = withUnsafeMutableBytes(of: &digits) { value.writeNumberPrintBytes(into: $0) }
+                            if let start {
+                                if case .double(let number) = value {
+                                    last.bits = number.bitPattern
+                                    last.digits = digits
+                                    last.start = start
+                                }
+                                try withUnsafeBytes(of: &digits) {
+                                    try text.append(UnsafeRawBufferPointer(rebasing: $0[start...]), machine)
+                                }
+                                continue
+                            }
+                            let written = try value.withPrintBytes { try text.append($0, machine) }
+                            if !written {
+                                var description = try value.printDescription(meter: machine.kvo.work)
+                                try description.withUTF8 { try text.append(UnsafeRawBufferPointer($0), machine) }
+                            }
                         }
                     }
+                    return text.string
                 }
-                return text.string
             }
         }
     }
@@ -80,8 +117,20 @@ struct InterpolatedText {
         init(stack: UnsafeMutableRawBufferPointer) { self.stack = stack }
 
         /// Appends `bytes` after checking the size limit and charging the
-        /// step meter, as every string operation does.
+        /// step meter, as every string operation does. A piece under 64
+        /// bytes that fits in the stack buffer is under the size limit and
+        /// charges nothing: it is copied in place, the rest is not inlined.
+        @inline(__always)
         mutating func append(_ bytes: UnsafeRawBufferPointer, _ machine: Machine) throws {
+            if bytes.count < 64, !spilled, count + bytes.count <= stack.count {
+                UnsafeMutableRawBufferPointer(rebasing: stack[count..<(count + bytes.count)]).copyMemory(from: bytes)
+                count += bytes.count
+                return
+            }
+            try appendChecked(bytes, machine)
+        }
+
+        private mutating func appendChecked(_ bytes: UnsafeRawBufferPointer, _ machine: Machine) throws {
             try Operators.checkSize(string: count + bytes.count)
             // Charging nothing (a piece under 64 bytes) is no step.
             if bytes.count >= 64 { try machine.kvo.work.charge(bytes.count >> 6) }

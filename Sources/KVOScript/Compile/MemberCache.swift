@@ -6,8 +6,15 @@ final class MemberCache {
     private var cls: ClassInfo?
     private var cached: PropertyInfo?
 
+    /// The hit is inlined into the caller (a set statement runs it at every
+    /// set); the lookup by name is not.
+    @inline(__always)
     func property(of object: KVOObject, _ key: String) throws -> PropertyInfo {
         if object.cls === cls, let cached { return cached }
+        return try lookUp(object, key)
+    }
+
+    private func lookUp(_ object: KVOObject, _ key: String) throws -> PropertyInfo {
         guard let property = object.cls.property(named: key) else {
             throw ScriptError.runtime(
                 .noProperty(

@@ -36,7 +36,7 @@ enum Operators {
     /// each operator's closure; nil means "take the general path", which also
     /// reports overflow.
     enum FastPath {
-        case add, subtract, multiply, divide, less, lessOrEqual, greater, greaterOrEqual, equal, notEqual
+        case add, subtract, multiply, divide, remainder, less, lessOrEqual, greater, greaterOrEqual, equal, notEqual
 
         init?(_ op: String) {
             switch op {
@@ -44,6 +44,7 @@ enum Operators {
             case "-": self = .subtract
             case "*": self = .multiply
             case "/": self = .divide
+            case "%": self = .remainder
             case "<": self = .less
             case "<=": self = .lessOrEqual
             case ">": self = .greater
@@ -70,6 +71,9 @@ enum Operators {
                 // Division by zero and Int.min / -1 are errors: the general path reports them.
                 case .divide:
                     let (r, o) = a.dividedReportingOverflow(by: b)
+                    return o ? nil : .int(r)
+                case .remainder:
+                    let (r, o) = a.remainderReportingOverflow(dividingBy: b)
                     return o ? nil : .int(r)
                 case .less: return .bool(a < b)
                 case .lessOrEqual: return .bool(a <= b)
