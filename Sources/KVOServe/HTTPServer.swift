@@ -58,11 +58,12 @@ final class HTTPServer: @unchecked Sendable {
         var on: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
         guard bind(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
-            let why = Self.errorText()
+            // Read before close(), which may set errno again.
+            let (why, code) = (Self.errorText(), errno)
             close(descriptor)
             throw Failure.socket(
                 "cannot listen on \(host) port \(port): \(why)"
-                    + (errno == EADDRINUSE
+                    + (code == EADDRINUSE
                         ? "; another program has it: choose another with --port N (0: any free port)" : ""))
         }
         guard listen(descriptor, 128) == 0 else {
