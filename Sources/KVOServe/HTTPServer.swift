@@ -120,41 +120,16 @@ final class HTTPServer: @unchecked Sendable {
                 close(client)
                 continue
             }
-            if !startThread(for: client) {
+            let started = Threads.start { [self] in
+                handle(client)
+                close(client)
+                connectionEnded()
+            }
+            if !started {
                 close(client)
                 connectionEnded()
             }
         }
-    }
-
-    private final class Connection: @unchecked Sendable {
-        let server: HTTPServer
-        let descriptor: Int32
-        init(_ server: HTTPServer, _ descriptor: Int32) {
-            self.server = server
-            self.descriptor = descriptor
-        }
-    }
-
-    private func startThread(for client: Int32) -> Bool {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(Connection(self, client))
-        let created = pthread_create(
-            &thread, nil,
-            { raw in
-                guard let raw else { return nil }
-                let connection = Unmanaged<Connection>.fromOpaque(raw).takeRetainedValue()
-                connection.server.handle(connection.descriptor)
-                close(connection.descriptor)
-                connection.server.connectionEnded()
-                return nil
-            }, context.toOpaque())
-        guard created == 0 else {
-            context.release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
     }
 
     private func connectionEnded() {

@@ -111,9 +111,8 @@ public struct GraphCommand: ParsableCommand {
         let runStatus = session.run(source, file: file == "-" ? "<stdin>" : file)
         pictureOutput.flush()
         let graph = snapshot ?? session.graph
-        // The hook holds the session, observances their objects: let go of
-        // both, so a server's runs are freed.
-        session.beforeStatement = nil
+        // The hook holds the session, observances their objects: close()
+        // lets go of both, so a server's runs are freed.
         session.close()
         return (graph, runStatus)
     }

@@ -124,9 +124,8 @@ public struct TraceCommand: ParsableCommand {
         let runStatus = traced.run(source, file: file == "-" ? "<stdin>" : file)
         pictureOutput.flush()
         // The hook and the output's class lookup hold the session, and
-        // observances their objects: let go of them, so a server's runs are
-        // freed.
-        traced.beforeStatement = nil
+        // observances their objects: let go of them (close() drops the hook),
+        // so a server's runs are freed.
         traced.close()
         session = nil
         guard let trace = pictureOutput.trace else { return nil }

@@ -126,10 +126,7 @@ public final class Playground {
     ) -> Int32? {
         let session = Session.commandLine(options: options, output: output)
         session.limitAdvice = { $0.playgroundAdvice }
-        defer {
-            session.beforeStatement = nil
-            session.close()
-        }
+        defer { session.close() }
         return armed(budget, session.stop) { body(session) }
     }
 

@@ -59,15 +59,9 @@ enum Operators {
         func apply(_ lhs: Value, _ rhs: Value) -> Value? {
             if case .int(let a) = lhs, case .int(let b) = rhs {
                 switch self {
-                case .add:
-                    let (r, o) = a.addingReportingOverflow(b)
-                    return o ? nil : .int(r)
-                case .subtract:
-                    let (r, o) = a.subtractingReportingOverflow(b)
-                    return o ? nil : .int(r)
-                case .multiply:
-                    let (r, o) = a.multipliedReportingOverflow(by: b)
-                    return o ? nil : .int(r)
+                case .add: return IntArithmetic.add.apply(a, b).map(Value.int)
+                case .subtract: return IntArithmetic.subtract.apply(a, b).map(Value.int)
+                case .multiply: return IntArithmetic.multiply.apply(a, b).map(Value.int)
                 // Division by zero and Int.min / -1 are errors: the general path reports them.
                 case .divide:
                     let (r, o) = a.dividedReportingOverflow(by: b)

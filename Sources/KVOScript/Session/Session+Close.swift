@@ -11,8 +11,10 @@ extension Session {
     /// Reaches the objects the top-level variables hold, through properties,
     /// collections and observances (both ends). An observed object that no
     /// variable reaches any more is not found, and stays with its cycle.
-    /// Nothing is reported: the session is over.
+    /// Nothing is reported: the session is over. The statement hook goes
+    /// too: a host's hook usually holds the session (`graph --at`'s snapshot).
     public func close() {
+        beforeStatement = nil
         machine.dropObservances()
     }
 }
