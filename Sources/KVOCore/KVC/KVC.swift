@@ -18,7 +18,7 @@ extension KVORuntime {
     /// only into scalars and stores anything else as it is (SPEC §4.2).
     public func set(_ object: KVOObject, _ property: PropertyInfo, _ value: Value, asKVC: Bool = false) throws {
         try object.checkAlive()
-        guard object.observationInfo != nil, try object.cls.automaticallyNotifies(property) else {
+        guard let info = object.observationInfo, try object.cls.automaticallyNotifies(property) else {
             guard explains(about: object) else { return try store(object, property, value, asKVC: asKVC) }
             guard property.setter != nil else {
                 explainSilentSet(object, property)
@@ -33,6 +33,14 @@ extension KVORuntime {
             return
         }
         let key = property.name
+        // A stored property whose observers all watch it directly: no
+        // custom setter and no prior notification run code between the will
+        // and the did, so the change needs no pending entry (B1, B2).
+        if !explains, property.setter == nil, let slot = property.slot, info.forwardingCount == 0,
+            let direct = info.directSet(of: key)
+        {
+            return try setDirectlyObserved(object, property, slot: slot, value, info, direct, asKVC: asKVC)
+        }
         if explains { explainAutomatic = true }
         do {
             try willChange(object, key: key)

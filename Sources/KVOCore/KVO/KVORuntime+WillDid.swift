@@ -163,6 +163,45 @@ extension KVORuntime {
         if explains { explainAddedMidChange(object, key, change) }
     }
 
+    /// `willChange`, the store and `didChange` of a set of the stored
+    /// property `property` of `object`, whose observances of its key all
+    /// observe it directly (`ObservationInfo.directSet(of:)`: no key path
+    /// through it, no dependent key, no `.prior`), without `--explain`.
+    /// Nothing runs between that will and did (no custom setter, no prior
+    /// notification), so nothing could see the change pending: it is made
+    /// without a pending entry, the old value read before the store and the
+    /// observers told from the most recent registration back, each checked
+    /// still registered, as `didChange` tells them.
+    func setDirectlyObserved(
+        _ object: KVOObject, _ property: PropertyInfo, slot: Int, _ value: Value, _ info: ObservationInfo,
+        _ direct: ObservationInfo.DirectSet, asKVC: Bool
+    ) throws {
+        let key = property.name
+        // Kept as they are now: a handler may add or remove observances.
+        let observers = info.observances(triggeredBy: key)
+        let new = try checked(value, for: property, of: object, asKVC: asKVC)
+        var old: Value? = nil
+        if direct.readsOld { old = object[slot: slot] }
+        Value.replace(&object[slot: slot], with: new)
+        var cache = NewValueCache()
+        var index = observers.count
+        while index > 0 {
+            index -= 1
+            guard let entry = observers[index], entry.isTriggered(by: key) else { continue }
+            try deliverSetting(entry, object, &cache) { old }
+        }
+        // Often the last holder of the old value: a collection is released
+        // without recursion, as `PendingChange.finish` releases it.
+        switch old {
+        case .array?, .set?:
+            var kept = old ?? .null
+            old = nil
+            Value.dispose(&kept)
+        default:
+            break
+        }
+    }
+
     /// Moves a root's forwarding observances to the objects now along its
     /// path just before its notification, as Apple's did phase does: roots are
     /// visited newest first, so the new object holds them in the opposite
@@ -188,7 +227,46 @@ extension KVORuntime {
         _ record: PendingRecord, of change: PendingChange, _ object: KVOObject, _ key: String,
         _ cache: inout NewValueCache
     ) throws {
+        guard record.detailed else {
+            return try deliverSetting(record.observance, object, &cache) { change.old(of: record) }
+        }
         let root = record.observance
+        // `isRegistered` first: the common case reads no observation info.
+        guard root.isRegistered || (root.observed.observationInfo?.isStillRegistered(root) ?? false) else {
+            if explains { explain(.skipped(explained(root))) }
+            return
+        }
+        if !reportsNotifications && !root.observer.cls.hasObserveValueHook {
+            // With --quiet and no handler nothing reads this change
+            // dictionary: count it without building it (a to-many detail
+            // has no side effects to read it for).
+            if root.observer.isReleased { try deliver(root, Change(kind: .setting)) }
+            notificationCount += 1
+            return
+        }
+        var notification = Change(kind: change.spec.kind)
+        if case .ordered(_, let indexes) = change.spec { notification.indexes = indexes }
+        if root.options.contains(.new) && notification.kind != .removal {
+            notification.new = try detailValues(object, key, change.spec, old: false)
+        }
+        if root.options.contains(.old) && notification.kind != .insertion {
+            notification.old = change.old(of: record) ?? .null
+        }
+        if explains {
+            explain(.delivering(explained(root), new: explainedValue(notification.new), identical: !root.isRegistered))
+        }
+        try deliver(root, notification)
+    }
+
+    /// Delivers a setting notification to `root` at did time, if it (or an
+    /// identical observance) is still registered: `new` is read now, `old()`
+    /// (the value read at will time) only if `root` asks for it. Inlined
+    /// into both callers, so that `old` costs nothing when nobody reads it
+    /// (B5s's quiet deliveries).
+    @inline(__always)
+    private func deliverSetting(
+        _ root: Observance, _ object: KVOObject, _ cache: inout NewValueCache, old: () -> Value?
+    ) throws {
         // `isRegistered` first: the common case reads no observation info.
         guard root.isRegistered || (root.observed.observationInfo?.isStillRegistered(root) ?? false) else {
             if explains { explain(.skipped(explained(root))) }
@@ -198,26 +276,17 @@ extension KVORuntime {
             // With --quiet and no handler nothing reads this change dictionary:
             // count it without building it. A new value that runs code to be
             // read (a getter, a key path) is still read, for what that code
-            // does; a stored value or a to-many detail has no side effects.
-            if root.options.contains(.new) && !record.detailed && !root.readsStoredValue {
+            // does; a stored value has no side effects.
+            if root.options.contains(.new) && !root.readsStoredValue {
                 _ = try newValue(of: root, object, &cache)
             }
             if root.observer.isReleased { try deliver(root, Change(kind: .setting)) }
             notificationCount += 1
             return
         }
-        var notification = Change(kind: record.detailed ? change.spec.kind : .setting)
-        if record.detailed, case .ordered(_, let indexes) = change.spec { notification.indexes = indexes }
-        if root.options.contains(.new) && notification.kind != .removal {
-            if record.detailed {
-                notification.new = try detailValues(object, key, change.spec, old: false)
-            } else {
-                notification.new = try newValue(of: root, object, &cache)
-            }
-        }
-        if root.options.contains(.old) && notification.kind != .insertion {
-            notification.old = change.old(of: record) ?? .null
-        }
+        var notification = Change(kind: .setting)
+        if root.options.contains(.new) { notification.new = try newValue(of: root, object, &cache) }
+        if root.options.contains(.old) { notification.old = old() ?? .null }
         if explains {
             explain(.delivering(explained(root), new: explainedValue(notification.new), identical: !root.isRegistered))
         }

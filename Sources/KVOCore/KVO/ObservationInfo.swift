@@ -10,6 +10,10 @@ public final class ObservationInfo {
     private(set) var slots: [Observance?] = []
     /// Live observances.
     public private(set) var count = 0
+    /// Live forwarding observances (a key path's links through this
+    /// object): their objects change with every swap of the path, and the
+    /// info with them (B4), so a set here does not ask `directSet(of:)`.
+    private(set) var forwardingCount = 0
     /// Each observer's root observances, in registration order.
     private var byObserver: [ObjectIdentifier: Registrations] = [:]
     /// Live observances up to each slot, for `index(of:)` while removed
@@ -83,8 +87,14 @@ public final class ObservationInfo {
     /// that `key` triggers, and a change keeps that array itself (O(1))
     /// instead of a record for each (B2: 10,000 per set). Cached until the
     /// observances change.
+    @inline(__always)
     func directSet(of key: String) -> DirectSet? {
         if directSetVersion == version, let directSetKey, directSetKey == key { return directSetAnswer }
+        return recomputeDirectSet(of: key)
+    }
+
+    @inline(never)
+    private func recomputeDirectSet(of key: String) -> DirectSet? {
         let answer = computeDirectSet(of: key)
         directSetKey = key
         directSetVersion = version
@@ -135,6 +145,8 @@ public final class ObservationInfo {
         if observance.root == nil {
             // One hash, and the entry is changed in place.
             byObserver[ObjectIdentifier(observance.observer), default: Registrations()].append(observance)
+        } else {
+            forwardingCount += 1
         }
         slots.append(observance)
         count += 1
@@ -152,6 +164,7 @@ public final class ObservationInfo {
         keyIndex?.remove(observance)
         liveCounts?.remove(at: position)
         if position < classifiedUpTo, observance.notifiesAutomatically == true { automaticCount -= 1 }
+        if observance.root != nil { forwardingCount -= 1 }
         if observance.root == nil, let index = byObserver.index(forKey: ObjectIdentifier(observance.observer)),
             byObserver.values[index].remove(observance)
         {
@@ -183,6 +196,7 @@ public final class ObservationInfo {
         liveCounts = nil
         keyIndex = nil
         automaticCount = 0
+        forwardingCount = 0
         classifiedUpTo = 0
         return true
     }
@@ -255,6 +269,7 @@ public final class ObservationInfo {
             if position < classifiedUpTo, observance.notifiesAutomatically == true { automatic += 1 }
         }
         precondition(live == count, "count is not the number of live observances")
+        precondition(live - roots == forwardingCount, "the forwarding count is not the live forwarding observances")
         precondition(classifiedUpTo <= slots.count, "classified past the last slot")
         precondition(automatic == automaticCount, "the automatic count disagrees with the classified slots")
         let indexed = byObserver.values.reduce(0) { $0 + $1.liveCount }

@@ -37,6 +37,21 @@ struct InterpolatedText {
         var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     }
 
+    /// The last String built when every interpolated value was a Double:
+    /// a build whose Doubles all have the bits of their pieces' last ones
+    /// makes that same String, so it is returned instead of a new one (a
+    /// computed property's old value at a change is the String its new
+    /// value was at the change before: B5s's color).
+    final class LastText {
+        var string: String?
+        /// Builds started, so that a build that ran another build of the
+        /// same text inside it (a piece's getter recursing) neither uses
+        /// nor keeps the String: the pieces' last Doubles moved under it.
+        var builds = 0
+    }
+
+    private let lastText = LastText()
+
     /// Every literal piece's UTF-8 bytes, one after the other.
     private var literals: [UInt8] = []
     private var evals: [ValuePiece] = []
@@ -66,6 +81,11 @@ struct InterpolatedText {
                     var text = Bytes(stack: stack)
                     // Where a number's digits are written before they are copied.
                     var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                    lastText.builds &+= 1
+                    let build = lastText.builds
+                    // Every value so far a Double; and each with its piece's last bits.
+                    var allDoubles = true
+                    var allRepeated = true
                     for piece in pieces {
                         switch piece {
                         case .text(let range):
@@ -81,6 +101,14 @@ struct InterpolatedText {
                                 }
                                 continue
                             }
+                            if allRepeated {
+                                // Dropped at once: a piece below may throw,
+                                // and the kept String no longer matches the
+                                // pieces' last Doubles.
+                                allRepeated = false
+                                lastText.string = nil
+                            }
+                            if case .double = value {} else { allDoubles = false }
                             let start = withUnsafeMutableBytes(of: &digits) { value.writeNumberPrintBytes(into: $0) }
                             if let start {
                                 if case .double(let number) = value {
@@ -100,7 +128,14 @@ struct InterpolatedText {
                             }
                         }
                     }
-                    return text.string
+                    guard allDoubles, lastText.builds == build else {
+                        lastText.string = nil
+                        return text.string
+                    }
+                    if allRepeated, let string = lastText.string { return string }
+                    let string = text.string
+                    lastText.string = string
+                    return string
                 }
             }
         }

@@ -66,6 +66,47 @@ import KVOCore
                 """)
     }
 
+    @Test func interpolationReusesItsLastStringOnlyWhenEveryDoubleRepeats() {
+        // InterpolatedText returns the String it built last when every piece
+        // is a Double with the bits it had then. A piece that raises drops
+        // that String: the pieces before it already moved (i = 1 leaves 2.5
+        // as the first piece's last Double, so i = 2 must not answer
+        // "<1.5, 7.5>"). An Int piece is no Double: nothing is reused.
+        expectRun(
+            #"""
+            class Box { var v: Double = 7.5 }
+            let box = Box()
+            let a = [1.5, 2.5, 2.5, 2.5, 0.1 + 0.2]
+            let keys = ["v", "nope", "v", "v", "v"]
+            var i = 0
+            while i < 5 {
+                do {
+                    try print("<\(a[i]), \(box.value(forKey: keys[i]))>")
+                } catch {
+                    print("caught \(error.name)")
+                }
+                i = i + 1
+            }
+            var j = 0
+            while j < 3 {
+                print("[\(a[j % 2])|\(j)|\(a[1])]")
+                j = j + 1
+            }
+            """#, status: 0,
+            out: """
+                <1.5, 7.5>
+                *** NSUnknownKeyException (caught): [<Box box> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nope.
+                caught NSUnknownKeyException
+                <2.5, 7.5>
+                <2.5, 7.5>
+                <0.3, 7.5>
+                [1.5|0|2.5]
+                [2.5|1|2.5]
+                [1.5|2|2.5]
+
+                """)
+    }
+
     @Test func unboxedDoubleGettersMatchTheBoxedOperators() {
         // Getters of Double arithmetic run unboxed (CompileDouble.swift); Int
         // arithmetic inside them (`steps / 2`) stays Int, and Int literals are
