@@ -56,6 +56,27 @@ import RewriterProtocol
         #expect(!SwiftProgram.isSwift("class A { }\nimport Foundation\n", file: "x.kvo"))
     }
 
+    @Test(arguments: [
+        ("#!/usr/bin/env kvo-run\nimport Foundation\n", true),
+        ("  \t// a comment\n\timport Cocoa", true),
+        ("/* one */ /* two\n still */   import UIKit\n", true),
+        ("/* a /* nested\n */ still inside */\nimport AppKit\n", false),
+        ("/* open\n\n", false),
+        ("// only comments\n\n", false),
+        ("", false),
+        ("import Foundationish\n", true),
+        ("import Swift\nimport Foundation\n", false),
+        ("// CRLF\r\n\r\nimport Foundation\r\n", true),
+        ("\u{FEFF}import Foundation\n", false),
+        ("let s = \"é\"\nimport Foundation\n", false),
+    ])
+    func theFirstStatementDecides(source: String, isSwift: Bool) {
+        // Read as bytes: blank lines, `//` and `/* */` comments (a `/*` only
+        // where a statement could start), a `#!` line and a CRLF line end
+        // are skipped; the first other line decides.
+        #expect(SwiftProgram.isSwift(source, file: "x.kvo") == isSwift, "\(source.debugDescription)")
+    }
+
     @Test func withoutAToolchainOneClearError() throws {
         var settings = SwiftProgram.Settings()
         settings.swiftc = "/nonexistent/swiftc"

@@ -67,7 +67,7 @@ extension KVORuntime {
         for name in ["_" + key, "_is" + capital, key, "is" + capital] {
             guard let ivar = object.cls.ivar(named: name) else { continue }
             if ivar.type.isScalar && value.isNull {
-                if let hook = object.cls.hook(\.setNilValueForKey) {
+                if let hook = object.cls.hook({ $0.setNilValueForKey }) {
                     try hook(object, key)
                     return true
                 }

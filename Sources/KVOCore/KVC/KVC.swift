@@ -111,7 +111,7 @@ extension KVORuntime {
                 return try get(object, property)
             }
             if let found = try searchGetter(object, key: key) { return found }
-            if let hook = object.cls.hook(\.valueForUndefinedKey) { return try hook(object, key) }
+            if let hook = object.cls.hook({ $0.valueForUndefinedKey }) { return try hook(object, key) }
             throw exception(Exceptions.undefinedKeyGet(object.pointerDescription, key: key))
         case .array, .set:
             if KeyPaths.isOperator(key) { return try collectionOperator(key, on: target, rest: [], owner: owner) }
@@ -181,11 +181,11 @@ extension KVORuntime {
                 !property.kvcHidden
             else {
                 if try setThroughSearch(value, of: object, forKey: key, setterMethod: setterMethod) { return }
-                if let hook = object.cls.hook(\.setValueForUndefinedKey) { return try hook(object, value, key) }
+                if let hook = object.cls.hook({ $0.setValueForUndefinedKey }) { return try hook(object, value, key) }
                 throw exception(Exceptions.undefinedKeySet(object.pointerDescription, key: key))
             }
             if property.type.isScalar && value.isNull {
-                if let hook = object.cls.hook(\.setNilValueForKey) { return try hook(object, key) }
+                if let hook = object.cls.hook({ $0.setNilValueForKey }) { return try hook(object, key) }
                 throw exception(Exceptions.setNil(object, key: key))
             }
             try set(object, property, try coerce(value, to: property.type, key: key, of: object), asKVC: true)

@@ -31,8 +31,18 @@ enum BuiltinSignatures {
     /// The method names alone (`addObserver`).
     static let names: Set<String> = Set(all.map { String($0.prefix { $0 != "(" }) })
 
+    /// Appended piece by piece: `labels.map { $0 + ":" }.joined()` went
+    /// through the unspecialized generic `joined()` (its associated-type
+    /// lookups), a tenth of an empty scenario's start-up.
     static func signature(_ name: String, _ labels: [String]) -> String {
-        name + "(" + labels.map { $0 + ":" }.joined() + ")"
+        var text = name
+        text.append("(")
+        for label in labels {
+            text.append(label)
+            text.append(":")
+        }
+        text.append(")")
+        return text
     }
 
     /// Every signature of the method `name`, sorted: what a call with the
