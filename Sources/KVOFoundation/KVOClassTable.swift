@@ -243,37 +243,70 @@ public func _kvoKeyPath<Root, Value>(
 /// `setValue` is storing through the setter: the engine wraps that one itself.
 /// The runtime's lock is held from one to the other (`_KVOLock`).
 public func _kvoWill(_ object: NSObject, _ staticKey: StaticString) {
-    _kvoWillChange(object, staticKey, typed: false) { .null }
+    _kvoWillChange(object, staticKey, typed: false) {
+        .null
+    } new: {
+        .null
+    }
 }
 
 /// The start of the setter of a stored `@objc dynamic` property that has
 /// no `willSet` or `didSet` of the program's, with the value it holds
-/// (`willSet { _kvoWill(self, "key", self.key) }`: its storage). Between it
-/// and `_kvoDid(_:_:_:)` only the store runs, so when every observance the
-/// change triggers observes this property of this object directly (the
-/// engine's direct set) the change needs no pending record: `_kvoDid`
-/// delivers it (`KVORuntime.deliverStoredSet`) with the values the setter
-/// hands over instead of calling the property's getter through its
-/// closures. Otherwise, and for types whose engine value the type does not
-/// say (the generic form), it is `_kvoWill(_:_:)`.
-public func _kvoWill(_ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> Int) {
-    _kvoWillChange(object, staticKey, typed: true) { .int(value()) }
+/// (`willSet { _kvoWill(self, "key", self.key, newValue) }`: its storage)
+/// and the value it is about to store. Between it and `_kvoDid(_:_:_:)`
+/// only that store runs, so when every observance the change triggers
+/// observes this property of this object directly (the engine's direct
+/// set) the change needs no pending record: `_kvoDid` delivers it
+/// (`KVORuntime.deliverStoredSet`) with these values, which are what the
+/// property's getter would read then, instead of calling the getter through
+/// its closures. Otherwise, and for types whose engine value the type does
+/// not say (the generic form), it is `_kvoWill(_:_:)`.
+public func _kvoWill(
+    _ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> Int, _ newValue: Int
+) {
+    _kvoWillChange(object, staticKey, typed: true) {
+        .int(value())
+    } new: {
+        .int(newValue)
+    }
 }
 
-public func _kvoWill(_ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> Double) {
-    _kvoWillChange(object, staticKey, typed: true) { .double(value()) }
+public func _kvoWill(
+    _ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> Double, _ newValue: Double
+) {
+    _kvoWillChange(object, staticKey, typed: true) {
+        .double(value())
+    } new: {
+        .double(newValue)
+    }
 }
 
-public func _kvoWill(_ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> Bool) {
-    _kvoWillChange(object, staticKey, typed: true) { .bool(value()) }
+public func _kvoWill(
+    _ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> Bool, _ newValue: Bool
+) {
+    _kvoWillChange(object, staticKey, typed: true) {
+        .bool(value())
+    } new: {
+        .bool(newValue)
+    }
 }
 
-public func _kvoWill(_ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> String) {
-    _kvoWillChange(object, staticKey, typed: true) { .string(value()) }
+public func _kvoWill(
+    _ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> String, _ newValue: String
+) {
+    _kvoWillChange(object, staticKey, typed: true) {
+        .string(value())
+    } new: {
+        .string(newValue)
+    }
 }
 
-public func _kvoWill<V>(_ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> V) {
-    _kvoWillChange(object, staticKey, typed: false) { .null }
+public func _kvoWill<V>(_ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> V, _ newValue: V) {
+    _kvoWillChange(object, staticKey, typed: false) {
+        .null
+    } new: {
+        .null
+    }
 }
 
 /// How a running setter announced its change (`_KVOProcess.openChanges`).
@@ -282,13 +315,15 @@ enum OpenChange {
     case silent
     /// `willChangeAutomatically`: the engine's pending change.
     case pending
-    /// A stored set `_kvoDid` delivers (`_kvoWill(_:_:_:)`), its old value
-    /// kept in `_KVOProcess.storedSetOld`.
+    /// A stored set `_kvoDid` delivers (`_kvoWill(_:_:_:_:)`), its old
+    /// and new values kept in `_KVOProcess.storedSetOld` and `storedSetNew`.
     case stored
 }
 
 @inline(__always)
-private func _kvoWillChange(_ object: NSObject, _ staticKey: StaticString, typed: Bool, _ value: () -> Value) {
+private func _kvoWillChange(
+    _ object: NSObject, _ staticKey: StaticString, typed: Bool, _ value: () -> Value, new: () -> Value
+) {
     let process = _KVOProcess.entered()
     let key = process.key(staticKey)
     guard let engineObject = object._kvoObject else { return }
@@ -323,6 +358,7 @@ private func _kvoWillChange(_ object: NSObject, _ staticKey: StaticString, typed
         let readsOld = process.kvo.storedSetReadsOld(engineObject, key: key, property: property)
     {
         process.storedSetOld = readsOld ? value() : .null
+        process.storedSetNew = new()
         process.openChanges.append(.stored)
         return
     }
@@ -334,8 +370,9 @@ public func _kvoDid(_ object: NSObject, _ staticKey: StaticString) {
     _kvoDidChange(object, staticKey) { .null }
 }
 
-/// The end of a stored property's setter with the value it now holds (see
-/// `_kvoWill(_:_:_:)`): read when the change's observers want it.
+/// The end of a stored property's setter with its storage, read again
+/// when an observer wants the new value after a handler ran (see
+/// `_kvoWill(_:_:_:_:)`).
 public func _kvoDid(_ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> Int) {
     _kvoDidChange(object, staticKey) { .int(value()) }
 }
@@ -370,8 +407,12 @@ private func _kvoDidChange(_ object: NSObject, _ staticKey: StaticString, _ valu
         process.run { try process.kvo.didChange(engineObject, key: key) }
     case .stored:
         var old = Value.null
+        var new = Value.null
         swap(&old, &process.storedSetOld)
-        process.run { try process.kvo.deliverStoredSet(engineObject, key: key, old: old, new: value) }
+        swap(&new, &process.storedSetNew)
+        process.run {
+            try process.kvo.deliverStoredSet(engineObject, key: key, old: old, new: new, reading: value)
+        }
     }
     if object._kvoWatchesChanges { object._kvoDidChange(key) }
 }

@@ -103,9 +103,10 @@ public final class _KVOProcess {
     /// last one asked about (`isStored(_:)`).
     var storedProperties: Set<ObjectIdentifier> = []
     var lastStoredQuery: (property: ObjectIdentifier, stored: Bool)?
-    /// The old value a stored set delivered by `_kvoDid` keeps from its
-    /// `_kvoWill` (`OpenChange.stored`).
+    /// The old and new values a stored set delivered by `_kvoDid` keeps
+    /// from its `_kvoWill` (`OpenChange.stored`).
     var storedSetOld = Value.null
+    var storedSetNew = Value.null
     var contextsByName: [String: (Context, UnsafeMutableRawPointer)] = [:]
     var contextsByPointer: [UnsafeMutableRawPointer: Context] = [:]
     var pointersByContext: [ObjectIdentifier: UnsafeMutableRawPointer] = [:]

@@ -213,14 +213,16 @@ extension EditCollector {
         if computed { return [entry] }
         // A stored property: observers (the user's run inside them). A
         // notifying one without observers of the user's hands the engine
-        // the values it stores, read from its storage (`self.p` in its own
-        // observers), where the engine would call its getter through the
-        // class table, and runs nothing between the two calls but the store
-        // (`_kvoWill(_:_:_:)`): the table's entry says so (`stored`). Not
+        // the values it stores, the old one read from its storage (`self.p`
+        // in its own observers) and the new one `willSet`'s `newValue`, and
+        // the storage again at did time for a re-read after a handler ran,
+        // where the engine would call its getter through the class table;
+        // it runs nothing between the two calls but the store
+        // (`_kvoWill(_:_:_:_:)`): the table's entry says so (`stored`). Not
         // where a dynamic replacement could replace its getter.
         var stored = entry
         if notifies && willSet == nil && didSet == nil && !mayReplaceAccessors {
-            will = "_kvoWill(self, \"\(key)\", self.\(name))"
+            will = "_kvoWill(self, \"\(key)\", self.\(name), newValue)"
             did = "_kvoDid(self, \"\(key)\", self.\(name))"
             stored = String(entry.dropLast()) + ", stored: true)"
         }

@@ -19,16 +19,19 @@ extension KVORuntime {
 
     /// `willChange` and `didChange` of a set that `storedSetReadsOld`
     /// accepted, at did time: the notifications of the direct set's did
-    /// phase, from the most recent registration back, each observer's new
-    /// value read by `value` (the storage the property's getter reads) once
-    /// until a handler runs, as the did phase reads it through the getter.
-    /// `old`: the value at will time, when an observer wants it.
-    public func deliverStoredSet(_ object: KVOObject, key: String, old: Value, new value: () -> Value) throws {
+    /// phase, from the most recent registration back. `old`: the value at
+    /// will time, when an observer wants it; `new`: the value stored, what
+    /// the property's getter reads until a handler runs, when `reading`
+    /// (the storage the getter reads) reads it again, once until the next
+    /// handler, as the did phase reads it through the getter.
+    public func deliverStoredSet(
+        _ object: KVOObject, key: String, old: Value, new stored: Value, reading value: () -> Value
+    ) throws {
         try object.checkAlive()
         guard let info = object.observationInfo else { return }
         let observers = info.observances(triggeredBy: key)
-        var new = Value.null
-        var newRead = -1
+        var new = stored
+        var newRead = handlerRuns
         var index = observers.count
         while index > 0 {
             index -= 1
