@@ -18,9 +18,13 @@ public final class _KVOClassTable {
 
     /// A property. `objc`: KVC can see it; `dynamic`: a Swift assignment
     /// goes through KVO (the rewriter makes that assignment notify).
+    /// `stored`: a stored property of this class, neither computed nor an
+    /// override, whose getter reads what its setter stored and whose setter
+    /// runs no code of the program's between its `_kvoWill` and `_kvoDid`,
+    /// which hand over the values (`_kvoWill(_:_:_:)`).
     public func property<C: NSObject, V>(
         _ name: String, objc: Bool, dynamic: Bool, get: @escaping (C) -> V, set: ((C, V) -> Void)?,
-        keyPath: KeyPath<C, V>? = nil
+        keyPath: KeyPath<C, V>? = nil, stored: Bool = false
     ) {
         // The key path's name, for `observe` given a key path that is not a
         // literal (a generic helper's parameter): Linux cannot read it.
@@ -31,6 +35,7 @@ public final class _KVOClassTable {
             guard let host = _KVOProcess.shared.host(of: object) as? C else { return .null }
             return convert(get(host))
         }
+        if stored { _KVOProcess.shared.storedProperties.insert(ObjectIdentifier(property)) }
         if let set {
             property.hasSetter = true
             property.setter = { object, value in
@@ -238,6 +243,87 @@ public func _kvoKeyPath<Root, Value>(
 /// `setValue` is storing through the setter: the engine wraps that one itself.
 /// The runtime's lock is held from one to the other (`_KVOLock`).
 public func _kvoWill(_ object: NSObject, _ staticKey: StaticString) {
+    _kvoWillChange(object, staticKey, typed: false) {
+        .null
+    } new: {
+        .null
+    }
+}
+
+/// The start of the setter of a stored `@objc dynamic` property that has
+/// no `willSet` or `didSet` of the program's, with the value it holds
+/// (`willSet { _kvoWill(self, "key", self.key, newValue) }`: its storage)
+/// and the value it is about to store. Between it and `_kvoDid(_:_:_:)`
+/// only that store runs, so when every observance the change triggers
+/// observes this property of this object directly (the engine's direct
+/// set) the change needs no pending record: `_kvoDid` delivers it
+/// (`KVORuntime.deliverStoredSet`) with these values, which are what the
+/// property's getter would read then, instead of calling the getter through
+/// its closures. Otherwise, and for types whose engine value the type does
+/// not say (the generic form), it is `_kvoWill(_:_:)`.
+public func _kvoWill(
+    _ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> Int, _ newValue: Int
+) {
+    _kvoWillChange(object, staticKey, typed: true) {
+        .int(value())
+    } new: {
+        .int(newValue)
+    }
+}
+
+public func _kvoWill(
+    _ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> Double, _ newValue: Double
+) {
+    _kvoWillChange(object, staticKey, typed: true) {
+        .double(value())
+    } new: {
+        .double(newValue)
+    }
+}
+
+public func _kvoWill(
+    _ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> Bool, _ newValue: Bool
+) {
+    _kvoWillChange(object, staticKey, typed: true) {
+        .bool(value())
+    } new: {
+        .bool(newValue)
+    }
+}
+
+public func _kvoWill(
+    _ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> String, _ newValue: String
+) {
+    _kvoWillChange(object, staticKey, typed: true) {
+        .string(value())
+    } new: {
+        .string(newValue)
+    }
+}
+
+public func _kvoWill<V>(_ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> V, _ newValue: V) {
+    _kvoWillChange(object, staticKey, typed: false) {
+        .null
+    } new: {
+        .null
+    }
+}
+
+/// How a running setter announced its change (`_KVOProcess.openChanges`).
+enum OpenChange {
+    /// Nobody is told (unobserved, or a manual key).
+    case silent
+    /// `willChangeAutomatically`: the engine's pending change.
+    case pending
+    /// A stored set `_kvoDid` delivers (`_kvoWill(_:_:_:_:)`), its old
+    /// and new values kept in `_KVOProcess.storedSetOld` and `storedSetNew`.
+    case stored
+}
+
+@inline(__always)
+private func _kvoWillChange(
+    _ object: NSObject, _ staticKey: StaticString, typed: Bool, _ value: () -> Value, new: () -> Value
+) {
     let process = _KVOProcess.entered()
     let key = process.key(staticKey)
     guard let engineObject = object._kvoObject else { return }
@@ -246,39 +332,103 @@ public func _kvoWill(_ object: NSObject, _ staticKey: StaticString) {
     }
     if process.isStoringForKVC(engineObject, key) { return }
     let notifies: Bool
+    var property: PropertyInfo?
     if engineObject.observationInfo == nil {
         notifies = false
     } else {
         // By the property when there is one: its answer is cached on it, and
         // `property(named:)` compares the last key asked for before hashing.
         let cls = engineObject.cls
-        if let property = cls.property(named: key) {
+        property = cls.property(named: key)
+        if let property {
             notifies = process.run { try cls.automaticallyNotifies(property) }
         } else {
             notifies = process.run { try cls.automaticallyNotifies(forKey: key) }
         }
     }
-    process.openChanges.append(notifies)
-    if notifies {
-        process.run { try process.kvo.willChangeAutomatically(engineObject, key: key) }
-    } else if process.kvo.explains {
-        process.kvo.explainSilentSet(engineObject, key: key)
+    guard notifies else {
+        process.openChanges.append(.silent)
+        if process.kvo.explains { process.kvo.explainSilentSet(engineObject, key: key) }
+        return
     }
+    // The property found is this class's own stored one (a subclass's
+    // override is another property, not stored), so its getter would read
+    // the storage the setter hands over.
+    if typed, let property, process.isStored(property),
+        let readsOld = process.kvo.storedSetReadsOld(engineObject, key: key, property: property)
+    {
+        process.storedSetOld = readsOld ? value() : .null
+        process.storedSetNew = new()
+        process.openChanges.append(.stored)
+        return
+    }
+    process.openChanges.append(.pending)
+    process.run { try process.kvo.willChangeAutomatically(engineObject, key: key) }
 }
 
 public func _kvoDid(_ object: NSObject, _ staticKey: StaticString) {
+    _kvoDidChange(object, staticKey) { .null }
+}
+
+/// The end of a stored property's setter with its storage, read again
+/// when an observer wants the new value after a handler ran (see
+/// `_kvoWill(_:_:_:_:)`).
+public func _kvoDid(_ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> Int) {
+    _kvoDidChange(object, staticKey) { .int(value()) }
+}
+
+public func _kvoDid(_ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> Double) {
+    _kvoDidChange(object, staticKey) { .double(value()) }
+}
+
+public func _kvoDid(_ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> Bool) {
+    _kvoDidChange(object, staticKey) { .bool(value()) }
+}
+
+public func _kvoDid(_ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> String) {
+    _kvoDidChange(object, staticKey) { .string(value()) }
+}
+
+public func _kvoDid<V>(_ object: NSObject, _ staticKey: StaticString, _ value: @autoclosure () -> V) {
+    _kvoDidChange(object, staticKey) { .null }
+}
+
+@inline(__always)
+private func _kvoDidChange(_ object: NSObject, _ staticKey: StaticString, _ value: () -> Value) {
     let process = _KVOProcess.shared
     defer { process.lock.leave() }
     let key = process.key(staticKey)
     guard let engineObject = object._kvoObject else { return }
     if process.isStoringForKVC(engineObject, key) { return }
-    if process.openChanges.popLast() ?? false {
+    switch process.openChanges.popLast() ?? .silent {
+    case .silent:
+        break
+    case .pending:
         process.run { try process.kvo.didChange(engineObject, key: key) }
+    case .stored:
+        var old = Value.null
+        var new = Value.null
+        swap(&old, &process.storedSetOld)
+        swap(&new, &process.storedSetNew)
+        process.run {
+            try process.kvo.deliverStoredSet(engineObject, key: key, old: old, new: new, reading: value)
+        }
     }
     if object._kvoWatchesChanges { object._kvoDidChange(key) }
 }
 
 extension _KVOProcess {
+    /// Whether `property`'s class table said it is stored
+    /// (`_KVOClassTable.property(…, stored: true)`): the last answer is kept.
+    @inline(__always)
+    func isStored(_ property: PropertyInfo) -> Bool {
+        let id = ObjectIdentifier(property)
+        if let last = lastStoredQuery, last.property == id { return last.stored }
+        let stored = storedProperties.contains(id)
+        lastStoredQuery = (id, stored)
+        return stored
+    }
+
     /// The key a setter's `_kvoWill`/`_kvoDid` names, as a String: the last
     /// one made is kept by the literal's address (a property's will and did
     /// name the same literal), where making a String of a literal at each

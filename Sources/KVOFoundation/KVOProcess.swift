@@ -98,6 +98,15 @@ public final class _KVOProcess {
     /// `key(_:)`'s last literal and its String.
     var lastKeyLiteral: UnsafeRawPointer?
     var lastKey = ""
+    /// The properties whose class table says their getter reads what their
+    /// setter stored (`property(…, stored: true)`), by identity, and the
+    /// last one asked about (`isStored(_:)`).
+    var storedProperties: Set<ObjectIdentifier> = []
+    var lastStoredQuery: (property: ObjectIdentifier, stored: Bool)?
+    /// The old and new values a stored set delivered by `_kvoDid` keeps
+    /// from its `_kvoWill` (`OpenChange.stored`).
+    var storedSetOld = Value.null
+    var storedSetNew = Value.null
     var contextsByName: [String: (Context, UnsafeMutableRawPointer)] = [:]
     var contextsByPointer: [UnsafeMutableRawPointer: Context] = [:]
     var pointersByContext: [ObjectIdentifier: UnsafeMutableRawPointer] = [:]
@@ -132,8 +141,8 @@ public final class _KVOProcess {
     /// they are created (`_kvoPendingNames`), with the class each calls.
     var pendingObjectNames: [(name: String, className: String)] = []
     let rootClass: ClassInfo
-    /// Whether each running Swift setter of a dynamic property announced its change.
-    var openChanges: [Bool] = []
+    /// How each running Swift setter of a dynamic property announced its change.
+    var openChanges: [OpenChange] = []
     /// Objects and keys whose Swift setter KVC is running (`setValue`): the
     /// engine notifies around it, the setter must not again.
     private var kvcStores: [(ObjectIdentifier, String)] = []

@@ -197,11 +197,11 @@ extension EditCollector {
         if !notifies, [setter, willSet, didSet].contains(where: { $0.map(postsByHand) ?? false }) {
             return [entry]
         }
-        let will =
+        var will =
             notifies
             ? "_kvoWill(self, \"\(key)\")"
             : "_kvoPlainWill(self, \"\(key)\"" + (dynamic ? ", missing: \"@objc\")" : ")")
-        let did = notifies ? "_kvoDid(self, \"\(key)\")" : nil
+        var did = notifies ? "_kvoDid(self, \"\(key)\")" : nil
         if let setter {
             // A custom setter: the change wraps its body.
             guard let body = setter.body else { return [entry] }
@@ -211,7 +211,21 @@ extension EditCollector {
             return [entry]
         }
         if computed { return [entry] }
-        // A stored property: observers (the user's run inside them).
+        // A stored property: observers (the user's run inside them). A
+        // notifying one without observers of the user's hands the engine
+        // the values it stores, the old one read from its storage (`self.p`
+        // in its own observers) and the new one `willSet`'s `newValue`, and
+        // the storage again at did time for a re-read after a handler ran,
+        // where the engine would call its getter through the class table;
+        // it runs nothing between the two calls but the store
+        // (`_kvoWill(_:_:_:_:)`): the table's entry says so (`stored`). Not
+        // where a dynamic replacement could replace its getter.
+        var stored = entry
+        if notifies && willSet == nil && didSet == nil && !mayReplaceAccessors {
+            will = "_kvoWill(self, \"\(key)\", self.\(name), newValue)"
+            did = "_kvoDid(self, \"\(key)\", self.\(name))"
+            stored = String(entry.dropLast()) + ", stored: true)"
+        }
         if let willSet, let body = willSet.body {
             insert("\n" + will, at: body.leftBrace.endPositionBeforeTrailingTrivia)
         }
@@ -221,7 +235,7 @@ extension EditCollector {
         var added = ""
         if willSet == nil { added += " willSet { \(will) }" }
         if didSet == nil, let did { added += " didSet { \(did) }" }
-        guard !added.isEmpty else { return [entry] }
+        guard !added.isEmpty else { return [stored] }
         if let block = binding.accessorBlock {
             insert(added, at: block.rightBrace.positionAfterSkippingLeadingTrivia)
         } else {
@@ -229,7 +243,7 @@ extension EditCollector {
             // the initializer, and observers need no more.
             insert(" {" + added + " }", at: binding.endPositionBeforeTrailingTrivia)
         }
-        return [entry]
+        return [stored]
     }
 
     /// The name in `@objc(name)`, if the attribute gives one.

@@ -25,6 +25,10 @@ final class EditCollector: SyntaxVisitor {
     var echoes = false
     private let bytes: [UInt8]
     private var hasMain = false
+    /// Whether the program may replace a property's accessors
+    /// (`@_dynamicReplacement(for:)` of a `dynamic` one): then no stored
+    /// property's getter is known to read its storage.
+    lazy var mayReplaceAccessors = source.contains("_dynamicReplacement")
 
     init(source: String, converter: SourceLocationConverter, classes: [String: Bool], ancestors: [String: String]) {
         self.source = source

@@ -442,7 +442,8 @@ import RewriterProtocol
         let blanked = String(repeating: " ", count: 18)
         #expect(
             result.source.contains(
-                "\n\(blanked)var x = 0 { willSet { _kvoWill(self, \"x\") } didSet { _kvoDid(self, \"x\") } }\n"),
+                "\n\(blanked)var x = 0 { willSet { _kvoWill(self, \"x\", self.x, newValue) } didSet { _kvoDid(self, \"x\", self.x) } }\n"
+            ),
             "\(result.source)")
         // A top-level statement's mark also starts a picture's statement.
         #expect(
