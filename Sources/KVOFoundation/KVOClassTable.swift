@@ -35,7 +35,7 @@ public final class _KVOClassTable {
             guard let host = _KVOProcess.shared.host(of: object) as? C else { return .null }
             return convert(get(host))
         }
-        if stored { _KVOProcess.shared.storedProperties.insert(ObjectIdentifier(property)) }
+        property.readsOwnStorage = stored
         if let set {
             property.hasSetter = true
             property.setter = { object, value in
@@ -354,7 +354,7 @@ private func _kvoWillChange(
     // The property found is this class's own stored one (a subclass's
     // override is another property, not stored), so its getter would read
     // the storage the setter hands over.
-    if typed, let property, process.isStored(property),
+    if typed, let property, property.readsOwnStorage,
         let readsOld = process.kvo.storedSetReadsOld(engineObject, key: key, property: property)
     {
         process.storedSetOld = readsOld ? value() : .null
@@ -418,17 +418,6 @@ private func _kvoDidChange(_ object: NSObject, _ staticKey: StaticString, _ valu
 }
 
 extension _KVOProcess {
-    /// Whether `property`'s class table said it is stored
-    /// (`_KVOClassTable.property(…, stored: true)`): the last answer is kept.
-    @inline(__always)
-    func isStored(_ property: PropertyInfo) -> Bool {
-        let id = ObjectIdentifier(property)
-        if let last = lastStoredQuery, last.property == id { return last.stored }
-        let stored = storedProperties.contains(id)
-        lastStoredQuery = (id, stored)
-        return stored
-    }
-
     /// The key a setter's `_kvoWill`/`_kvoDid` names, as a String: the last
     /// one made is kept by the literal's address (a property's will and did
     /// name the same literal), where making a String of a literal at each

@@ -98,11 +98,6 @@ public final class _KVOProcess {
     /// `key(_:)`'s last literal and its String.
     var lastKeyLiteral: UnsafeRawPointer?
     var lastKey = ""
-    /// The properties whose class table says their getter reads what their
-    /// setter stored (`property(…, stored: true)`), by identity, and the
-    /// last one asked about (`isStored(_:)`).
-    var storedProperties: Set<ObjectIdentifier> = []
-    var lastStoredQuery: (property: ObjectIdentifier, stored: Bool)?
     /// The old and new values a stored set delivered by `_kvoDid` keeps
     /// from its `_kvoWill` (`OpenChange.stored`).
     var storedSetOld = Value.null

@@ -190,16 +190,7 @@ extension KVORuntime {
             guard let entry = observers[index], entry.isTriggered(by: key) else { continue }
             try deliverSetting(entry, object, &cache) { old }
         }
-        // Often the last holder of the old value: a collection is released
-        // without recursion, as `PendingChange.finish` releases it.
-        switch old {
-        case .array?, .set?:
-            var kept = old ?? .null
-            old = nil
-            Value.dispose(&kept)
-        default:
-            break
-        }
+        Value.dispose(&old)
     }
 
     /// Moves a root's forwarding observances to the objects now along its

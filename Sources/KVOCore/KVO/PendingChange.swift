@@ -67,16 +67,7 @@ final class PendingChange {
         object = nil
         first = nil
         directObservers = nil
-        // Often the last holder of the old value: a collection is released
-        // without recursion.
-        switch sharedOld {
-        case .array?, .set?:
-            var old = sharedOld ?? .null
-            sharedOld = nil
-            Value.dispose(&old)
-        default:
-            sharedOld = nil
-        }
+        Value.dispose(&sharedOld)
         // Emptying an empty array still checks its uniqueness: skipped.
         if !rest.isEmpty { rest.removeAllKeepingCapacity() }
         if !olds.isEmpty { olds.removeAllKeepingCapacity() }

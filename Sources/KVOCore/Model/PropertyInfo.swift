@@ -28,6 +28,10 @@ public final class PropertyInfo {
     public var hasSetter = false
     /// A Swift property that is not `@objc`: KVC cannot see it.
     public var kvcHidden = false
+    /// A compiled program's stored property whose getter reads what its
+    /// setter stored (`_KVOClassTable.property(…, stored: true)`): its
+    /// setter can hand the engine its values.
+    public var readsOwnStorage = false
     /// The class `automatic` was last worked out for.
     var automaticClass: ObjectIdentifier?
     var automatic = true

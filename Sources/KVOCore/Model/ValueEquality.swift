@@ -286,6 +286,19 @@ extension Value {
         }
     }
 
+    /// `dispose` of an optional value, leaving it nil (a change's old value,
+    /// often its last holder).
+    public static func dispose(_ value: inout Value?) {
+        switch value {
+        case .array?, .set?:
+            var held = value ?? .null
+            value = nil
+            dispose(&held)
+        default:
+            value = nil
+        }
+    }
+
     /// Moves the elements held by `slot` into `elements`, leaving `slot` nil.
     private static func swapElements(_ slot: inout Value, into elements: inout [Value]) {
         var taken = Value.null
