@@ -43,6 +43,18 @@ public final class ObservationInfo {
     /// and the index a dictionary per object that most objects (0 to 3
     /// observances) would carry for nothing.
     static let keyIndexThreshold = 16
+    /// The object's derived properties' last values, and the version of
+    /// its slots they were computed at.
+    @usableFromInline var derived = DerivedValues()
+
+    /// The value kept for a derived property (`key`) if nothing was stored
+    /// into the object since (`DerivedValues`). Methods of the info rather
+    /// than its `derived` read from outside: that would copy the struct,
+    /// and retain and release its entries, at every read.
+    public func derivedValue(for key: ObjectIdentifier) -> Value? { derived.value(for: key) }
+
+    /// Keeps `value` for the derived property `key` (`DerivedValues.keep`).
+    public func keepDerived(_ value: Value, for key: ObjectIdentifier) { derived.keep(value, for: key) }
 
     /// The live observances in registration order.
     public var observances: [Observance] { slots.compactMap { $0 } }

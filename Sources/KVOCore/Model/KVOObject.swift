@@ -99,6 +99,8 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, Value>, CustomStrin
         }
         _modify {
             precondition(slot >= 0 && slot < slotCount, "slot out of range")
+            // What was derived from the slots may no longer hold.
+            header.observationInfo?.derived.noteStore()
             // The elements stay where they are for the object's life, and
             // `self` is held for the access.
             let slots = withUnsafeMutablePointerToElements { $0 }

@@ -122,7 +122,7 @@ final class Compiler {
             }
         }
         if let computed = decl.computed {
-            let getterBody = GetterBody(name: decl.name)
+            let getterBody = GetterBody(name: decl.name, computed: computed, in: cls)
             getterBodies[ObjectIdentifier(property)] = getterBody
             pendingBodies.append { [unowned self] in
                 var (eval, frameSize) = self.compileInMethod(cls, key: computed.location) {
@@ -130,6 +130,12 @@ final class Compiler {
                 }
                 let name = decl.name
                 let machine = MachineRef(self.machine)
+                // Set once the getter below is: a pure body's value is kept (PureGetter.swift).
+                defer {
+                    if frameSize == 0, let getter = property.getter, self.keepsValues(computed, in: cls) {
+                        property.getter = Self.remembering(getter, property, name: name, machine: machine)
+                    }
+                }
                 guard frameSize == 0 else {
                     property.getter = { object in
                         try machine {

@@ -3,7 +3,7 @@ import KVOCore
 /// Evaluates a string interpolation (`"rgb(\(r), \(g), \(b))"`): the pieces'
 /// bytes are copied into one buffer, and the String is made once at the end.
 /// Appending each piece to a String cost more than the pieces themselves
-/// (B5s builds two colors per set), and numbers, strings and Ints give their
+/// (B5s builds a color per set), and numbers, strings and Ints give their
 /// bytes without a String of their own (`Value.withPrintBytes`).
 struct InterpolatedText {
     /// One piece, in order. Plain numbers, so that walking the pieces copies
@@ -16,41 +16,12 @@ struct InterpolatedText {
         case value(Int)
     }
 
-    /// An interpolated value's closure, and the last Double it printed.
-    /// Boxed in a struct, as `ExecBox` explains: a bare closure in an array
-    /// is called through a reabstraction thunk.
+    /// An interpolated value's closure, boxed in a struct, as `ExecBox`
+    /// explains: a bare closure in an array is called through a
+    /// reabstraction thunk.
     struct ValuePiece {
         let eval: Eval
-        let last = LastDouble()
     }
-
-    /// The last Double a piece printed and its digits. A computed property's
-    /// interpolation is built twice per change, for the old value and the
-    /// new, and the new value's numbers are the next change's old ones (B5s
-    /// prints each of its numbers twice). A Double's shortest form depends
-    /// only on its bits, so a piece whose value has the same bits as last
-    /// time copies the digits it wrote then.
-    final class LastDouble {
-        var bits: UInt64 = 0
-        /// Where the digits start in `digits`; nil before the first Double.
-        var start: Int?
-        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    }
-
-    /// The last String built when every interpolated value was a Double:
-    /// a build whose Doubles all have the bits of their pieces' last ones
-    /// makes that same String, so it is returned instead of a new one (a
-    /// computed property's old value at a change is the String its new
-    /// value was at the change before: B5s's color).
-    final class LastText {
-        var string: String?
-        /// Builds started, so that a build that ran another build of the
-        /// same text inside it (a piece's getter recursing) neither uses
-        /// nor keeps the String: the pieces' last Doubles moved under it.
-        var builds = 0
-    }
-
-    private let lastText = LastText()
 
     /// Every literal piece's UTF-8 bytes, one after the other.
     private var literals: [UInt8] = []
@@ -81,41 +52,14 @@ struct InterpolatedText {
                     var text = Bytes(stack: stack)
                     // Where a number's digits are written before they are copied.
                     var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-                    lastText.builds &+= 1
-                    let build = lastText.builds
-                    // Every value so far a Double; and each with its piece's last bits.
-                    var allDoubles = true
-                    var allRepeated = true
                     for piece in pieces {
                         switch piece {
                         case .text(let range):
                             try text.append(UnsafeRawBufferPointer(rebasing: literals[range]), machine)
                         case .value(let index):
                             let value = try evals[index].eval(machine)
-                            let last = evals[index].last
-                            if case .double(let number) = value, let start = last.start,
-                                last.bits == number.bitPattern
-                            {
-                                try withUnsafeBytes(of: last.digits) {
-                                    try text.append(UnsafeRawBufferPointer(rebasing: $0[start...]), machine)
-                                }
-                                continue
-                            }
-                            if allRepeated {
-                                // Dropped at once: a piece below may throw,
-                                // and the kept String no longer matches the
-                                // pieces' last Doubles.
-                                allRepeated = false
-                                lastText.string = nil
-                            }
-                            if case .double = value {} else { allDoubles = false }
                             let start = withUnsafeMutableBytes(of: &digits) { value.writeNumberPrintBytes(into: $0) }
                             if let start {
-                                if case .double(let number) = value {
-                                    last.bits = number.bitPattern
-                                    last.digits = digits
-                                    last.start = start
-                                }
                                 try withUnsafeBytes(of: &digits) {
                                     try text.append(UnsafeRawBufferPointer(rebasing: $0[start...]), machine)
                                 }
@@ -128,14 +72,7 @@ struct InterpolatedText {
                             }
                         }
                     }
-                    guard allDoubles, lastText.builds == build else {
-                        lastText.string = nil
-                        return text.string
-                    }
-                    if allRepeated, let string = lastText.string { return string }
-                    let string = text.string
-                    lastText.string = string
-                    return string
+                    return text.string
                 }
             }
         }

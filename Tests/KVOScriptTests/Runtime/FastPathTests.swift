@@ -66,12 +66,13 @@ import KVOCore
                 """)
     }
 
-    @Test func interpolationReusesItsLastStringOnlyWhenEveryDoubleRepeats() {
-        // InterpolatedText returns the String it built last when every piece
-        // is a Double with the bits it had then. A piece that raises drops
-        // that String: the pieces before it already moved (i = 1 leaves 2.5
-        // as the first piece's last Double, so i = 2 must not answer
-        // "<1.5, 7.5>"). An Int piece is no Double: nothing is reused.
+    @Test func interpolationsOfRepeatedDoublesAndAfterAPieceRaised() {
+        // An interpolation built again with the same Doubles, after a build
+        // whose second piece raised (i = 1: the first piece had already
+        // written 2.5), and with an Int piece between Doubles. InterpolatedText
+        // once kept the last String and each piece's last digits; an early
+        // version of that answered "<1.5, 7.5>" at i = 2. Kept as a pin of
+        // the output now that it keeps neither.
         expectRun(
             #"""
             class Box { var v: Double = 7.5 }
