@@ -71,4 +71,30 @@ import Testing
                 "acct.owner → b {kind = 1; new = y}", "acct.owner → a {kind = 1; new = y}",
             ])
     }
+
+    @Test func aPureDependentKeyMakesADirectSetAndAnImpureOneDoesNot() throws {
+        for pure in [true, false] {
+            let w = World()
+            let doubled = w.computed("doubled", .double, affectedBy: ["balance"]) { object in
+                if case .double(let balance) = World.ivar(object, "balance") { return .double(balance * 2) }
+                return .null
+            }
+            doubled.getterIsPure = pure
+            let acct = try w.object(w.makeClass("Account", [w.stored("balance", .double), doubled]), "acct")
+            let (a, b) = (try w.object(w.personClass(), "a"), try w.object(w.personClass(), "b"))
+            try w.observe(acct, a, "doubled", [.new, .old])
+            try w.observe(acct, b, "doubled", [.old])
+            let direct = acct.observationInfo?.directSet(of: "balance")
+            #expect((direct != nil) == pure)
+            #expect(direct?.property === (pure ? doubled : nil))
+            #expect(direct?.isDependent == (pure ? true : nil))
+            try w.set(acct, "balance", .double(2))
+            try w.set(acct, "balance", .double(3))
+            #expect(
+                w.take() == [
+                    "acct.doubled → b {kind = 1; old = 0}", "acct.doubled → a {kind = 1; new = 4; old = 0}",
+                    "acct.doubled → b {kind = 1; old = 4}", "acct.doubled → a {kind = 1; new = 6; old = 4}",
+                ], "pure: \(pure)")
+        }
+    }
 }

@@ -165,17 +165,23 @@ extension KVORuntime {
 
     /// `willChange`, the store and `didChange` of a set of the stored
     /// property `property` of `object`, whose observances of its key all
-    /// observe it directly (`ObservationInfo.directSet(of:)`: no key path
-    /// through it, no dependent key, no `.prior`), without `--explain`.
-    /// Nothing runs between that will and did (no custom setter, no prior
-    /// notification), so nothing could see the change pending: it is made
-    /// without a pending entry, the old value read before the store and the
-    /// observers told from the most recent registration back, each checked
-    /// still registered, as `didChange` tells them.
+    /// observe one property directly (`ObservationInfo.directSet(of:)`: no
+    /// key path through it, no `.prior`; the key itself, or a key depending
+    /// on it whose getter is pure), without `--explain`. Nothing runs
+    /// between that will and did (no custom setter, no prior notification,
+    /// at most a pure getter), so nothing could see the change pending: it
+    /// is made without a pending entry, the old value read before the store
+    /// (through the pure getter, at the point the will reads it: before the
+    /// new value is converted, which may raise) and the observers told from
+    /// the most recent registration back, each checked still registered, as
+    /// `didChange` tells them.
     func setDirectlyObserved(
         _ object: KVOObject, _ property: PropertyInfo, slot: Int, _ value: Value, _ info: ObservationInfo,
         _ direct: ObservationInfo.DirectSet, asKVC: Bool
     ) throws {
+        if direct.isDependent {
+            return try setWatchedThroughDependent(object, property, slot: slot, value, info, direct, asKVC: asKVC)
+        }
         let key = property.name
         // Kept as they are now: a handler may add or remove observances.
         let observers = info.observances(triggeredBy: key)
@@ -183,6 +189,38 @@ extension KVORuntime {
         var old: Value? = nil
         if direct.readsOld { old = object[slot: slot] }
         Value.replace(&object[slot: slot], with: new)
+        try tellDirectObservers(observers, of: object, key, old: old)
+        Value.dispose(&old)
+    }
+
+    /// `setDirectlyObserved` when its observers watch a pure key that
+    /// depends on the key set: the old value is that key's getter's, read
+    /// where the will phase reads it, before the new value is converted
+    /// (which may raise). Out of line, so that B1's path stays as short.
+    @inline(never)
+    private func setWatchedThroughDependent(
+        _ object: KVOObject, _ property: PropertyInfo, slot: Int, _ value: Value, _ info: ObservationInfo,
+        _ direct: ObservationInfo.DirectSet, asKVC: Bool
+    ) throws {
+        let key = property.name
+        let observers = info.observances(triggeredBy: key)
+        var old: Value? = nil
+        if direct.readsOld, let observed = direct.property { old = try get(object, observed) }
+        let new = try checked(value, for: property, of: object, asKVC: asKVC)
+        Value.replace(&object[slot: slot], with: new)
+        try tellDirectObservers(observers, of: object, key, old: old)
+        Value.dispose(&old)
+    }
+
+    /// A direct set's did phase: `observers` (as they were before the
+    /// store) from the most recent registration back, each checked still
+    /// registered by `deliverSetting`.
+    @inline(__always)
+    private func tellDirectObservers(
+        _ observers: [Observance?], of object: KVOObject, _ key: String, old: Value?
+    )
+        throws
+    {
         var cache = NewValueCache()
         var index = observers.count
         while index > 0 {
@@ -190,7 +228,6 @@ extension KVORuntime {
             guard let entry = observers[index], entry.isTriggered(by: key) else { continue }
             try deliverSetting(entry, object, &cache) { old }
         }
-        Value.dispose(&old)
     }
 
     /// Moves a root's forwarding observances to the objects now along its

@@ -94,11 +94,13 @@ public final class ObservationInfo {
     private var directSetAnswer: DirectSet?
 
     /// What a set of `key` needs when every observance it triggers is a root
-    /// observing exactly `key` here, without `.prior` (nil otherwise): then
-    /// the observances to notify are those of `observances(triggeredBy:)`
-    /// that `key` triggers, and a change keeps that array itself (O(1))
-    /// instead of a record for each (B2: 10,000 per set). Cached until the
-    /// observances change.
+    /// observing one property here, without `.prior` (nil otherwise): `key`
+    /// itself, or a key that depends on it whose getter is pure
+    /// (`PropertyInfo.getterIsPure`: reading it when the set reads it gives
+    /// what the will and did would). Then the observances to notify are those
+    /// of `observances(triggeredBy:)` that `key` triggers, and a change keeps
+    /// that array itself (O(1)) instead of a record for each (B2: 10,000 per
+    /// set). Cached until the observances change.
     @inline(__always)
     func directSet(of key: String) -> DirectSet? {
         if directSetVersion == version, let directSetKey, directSetKey == key { return directSetAnswer }
@@ -116,22 +118,25 @@ public final class ObservationInfo {
 
     /// `directSet(of:)` worked out afresh.
     private func computeDirectSet(of key: String) -> DirectSet? {
-        var answer: DirectSet? = DirectSet(property: nil, readsOld: false)
+        var answer: DirectSet? = DirectSet(property: nil, readsOld: false, isDependent: false)
         for case let entry? in observances(triggeredBy: key) where entry.isTriggered(by: key) {
             guard entry.root == nil, !entry.needsRebuild, !entry.options.contains(.prior),
-                let property = entry.directProperty, entry.detailKey == key,
+                let property = entry.directProperty, entry.detailKey == key || property.getterIsPure,
                 answer?.property == nil || answer?.property === property
             else {
                 answer = nil
                 break
             }
-            answer = DirectSet(property: property, readsOld: answer?.readsOld == true || entry.options.contains(.old))
+            answer = DirectSet(
+                property: property, readsOld: answer?.readsOld == true || entry.options.contains(.old),
+                isDependent: entry.detailKey != key)
         }
         return answer
     }
 
     struct DirectSet {
-        /// The property all of them read (nil when none is triggered). Not
+        /// The property all of them read (nil when none is triggered): the
+        /// key set, or a pure key that depends on it. Not
         /// retained (`UncheckedReference`): the observances that hold it
         /// outlive the cached answer, and a retain and release of it per set
         /// cost 4% of B1.
@@ -141,10 +146,13 @@ public final class ObservationInfo {
         }
         /// Some of them want the old value.
         let readsOld: Bool
+        /// The property is a pure key depending on the key set, not the key.
+        let isDependent: Bool
 
-        init(property: PropertyInfo?, readsOld: Bool) {
+        init(property: PropertyInfo?, readsOld: Bool, isDependent: Bool) {
             reference = property.map(UncheckedReference.init)
             self.readsOld = readsOld
+            self.isDependent = isDependent
         }
     }
 
@@ -291,7 +299,7 @@ public final class ObservationInfo {
             let fresh = computeDirectSet(of: directSetKey)
             precondition(
                 fresh?.property === directSetAnswer?.property && fresh?.readsOld == directSetAnswer?.readsOld
-                    && (fresh == nil) == (directSetAnswer == nil),
+                    && fresh?.isDependent == directSetAnswer?.isDependent && (fresh == nil) == (directSetAnswer == nil),
                 "the cached direct-set answer is stale")
         }
     }

@@ -32,6 +32,13 @@ public final class PropertyInfo {
     /// setter stored (`_KVOClassTable.property(…, stored: true)`): its
     /// setter can hand the engine its values.
     public var readsOwnStorage = false
+    /// A computed property whose getter only computes from its object's
+    /// own stored values, with no effect and nothing else read (the
+    /// scenario language proves it of a body: PureGetter.swift). Reading
+    /// it at any moment of a change gives what reading it at the change's
+    /// will and did would, so a set of a key it depends on can skip the
+    /// pending change (`KVORuntime.setDirectlyObserved`).
+    public var getterIsPure = false
     /// The class `automatic` was last worked out for.
     var automaticClass: ObjectIdentifier?
     var automatic = true

@@ -130,10 +130,16 @@ final class Compiler {
                 }
                 let name = decl.name
                 let machine = MachineRef(self.machine)
-                // Set once the getter below is: a pure body's value is kept (PureGetter.swift).
+                // Once the getter below is set: a pure body is marked, and
+                // its value kept when it builds text (PureGetter.swift).
                 defer {
-                    if frameSize == 0, let getter = property.getter, self.keepsValues(computed, in: cls) {
-                        property.getter = Self.remembering(getter, property, name: name, machine: machine)
+                    if frameSize == 0, let getter = property.getter,
+                        let purity = self.purity(ofGetter: computed, in: cls)
+                    {
+                        property.getterIsPure = true
+                        if purity.buildsText {
+                            property.getter = Self.remembering(getter, property, name: name, machine: machine)
+                        }
                     }
                 }
                 guard frameSize == 0 else {

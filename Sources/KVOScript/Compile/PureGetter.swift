@@ -30,11 +30,11 @@ struct Purity {
 }
 
 extension Compiler {
-    /// Whether `body`, the getter of a computed property of `cls`, is
-    /// pure and builds text: then its values are kept.
-    func keepsValues(_ body: Expr, in cls: ScriptClass) -> Bool {
+    /// Whether `body`, the getter of a computed property of `cls`, is pure
+    /// (nil when not), and whether it builds text.
+    func purity(ofGetter body: Expr, in cls: ScriptClass) -> Purity? {
         var visiting: Set<ObjectIdentifier> = []
-        return purity(of: body, in: cls, visiting: &visiting)?.buildsText == true
+        return purity(of: body, in: cls, visiting: &visiting)
     }
 
     /// How many computed properties deep a pure body may read: past it the
