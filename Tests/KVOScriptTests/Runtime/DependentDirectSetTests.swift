@@ -37,16 +37,9 @@ import KVOCore
         _ body: String, options: RunOptions = RunOptions(), status: Int32 = 0, out: String,
         errorMessage: String? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
-        for doubled in ["balance * 2", "balance * two"] {
-            let result = run(scenario(body, doubled: doubled), options: options, format: .text)
-            #expect(result.status == status, "\(doubled): \(result)", sourceLocation: sourceLocation)
-            #expect(result.out == out, "\(doubled)", sourceLocation: sourceLocation)
-            if let errorMessage {
-                #expect(result.err.contains(errorMessage), "\(result.err)", sourceLocation: sourceLocation)
-            } else {
-                #expect(result.err == "", "\(doubled)", sourceLocation: sourceLocation)
-            }
-        }
+        expectEachVariant(
+            ["balance * 2", "balance * two"], of: { scenario(body, doubled: $0) }, options: options,
+            status: status, out: out, errorMessage: errorMessage, sourceLocation: sourceLocation)
     }
 
     @Test func observersOfTheDependentKeyAreToldNewestFirstWithTheirOwnOptions() {

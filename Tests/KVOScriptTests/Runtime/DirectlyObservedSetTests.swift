@@ -37,16 +37,10 @@ import KVOCore
         _ body: String, options: RunOptions = RunOptions(), status: Int32 = 0, out: String,
         errorMessage: String? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
-        for declaration in [Self.stored, Self.throughSetter] {
-            let result = run(scenario(body, declaration: declaration), options: options, format: .text)
-            #expect(result.status == status, "\(declaration): \(result)", sourceLocation: sourceLocation)
-            #expect(result.out == out, "\(declaration)", sourceLocation: sourceLocation)
-            if let errorMessage {
-                #expect(result.err.contains(errorMessage), "\(result.err)", sourceLocation: sourceLocation)
-            } else {
-                #expect(result.err == "", "\(declaration)", sourceLocation: sourceLocation)
-            }
-        }
+        expectEachVariant(
+            [Self.stored, Self.throughSetter], of: { scenario(body, declaration: $0) }, options: options,
+            status: status, out: out,
+            errorMessage: errorMessage, sourceLocation: sourceLocation)
     }
 
     @Test func observersAreToldNewestFirstWithTheirOwnOptions() {

@@ -30,6 +30,26 @@ extension RunExpectations {
         #expect(result.err == err, sourceLocation: sourceLocation)
     }
 
+    /// Runs `source(variant)` for each of `variants` (the same story told
+    /// two ways, which must print the same), expecting from each exactly
+    /// `out` and `status`, and an error output containing `errorMessage`
+    /// (empty when nil).
+    func expectEachVariant(
+        _ variants: [String], of source: (String) -> String, options: RunOptions, status: Int32, out: String,
+        errorMessage: String?, sourceLocation: Testing.SourceLocation
+    ) {
+        for variant in variants {
+            let result = run(source(variant), options: options, format: .text)
+            #expect(result.status == status, "\(variant): \(result)", sourceLocation: sourceLocation)
+            #expect(result.out == out, "\(variant)", sourceLocation: sourceLocation)
+            if let errorMessage {
+                #expect(result.err.contains(errorMessage), "\(result.err)", sourceLocation: sourceLocation)
+            } else {
+                #expect(result.err == "", "\(variant)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
     static var observed: String {
         """
         class Account { var balance: Double = 0 }
