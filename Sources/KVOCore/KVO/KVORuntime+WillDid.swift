@@ -182,45 +182,41 @@ extension KVORuntime {
         if direct.isDependent {
             return try setWatchedThroughDependent(object, property, slot: slot, value, info, direct, asKVC: asKVC)
         }
-        let key = property.name
-        // Kept as they are now: a handler may add or remove observances.
-        let observers = info.observances(triggeredBy: key)
-        let new = try checked(value, for: property, of: object, asKVC: asKVC)
-        var old: Value? = nil
-        if direct.readsOld { old = object[slot: slot] }
-        Value.replace(&object[slot: slot], with: new)
-        try tellDirectObservers(observers, of: object, key, old: old)
-        Value.dispose(&old)
+        try setDirectly(object, property, slot: slot, value, info, asKVC: asKVC) {
+            direct.readsOld ? object[slot: slot] : nil
+        }
     }
 
     /// `setDirectlyObserved` when its observers watch a pure key that
-    /// depends on the key set: the old value is that key's getter's, read
-    /// where the will phase reads it, before the new value is converted
-    /// (which may raise). Out of line, so that B1's path stays as short.
+    /// depends on the key set: the old value is that key's getter's. Out of
+    /// line, so that B1's path stays as short.
     @inline(never)
     private func setWatchedThroughDependent(
         _ object: KVOObject, _ property: PropertyInfo, slot: Int, _ value: Value, _ info: ObservationInfo,
         _ direct: ObservationInfo.DirectSet, asKVC: Bool
     ) throws {
-        let key = property.name
-        let observers = info.observances(triggeredBy: key)
-        var old: Value? = nil
-        if direct.readsOld, let observed = direct.property { old = try get(object, observed) }
-        let new = try checked(value, for: property, of: object, asKVC: asKVC)
-        Value.replace(&object[slot: slot], with: new)
-        try tellDirectObservers(observers, of: object, key, old: old)
-        Value.dispose(&old)
+        try setDirectly(object, property, slot: slot, value, info, asKVC: asKVC) {
+            guard direct.readsOld, let observed = direct.property else { return nil }
+            return try get(object, observed)
+        }
     }
 
-    /// A direct set's did phase: `observers` (as they were before the
-    /// store) from the most recent registration back, each checked still
+    /// A direct set: `readOld` where the will phase reads the old value
+    /// (before the new value is converted, which may raise: then nothing
+    /// was announced), the store, then the observers as they were before
+    /// it, from the most recent registration back, each checked still
     /// registered by `deliverSetting`.
     @inline(__always)
-    private func tellDirectObservers(
-        _ observers: [Observance?], of object: KVOObject, _ key: String, old: Value?
-    )
-        throws
-    {
+    private func setDirectly(
+        _ object: KVOObject, _ property: PropertyInfo, slot: Int, _ value: Value, _ info: ObservationInfo,
+        asKVC: Bool, readOld: () throws -> Value?
+    ) throws {
+        let key = property.name
+        // Kept as they are now: a handler may add or remove observances.
+        let observers = info.observances(triggeredBy: key)
+        var old = try readOld()
+        let new = try checked(value, for: property, of: object, asKVC: asKVC)
+        Value.replace(&object[slot: slot], with: new)
         var cache = NewValueCache()
         var index = observers.count
         while index > 0 {
@@ -228,6 +224,7 @@ extension KVORuntime {
             guard let entry = observers[index], entry.isTriggered(by: key) else { continue }
             try deliverSetting(entry, object, &cache) { old }
         }
+        Value.dispose(&old)
     }
 
     /// Moves a root's forwarding observances to the objects now along its

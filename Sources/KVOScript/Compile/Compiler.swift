@@ -133,9 +133,7 @@ final class Compiler {
                 // Once the getter below is set: a pure body is marked, and
                 // its value kept when it builds text (PureGetter.swift).
                 defer {
-                    if frameSize == 0, let getter = property.getter,
-                        let purity = self.purity(ofGetter: computed, in: cls)
-                    {
+                    if frameSize == 0, let getter = property.getter, let purity = self.purity(of: getterBody) {
                         property.getterIsPure = true
                         if purity.buildsText {
                             property.getter = Self.remembering(getter, property, name: name, machine: machine)

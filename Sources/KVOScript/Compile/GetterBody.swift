@@ -8,15 +8,15 @@ final class GetterBody {
     let name: String
     /// The body as written, and the class it is declared in: whether it is
     /// pure (PureGetter.swift) is worked out from them.
-    let computed: Expr?
-    let cls: ScriptClass?
+    let computed: Expr
+    let cls: ScriptClass
     /// Known to be pure (PureGetter.swift); nil while not known.
     var purity: Purity?
     var eval: Eval?
     /// The unboxed form, for a body of Double arithmetic (CompileDouble.swift).
     var unboxed: UnboxedGetter?
 
-    init(name: String, computed: Expr? = nil, in cls: ScriptClass? = nil) {
+    init(name: String, computed: Expr, in cls: ScriptClass) {
         self.name = name
         self.computed = computed
         self.cls = cls

@@ -30,11 +30,11 @@ struct Purity {
 }
 
 extension Compiler {
-    /// Whether `body`, the getter of a computed property of `cls`, is pure
-    /// (nil when not), and whether it builds text.
-    func purity(ofGetter body: Expr, in cls: ScriptClass) -> Purity? {
+    /// Whether a computed property's getter is pure (nil when not), and
+    /// whether it builds text.
+    func purity(of getter: GetterBody) -> Purity? {
         var visiting: Set<ObjectIdentifier> = []
-        return purity(of: body, in: cls, visiting: &visiting)
+        return purity(of: getter, visiting: &visiting)
     }
 
     /// How many computed properties deep a pure body may read: past it the
@@ -91,20 +91,23 @@ extension Compiler {
         -> Purity?
     {
         guard !name.hasPrefix("_"), let property = cls.info.property(named: name) else { return nil }
-        if let getter = getterBodies[ObjectIdentifier(property)] {
-            if let known = getter.purity { return known }
-            guard let body = getter.computed, let declaring = getter.cls, visiting.count < Self.maxReadDepth,
-                visiting.insert(ObjectIdentifier(property)).inserted
-            else { return nil }
-            defer { visiting.remove(ObjectIdentifier(property)) }
-            let found = purity(of: body, in: declaring, visiting: &visiting)
-            // A pure body is pure from wherever the walk starts; an impure
-            // answer may come from a cycle or the depth met on the way.
-            if found != nil { getter.purity = found }
-            return found
-        }
+        if let getter = getterBodies[ObjectIdentifier(property)] { return purity(of: getter, visiting: &visiting) }
         if case .stored = property.storage, property.type.isScalar { return Purity(buildsText: false) }
         return nil
+    }
+
+    /// A getter's purity, from `GetterBody.purity` once known.
+    private func purity(of getter: GetterBody, visiting: inout Set<ObjectIdentifier>) -> Purity? {
+        if let known = getter.purity { return known }
+        guard visiting.count < Self.maxReadDepth, visiting.insert(ObjectIdentifier(getter)).inserted else {
+            return nil
+        }
+        defer { visiting.remove(ObjectIdentifier(getter)) }
+        let found = purity(of: getter.computed, in: getter.cls, visiting: &visiting)
+        // A pure body is pure from wherever the walk starts; an impure
+        // answer may come from a cycle or the depth met on the way.
+        if found != nil { getter.purity = found }
+        return found
     }
 
     /// `getter`, keeping its value in an observed object's `DerivedValues`
@@ -122,8 +125,9 @@ extension Compiler {
                 return value
             }
             let value = try getter(object)
-            // The body stores nothing: the version it was computed at is the current one.
-            object.observationInfo?.keepDerived(value, for: key)
+            // The body stores nothing and observes nothing: the info and
+            // the version it was computed at are the current ones.
+            info.keepDerived(value, for: key)
             return value
         }
     }
