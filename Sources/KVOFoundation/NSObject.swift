@@ -365,8 +365,10 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         defer { process.lock.leave() }
         // The overlay's swizzled NSObject method: the key-path spelling answers
         // for the key `observe` is registering, and only then.
-        if let customizing = self as? NSKeyValueObservingCustomization.Type,
-            let keyPath = process.bridgedKeyPaths[key]
+        // The key path first: the conformance check of a class that does not
+        // conform scans every conformance record of the process.
+        if let keyPath = process.bridgedKeyPaths[key],
+            let customizing = self as? NSKeyValueObservingCustomization.Type
         {
             return customizing.automaticallyNotifiesObservers(for: keyPath)
         }
@@ -378,8 +380,10 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
     open class func keyPathsForValuesAffectingValue(forKey key: String) -> Set<String> {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
-        if let customizing = self as? NSKeyValueObservingCustomization.Type,
-            let keyPath = process.bridgedKeyPaths[key]
+        // The key path first: the conformance check of a class that does not
+        // conform scans every conformance record of the process.
+        if let keyPath = process.bridgedKeyPaths[key],
+            let customizing = self as? NSKeyValueObservingCustomization.Type
         {
             return Set(
                 customizing.keyPathsAffectingValue(for: keyPath).map { process.keyPathString($0, root: self) })

@@ -319,6 +319,37 @@ import RewriterProtocol
         #expect(CompileJobs.plan(twoJobs, sourcePath: "/tmp/a b/main.swift", outputPath: "/tmp/a b/program") == nil)
     }
 
+    @Test func storedPlansKeepEmptyAndNonASCIIArguments() {
+        // The plan is read back by bytes: an empty argument and a folder
+        // named in another script survive the round trip.
+        let jobs = CompileJobs(
+            frontend: ["/tc/swift-frontend", "-frontend", "", "-I", "/home/zoë/緩存"],
+            autolink: ["/tc/swift-autolink-extract", "@KVO_OBJECT@"], link: ["/tc/clang", "-o", "@KVO_OUTPUT@"],
+            runtimeLink: nil, directLink: ["/tc/ld.lld", "e\u{301}"])
+        #expect(CompileJobs(serialized: jobs.serialized) == jobs)
+    }
+
+    @Test func theImportLineIsFoundByBytes() {
+        #expect(SwiftProgram.importLine(of: "// a program\n\n  \timport Foundation\nlet x = 1\n") == 3)
+        // "\r\n" is one Character but ends a line as "\n" does.
+        #expect(SwiftProgram.importLine(of: "// é\r\nimport Foundation\r\n") == 2)
+        #expect(SwiftProgram.importLine(of: "let importer = 1\n") == 1)
+        #expect(SwiftProgram.importLine(of: "") == 1)
+    }
+
+    @Test func foldersAreMadeWithTheirParents() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-dirs-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try SwiftProgram.makeDirectories(root + "/a/b/c")
+        #expect(FileManager.default.fileExists(atPath: root + "/a/b/c"))
+        // There already: nothing to do, no error.
+        try SwiftProgram.makeDirectories(root + "/a/b/c")
+        try SwiftProgram.makeDirectories(root + "/a")
+        // A file in the way is an error naming the folder it could not make.
+        FileManager.default.createFile(atPath: root + "/file", contents: Data())
+        #expect(throws: SwiftProgram.Failure.self) { try SwiftProgram.makeDirectories(root + "/file/d") }
+    }
+
     @Test func shellWordsSplitsAsAShellWould() throws {
         #expect(
             ShellWords.split(#"a 'b c' "d\"e" f\ g 'it'\''s'  "/x y/z""#)

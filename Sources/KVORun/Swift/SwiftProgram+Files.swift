@@ -30,6 +30,8 @@ extension SwiftProgram {
     // MARK: Files
 
     static func makeDirectories(_ path: String) throws {
+        // Usually there already: one call, no path split into components.
+        if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component
