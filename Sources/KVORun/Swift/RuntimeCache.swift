@@ -123,12 +123,12 @@ enum RuntimeCache {
         return try temporaryCache(beside: root)
     }
 
-    /// Whether a file can really be made in `folder`: `access` says yes to
-    /// root on a read-only volume's folder only by its mode.
+    /// Whether `folder` (this user's, `access` having said yes by its mode)
+    /// can really be written: its times set to now, which a read-only
+    /// volume refuses (EROFS). A folder made and removed as the probe cost
+    /// every run 250 µs on ext4; setting the times, 3 µs.
     private static func canWrite(in folder: String) -> Bool {
-        guard let probe = try? SwiftProgram.makeFreshFolder(folder + "/.probe-") else { return false }
-        rmdir(probe)
-        return true
+        utimensat(AT_FDCWD, folder, nil, 0) == 0
     }
 
     /// The private temporary cache of a run whose cache cannot be written,
