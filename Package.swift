@@ -59,12 +59,20 @@ let staticLibstdcxx: [String] = {
     }
     return ["-L", Context.packageDirectory + "/Linking/static-libstdc++"]
 }()
+// GNU readline and terminfo from their archives too (Linking/static-readline
+// says why), when both are installed; otherwise the shared libraries.
+let staticReadline: [String] = {
+    let folder = "/usr/lib/x86_64-linux-gnu"
+    guard ["libreadline.a", "libtinfo.a"].allSatisfy({ FileManager.default.fileExists(atPath: "\(folder)/\($0)") })
+    else { return [] }
+    return ["-L", Context.packageDirectory + "/Linking/static-readline"]
+}()
 let staticRuntime: [LinkerSetting] = Context.environment["KVO_DYNAMIC_RUNTIME"] != nil ? [] : [
     .unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims",
                   "-lswiftSynchronization", "-Xlinker", "--no-export-dynamic",
                   "-use-ld=lld", "-Xlinker", "--icf=all", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                   "-Xclang-linker", "-no-pie"]
-                 + staticLibstdcxx,
+                 + staticLibstdcxx + staticReadline,
                  .when(platforms: [.linux], configuration: .release)),
 ]
 
