@@ -576,6 +576,11 @@ enum RuntimeCache {
         return files
     }
 
+    /// The flags a runtime is built with, compiling and linking: a change
+    /// to any of them is a new runtime. Joined once, for both of the key's
+    /// hashes.
+    static let keyedFlags = runtimeFlags + runtimeLibraryStartFlags
+
     /// The runtime's cache key: the toolchain, the flags and the sources'
     /// text. Reading and hashing 400 KB of sources was two thirds of the
     /// start-up of a cached program, so the key is remembered under a hash
@@ -585,7 +590,7 @@ enum RuntimeCache {
     static func runtimeKey(sources: String, files: [String], toolchain: String, cache: String) -> String {
         var stamp = FNV1a()
         stamp.add(toolchain)
-        for flag in runtimeFlags + runtimeLibraryStartFlags { stamp.add(flag) }
+        for flag in keyedFlags { stamp.add(flag) }
         // Each file's name below `sources` (by bytes: `dropFirst` on a
         // String counts Characters, a thousand instructions a file).
         func relative(_ file: String) -> String {
@@ -608,7 +613,7 @@ enum RuntimeCache {
         if let known = try? Files.read(remembered), known.count == 16 { return known }
         var hash = FNV1a()
         hash.add(toolchain)
-        for flag in runtimeFlags + runtimeLibraryStartFlags { hash.add(flag) }
+        for flag in keyedFlags { hash.add(flag) }
         for file in files {
             hash.add(relative(file))
             hash.add((try? Files.read(file)) ?? "")
