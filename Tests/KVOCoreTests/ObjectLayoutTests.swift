@@ -9,8 +9,9 @@ import _KVOTestTraits
 @testable import KVOCore
 
 /// What an object and a value cost in memory (issue 31: 1,000,000 objects
-/// with three properties in at most 130 MiB): the slots live in the
-/// object's own allocation, and a value is 16 bytes.
+/// with three properties in at most 130 MiB; issue 43: GNUstep's): the
+/// slots live in the object's own allocation, 8 bytes each, and a value is
+/// 16 bytes.
 @Suite struct ObjectLayoutTests {
     @Test func aValueIsSixteenBytes() {
         #expect(MemoryLayout<Value>.stride == 16)
@@ -24,10 +25,10 @@ import _KVOTestTraits
         #expect(object.slotCount == 3)
         #expect(object.slots.map { $0 == .int(1) } == [true, false, false])
         #if canImport(Glibc)
-        // 16 (Swift's object header) + 24 (KVOObject's) + 3 × 16, in a
-        // 96-byte malloc chunk: 88 usable bytes.
+        // 16 (Swift's object header) + 24 (KVOObject's) + 3 × 8 (packed
+        // slots), in an 80-byte malloc chunk: 72 usable bytes.
         let usable = mallocUsableSize(Unmanaged.passUnretained(object).toOpaque())
-        #expect(usable == 88)
+        #expect(usable == 72)
         #endif
     }
 
@@ -39,6 +40,96 @@ import _KVOTestTraits
         object[slot: 1] = .string("moved")
         #expect(try w.get(object, "label") == .string("moved"))
         #expect(try w.get(object, "x") == .int(7))
+    }
+
+    /// Every kind of value comes back from a slot as it went in: the same
+    /// case, and a number's exact bits (`PackedSlot`'s NaN-boxing).
+    @Test func everyKindOfValueComesBackFromASlotUnchanged() throws {
+        let w = World()
+        let holder = w.makeClass("Holder", [w.stored("value", .any)])
+        let object = try w.object(holder)
+        let other = try w.object(holder, "other")
+        let values: [Value] = [
+            .null, .bool(true), .bool(false), .int(0), .int(-1), .int((1 << 47) - 1), .int(-(1 << 47)),
+            .int(1 << 47), .int(-(1 << 47) - 1), .int(.max), .int(.min), .double(0), .double(-0.0), .double(1.5),
+            .double(.infinity), .double(-.infinity), .double(.nan), .double(-.nan),
+            .double(.greatestFiniteMagnitude), .double(.leastNonzeroMagnitude),
+            // The negative NaNs a slot's tags live among are boxed, bit for bit.
+            .double(Double(bitPattern: 0xFFF8_0000_0000_0001)), .double(Double(bitPattern: 0xFFF9_0000_0000_0000)),
+            .double(Double(bitPattern: 0xFFFB_0000_0000_0007)), .double(Double(bitPattern: 0xFFFF_FFFF_FFFF_FFFF)),
+            .float(2.5), .float(-0.0), .float(.nan), .string(""), .string("e\u{301}"),
+            .array([.int(1), .string("x"), .array([])]), .object(other), .option([.new, .old]),
+        ]
+        for value in values {
+            object[slot: 0] = value
+            #expect(Self.identical(object[slot: 0], value), "\(value)")
+            #expect(Self.identical(object.slots[0], value), "\(value)")
+        }
+    }
+
+    /// Same case and same bits (`==` equates 1 and 1.0, as NSNumber does).
+    static func identical(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.int(let x), .int(let y)): return x == y
+        case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern
+        case (.float(let x), .float(let y)): return x.bitPattern == y.bitPattern
+        case (.object(let x), .object(let y)): return x === y
+        case (.string, .string), (.array, .array), (.option, .option): return a == b
+        default: return false
+        }
+    }
+
+    @Test func anObjectInASlotIsHeldUntilItIsReplacedOrItsHolderGoes() throws {
+        let w = World()
+        let holder = w.makeClass("Holder", [w.stored("value", .any)])
+        var object: KVOObject? = try w.object(holder)
+        weak var first: KVOObject?
+        weak var second: KVOObject?
+        do {
+            let held = try w.object(holder)
+            first = held
+            object?[slot: 0] = .object(held)
+        }
+        #expect(first != nil)
+        do {
+            let made = try w.object(holder)
+            second = made
+            object?[slot: 0] = .array([.object(made)])
+        }
+        #expect(first == nil)
+        #expect(second != nil)
+        object = nil
+        #expect(second == nil)
+        _ = object
+    }
+
+    /// A value kept in a box (a string, an array) leaves it when the slot
+    /// is given one that fits; an array read from a slot that is then set
+    /// to `.null` has one holder, so appending to it and storing it back
+    /// (CollectionMutations) is not a copy each time.
+    @Test func boxedValuesLeaveTheirBoxAndArraysGrowWithoutCopies() throws {
+        let w = World()
+        let holder = w.makeClass("Holder", [w.stored("items", .any)])
+        let object = try w.object(holder)
+        func isBoxed() -> Bool { object.withUnsafeMutablePointerToElements { PackedSlot.isBox($0[0]) } }
+        object[slot: 0] = .array([])
+        #expect(isBoxed())
+        var storages = Set<UnsafeRawPointer?>()
+        for index in 0..<1_000 {
+            guard case .array(var elements) = object[slot: 0] else { break }
+            object[slot: 0] = .null
+            elements.append(.int(index))
+            storages.insert(elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) })
+            object[slot: 0] = .array(elements)
+        }
+        // Doubling from 1 to 1,024 elements: about ten storages, not 1,000.
+        #expect(storages.count < 20)
+        #expect(object[slot: 0] == .array((0..<1_000).map { .int($0) }))
+        object[slot: 0] = .int(3)
+        #expect(!isBoxed())
+        #expect(object[slot: 0] == .int(3))
     }
 
     @Test func namesLiveInTheClassTableUntilTheObjectGoes() throws {

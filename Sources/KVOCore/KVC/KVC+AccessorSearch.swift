@@ -77,7 +77,7 @@ extension KVORuntime {
             try notifyingAutomatically(object, key: key) {
                 try object.checkAlive()
                 guard let slot = ivar.slot else { return }
-                Value.replace(&object[slot: slot], with: try checked(coerced, for: ivar, of: object, asKVC: true))
+                object[slot: slot] = try checked(coerced, for: ivar, of: object, asKVC: true)
             }
             return true
         }

@@ -58,7 +58,7 @@ extension KVORuntime {
         guard let slot = property.slot else {
             throw ScriptError.runtime("property '\(property.name)' of \(object.cls.name) is read-only")
         }
-        Value.replace(&object[slot: slot], with: try checked(value, for: property, of: object, asKVC: asKVC))
+        object[slot: slot] = try checked(value, for: property, of: object, asKVC: asKVC)
     }
 
     /// `o._prop = v`: the instance variable, never notifying.
@@ -78,7 +78,7 @@ extension KVORuntime {
             throw ScriptError.runtime(
                 "computed property '\(property.name)' of \(object.cls.name) has no instance variable")
         }
-        Value.replace(&object[slot: slot], with: try checked(value, for: property, of: object))
+        object[slot: slot] = try checked(value, for: property, of: object)
     }
 
     /// The value a property stores: the declared type's conversion, or the

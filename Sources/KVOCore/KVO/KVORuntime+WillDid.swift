@@ -216,7 +216,7 @@ extension KVORuntime {
         let observers = info.observances(triggeredBy: key)
         var old = try readOld()
         let new = try checked(value, for: property, of: object, asKVC: asKVC)
-        Value.replace(&object[slot: slot], with: new)
+        object[slot: slot] = new
         var cache = NewValueCache()
         var index = observers.count
         while index > 0 {

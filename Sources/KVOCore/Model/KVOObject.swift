@@ -1,6 +1,6 @@
 /// What an instance keeps before its slots: 24 bytes, so that an object
-/// with three stored properties is one 88-byte allocation (a 96-byte malloc
-/// chunk). The name Apple would print as an address lives in the class's
+/// with three stored properties is one 64-byte allocation (an 80-byte
+/// malloc chunk; its slots are `PackedSlot`s). The name Apple would print as an address lives in the class's
 /// `objectNames` table, since most objects (a benchmark's million) never
 /// show theirs.
 public struct KVOObjectHeader {
@@ -23,8 +23,9 @@ public struct KVOObjectHeader {
 /// Its stored properties live in the same allocation, after the header
 /// (`ManagedBuffer`'s tail elements), by slot index resolved when the class
 /// was declared: a separate `[Value]` cost a second allocation and its
-/// 32-byte array header per object.
-public final class KVOObject: ManagedBuffer<KVOObjectHeader, Value>, CustomStringConvertible {
+/// 32-byte array header per object. Each is 8 bytes (`PackedSlot`), read
+/// and written only here.
+public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStringConvertible {
     /// Most stored properties one class may have (the slot count's 22 bits).
     public static let maxSlots = Int(KVOObjectHeader.countMask)
 
@@ -42,9 +43,7 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, Value>, CustomStrin
         // `create` allocates an instance of the class it is called on.
         let object = unsafeDowncast(create(minimumCapacity: count) { _ in header }, to: KVOObject.self)
         object.withUnsafeMutablePointerToElements { slots in
-            defaults.withUnsafeBufferPointer { values in
-                if let base = values.baseAddress { slots.initialize(from: base, count: count) }
-            }
+            for index in 0..<count { (slots + index).initialize(to: PackedSlot.store(defaults[index])) }
         }
         if let name { object.assignName(name) }
         return object
@@ -54,9 +53,8 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, Value>, CustomStrin
         let count = slotCount
         withUnsafeMutablePointerToElements { slots in
             // Slots may hold arrays nested millions deep, which Swift would
-            // free recursively.
-            for index in 0..<count { Value.dispose(&slots[index]) }
-            slots.deinitialize(count: count)
+            // free recursively: `release` lets go of them as `Value.dispose` does.
+            for index in 0..<count { PackedSlot.release(slots[index]) }
         }
         if header.bits & KVOObjectHeader.namedBit != 0 { cls.objectNames[ObjectIdentifier(self)] = nil }
     }
@@ -91,26 +89,43 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, Value>, CustomStrin
 
     /// The stored property in `slot`. A slot past the object's count is a
     /// defect of the caller (slots are resolved from the object's class),
-    /// stopped here as `[Value]`'s bounds check stopped it.
+    /// stopped here as `[Value]`'s bounds check stopped it. Set, the old
+    /// value is let go of last, a collection without recursion (as
+    /// `Value.replace` does). No `_modify`: a coroutine's frame that holds
+    /// a `Value` is allocated on the heap, once per set. A collection is
+    /// changed in place by reading it, setting the slot to `.null` (its
+    /// storage then has one holder) and storing it back.
     @inlinable public subscript(slot slot: Int) -> Value {
-        get {
+        @inline(__always) get {
             precondition(slot >= 0 && slot < slotCount, "slot out of range")
-            return withUnsafeMutablePointerToElements { $0[slot] }
+            return PackedSlot.load(withUnsafeMutablePointerToElements { $0[slot] })
         }
-        _modify {
+        @inline(__always) set {
             precondition(slot >= 0 && slot < slotCount, "slot out of range")
             // What was derived from the slots may no longer hold.
             header.observationInfo?.derived.noteStore()
-            // The elements stay where they are for the object's life, and
-            // `self` is held for the access.
-            let slots = withUnsafeMutablePointerToElements { $0 }
-            yield &slots[slot]
+            let stored = withUnsafeMutablePointerToElements { $0 + slot }
+            let old = stored.pointee
+            // The old value is let go of last, a collection without
+            // recursion (`Value.replace`).
+            if let bits = PackedSlot.inline(newValue) {
+                stored.pointee = bits
+                PackedSlot.release(old)
+            } else if PackedSlot.isBox(old) {
+                // A string replacing a string: its box is reused.
+                var previous = newValue
+                swap(&previous, &PackedSlot.box(old).value)
+                Value.dispose(&previous)
+            } else {
+                stored.pointee = PackedSlot.boxed(newValue)
+                PackedSlot.release(old)
+            }
         }
     }
 
     /// The stored properties in slot order.
     public var slots: [Value] {
-        withUnsafeMutablePointerToElements { Array(UnsafeBufferPointer(start: $0, count: slotCount)) }
+        withUnsafeMutablePointerToElements { slots in (0..<slotCount).map { PackedSlot.load(slots[$0]) } }
     }
 
     /// The display name used wherever Apple would print an address (docs/language.md#object-names).

@@ -129,7 +129,7 @@ extension Compiler {
                                 .initialValueType(
                                     type: value.typeName, property: property.name, declared: "\(property.type)"))
                         }
-                        Value.replace(&object[slot: slot], with: accepted)
+                        object[slot: slot] = accepted
                     }
                     for (property, eval) in setters {
                         try machine.kvo.set(object, property, try eval(machine))
