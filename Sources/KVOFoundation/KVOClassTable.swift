@@ -325,6 +325,8 @@ private func _kvoWillChange(
     _ object: NSObject, _ staticKey: StaticString, typed: Bool, _ value: () -> Value, new: () -> Value
 ) {
     let process = _KVOProcess.entered()
+    // First: any store may change what a stored set's observers read next.
+    process.kvo.settersStarted &+= 1
     let key = process.key(staticKey)
     guard let engineObject = object._kvoObject else { return }
     if engineObject.isReleased {

@@ -257,17 +257,26 @@ public final class _KVOProcess {
     /// The NSObject methods a Swift class may override, reached through the
     /// engine's hooks: Swift's dynamic dispatch picks the override.
     private func installHooks(_ info: ClassInfo, for type: NSObject.Type) {
-        info.ownHooks.observeValue = { [self] observer, keyPath, object, change, context in
-            guard let host = self.host(of: observer) else { return }
-            defer { if let capture = self.output.capture { capture.endHandler(depth: self.kvo.depth) } }
-            let pointer = self.pointer(context)
-            if let token = host as? NSKeyValueObservation {
-                token._deliver(object: self.host(of: object), change: change)
-                return
+        // A token (`observe`) calls its block; any other observer its
+        // `observeValue`. Told apart here, once per class: no class
+        // outside this module can inherit from NSKeyValueObservation (it is
+        // not `open`), and a failed `as?` cast at each notification cost
+        // compiled B2 35 instructions of about 1,600.
+        if type == NSKeyValueObservation.self {
+            info.ownHooks.observeValue = { [self] observer, _, object, change, _ in
+                guard let host = self.host(of: observer) else { return }
+                defer { if let capture = self.output.capture { capture.endHandler(depth: self.kvo.depth) } }
+                unsafeDowncast(host, to: NSKeyValueObservation.self)._deliver(
+                    object: self.host(of: object), change: change)
             }
-            host.observeValue(
-                forKeyPath: keyPath, of: self.host(of: object), change: _KVOBridge.dictionary(change),
-                context: pointer)
+        } else {
+            info.ownHooks.observeValue = { [self] observer, keyPath, object, change, context in
+                guard let host = self.host(of: observer) else { return }
+                defer { if let capture = self.output.capture { capture.endHandler(depth: self.kvo.depth) } }
+                host.observeValue(
+                    forKeyPath: keyPath, of: self.host(of: object), change: _KVOBridge.dictionary(change),
+                    context: self.pointer(context))
+            }
         }
         info.ownHooks.automaticallyNotifiesObservers = { key in type.automaticallyNotifiesObservers(forKey: key) }
         info.ownHooks.keyPathsForValuesAffecting = { key in

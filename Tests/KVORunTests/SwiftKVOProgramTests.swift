@@ -43,6 +43,48 @@ import _KVOTestSupport
                 """, "acct.balance → token {kind = 1; new = 200; old = 0}\n  0.0 -> 200.0\n")
     }
 
+    /// The observers a set notifies after a handler that set the property
+    /// again (by assignment or by KVC) see the newer value, as the did
+    /// phase reads it through the getter for each; handlers that set
+    /// nothing leave the value read once (`KVORuntime.settersStarted`).
+    @Test func observersAfterAHandlerThatSetsAgainSeeTheNewerValue() {
+        expectRun(
+            """
+            import Foundation
+            class Account: NSObject { @objc dynamic var balance: Int = 0 }
+            let acct = Account()
+            let first = acct.observe(\\.balance, options: [.old, .new]) { _, change in
+                print("first", change.oldValue!, "->", change.newValue!)
+            }
+            let second = acct.observe(\\.balance, options: [.old, .new]) { account, change in
+                print("second", change.oldValue!, "->", change.newValue!)
+                if change.newValue == 1 { account.balance = 2 }
+                if change.newValue == 3 { account.setValue(4, forKey: "balance") }
+            }
+            acct.balance = 1
+            acct.balance = 3
+            """,
+            """
+            acct.balance → second {kind = 1; new = 1; old = 0}
+              second 0 -> 1
+              acct.balance → second {kind = 1; new = 2; old = 1}
+                second 1 -> 2
+              acct.balance → first {kind = 1; new = 2; old = 1}
+                first 1 -> 2
+            acct.balance → first {kind = 1; new = 2; old = 0}
+              first 0 -> 2
+            acct.balance → second {kind = 1; new = 3; old = 2}
+              second 2 -> 3
+              acct.balance → second {kind = 1; new = 4; old = 3}
+                second 3 -> 4
+              acct.balance → first {kind = 1; new = 4; old = 3}
+                first 3 -> 4
+            acct.balance → first {kind = 1; new = 4; old = 2}
+              first 2 -> 4
+
+            """)
+    }
+
     @Test func objcButNotDynamicNotifiesOnlyThroughKVCAndWarnsOnce() {
         let result = SwiftProgramTests.run(
             Self.account + """

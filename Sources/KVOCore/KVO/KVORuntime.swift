@@ -77,6 +77,10 @@ public final class KVORuntime {
     var changeStamp = 0
     /// Counts handlers run, so cached values are known to be current.
     var handlerRuns = 0
+    /// Counts the setters a compiled program has started (KVOFoundation's
+    /// `_kvoWill`): a stored property's value read since the last one is
+    /// still what its getter reads (`deliverStoredSet`).
+    public var settersStarted = 0
     /// The last key path split (`split(_:)`).
     var lastSplit: (keyPath: String, components: [String])?
     /// The work list of `attachForwards(of:raisingOnCollections:)`, kept for its storage.
