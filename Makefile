@@ -85,7 +85,10 @@ screenshot: build setup-browser
 # (Package.swift), so no two tests may run the engine at once.
 # Its own scratch path (.build-test): `-Xswiftc -enable-testing` reaches every
 # target, so sharing .build with `make build` would rebuild everything twice
-# on every `make test`.
+# on every `make test`. It goes stale as .build-checked does (below): after
+# KVORuntime gained a stored property, a test object compiled before it kept
+# the old field offsets and `HostileMachineTests` corrupted the heap
+# (2026-11-29; a clean build passed). Then `rm -rf .build-test` first.
 test-unit: setup revision
 	$(SWIFT) test -c release -Xswiftc -enable-testing --no-parallel --scratch-path .build-test
 
