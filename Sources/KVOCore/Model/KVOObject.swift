@@ -1,8 +1,8 @@
 /// What an instance keeps before its slots: 24 bytes, so that an object
 /// with three stored properties is one 64-byte allocation (an 80-byte
-/// malloc chunk; its slots are `PackedSlot`s). The name Apple would print as an address lives in the class's
-/// `objectNames` table, since most objects (a benchmark's million) never
-/// show theirs.
+/// malloc chunk; its slots are `PackedSlot`s). The name Apple would print
+/// as an address lives in the class's `objectNames` table, since most
+/// objects (a benchmark's million) never show theirs.
 public struct KVOObjectHeader {
     @usableFromInline let cls: ClassInfo
     @usableFromInline var observationInfo: ObservationInfo?
@@ -106,8 +106,6 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStri
             header.observationInfo?.derived.noteStore()
             let stored = withUnsafeMutablePointerToElements { $0 + slot }
             let old = stored.pointee
-            // The old value is let go of last, a collection without
-            // recursion (`Value.replace`).
             if let bits = PackedSlot.inline(newValue) {
                 stored.pointee = bits
                 PackedSlot.release(old)
