@@ -13,7 +13,8 @@
 ///   array, a set, a larger Int, a Double with one of those NaN patterns).
 ///
 /// The object and the box are retained by hand (`Unmanaged`): a slot is
-/// written only by `KVOObject` (`store`, `take`, `release`), which owns it.
+/// written only by `KVOObject` (`store`, `inline`, `boxed`, `release`),
+/// which owns it.
 /// Hand-rolled because Swift lays out an enum with an Int or a Double
 /// payload in 9 bytes (16 in an array), and no library packs one smaller.
 @usableFromInline
@@ -109,30 +110,13 @@ struct PackedSlot {
         }
     }
 
-    /// The value `bits` keep, with their reference: `bits` must not be
-    /// used again.
-    @inlinable
-    static func take(_ bits: UInt64) -> Value {
-        switch bits >> tagShift {
-        case objectTag: return .object(Unmanaged<KVOObject>.fromOpaque(address(bits)).takeRetainedValue())
-        case boxTag:
-            let box = Unmanaged<SlotBox>.fromOpaque(address(bits)).takeRetainedValue()
-            var value = Value.null
-            swap(&value, &box.value)
-            return value
-        default: return load(bits)
-        }
-    }
-
     /// Lets go of what `bits` keep; a collection without recursion
     /// (`Value.dispose`).
     @inlinable
     static func release(_ bits: UInt64) {
         switch bits >> tagShift {
         case objectTag: Unmanaged<KVOObject>.fromOpaque(address(bits)).release()
-        case boxTag:
-            var value = take(bits)
-            Value.dispose(&value)
+        case boxTag: Value.dispose(&Unmanaged<SlotBox>.fromOpaque(address(bits)).takeRetainedValue().value)
         default: break
         }
     }
