@@ -25,10 +25,10 @@ import _KVOTestTraits
         #expect(object.slotCount == 3)
         #expect(object.slots.map { $0 == .int(1) } == [true, false, false])
         #if canImport(Glibc)
-        // 16 (Swift's object header) + 24 (KVOObject's) + 3 × 8 (packed
-        // slots), in an 80-byte malloc chunk: 72 usable bytes.
+        // 16 (Swift's object header) + 16 (KVOObject's two words) + 3 × 8
+        // (packed slots), in a 64-byte malloc chunk: 56 usable bytes.
         let usable = mallocUsableSize(Unmanaged.passUnretained(object).toOpaque())
-        #expect(usable == 72)
+        #expect(usable == 56)
         #endif
     }
 
@@ -148,6 +148,53 @@ import _KVOTestTraits
         unnamed = nil
         #expect(account.objectNames.isEmpty)
         _ = (named, unnamed)
+    }
+
+    /// The serial is split between the header's two words (20 bits and 4),
+    /// and past 2^24 − 2 kept in the class's table.
+    @Test func serialsSurviveTheirSplitAndOverflow() throws {
+        let w = World()
+        let point = w.makeClass("Point", [w.stored("x", .int)])
+        point.instanceCount = (1 << 20) - 2
+        let below = try w.object(point)
+        let above = try w.object(point)
+        let higher = try w.object(point)
+        #expect([below.name, above.name, higher.name] == ["Point#1048575", "Point#1048576", "Point#1048577"])
+        point.instanceCount = (1 << 24) - 3
+        var last: KVOObject? = try w.object(point)
+        var overflowing: [KVOObject]? = [try w.object(point), try w.object(point)]
+        #expect(point.largeSerials.count == 2)
+        #expect(last?.name == "Point#16777214")
+        #expect(overflowing?.map(\.name) == ["Point#16777215", "Point#16777216"])
+        last = nil
+        overflowing = nil
+        #expect(point.largeSerials.isEmpty)
+        _ = (last, overflowing)
+    }
+
+    /// The header holds its class and its observation info by hand.
+    @Test func anObjectHoldsItsClassAndObservationInfoUntilItGoes() throws {
+        weak var weakClass: ClassInfo?
+        weak var weakInfo: ObservationInfo?
+        var object: KVOObject?
+        do {
+            let w = World()
+            let point = w.makeClass("Point", [w.stored("x", .int)])
+            weakClass = point
+            object = try w.object(point, "p")
+            let info = ObservationInfo()
+            weakInfo = info
+            object?.observationInfo = info
+        }
+        #expect(weakClass != nil)
+        #expect(object?.observationInfo === weakInfo)
+        #expect(object?.cls.name == "Point")
+        object?.observationInfo = nil
+        #expect(weakInfo == nil)
+        object?.observationInfo = ObservationInfo()
+        #expect(object?.observationInfo != nil)
+        object = nil
+        #expect(weakClass == nil)
     }
 
     @Test func aReleasedObjectKeepsItsNameAndSlots() throws {

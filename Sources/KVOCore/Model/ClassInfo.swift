@@ -18,6 +18,9 @@ public final class ClassInfo {
     /// The names of this class's objects that have one (assigned, or
     /// `Class#n` once spelled out), removed when the object goes.
     var objectNames: [ObjectIdentifier: String] = [:]
+    /// The serials of objects past the 16,777,214th (`KVOObjectHeader`
+    /// keeps 24 bits of one), removed when the object goes.
+    var largeSerials: [ObjectIdentifier: Int] = [:]
     /// What the classes of one hierarchy share (`ClassHierarchy`).
     private let hierarchy: ClassHierarchy
     /// Positions in `ownProperties` by name.

@@ -4,18 +4,44 @@
 /// as an address lives in the class's `objectNames` table, since most
 /// objects (a benchmark's million) never show theirs.
 public struct KVOObjectHeader {
-    @usableFromInline let cls: ClassInfo
-    @usableFromInline var observationInfo: ObservationInfo?
-    /// The serial (`Class#n`) in the low 40 bits, the slot count in the
-    /// next 22, then whether the object was released and whether it has an
-    /// entry in `cls.objectNames`.
-    @usableFromInline var bits: UInt64
+    /// The class (a reference the object holds, taken by hand), its
+    /// address shifted right by 4 in the low 44 bits, and the low 20 bits
+    /// of the serial (`Class#n`) above. Written once: Foundation's classes
+    /// read `cls` without the process's lock.
+    @usableFromInline let classWord: UInt64
+    /// The observation info (held like the class) in the low 44 bits, then
+    /// whether the object was released and whether it has an entry in
+    /// `cls.objectNames`, the slot count's 14 bits and the serial's top 4.
+    /// Changed only by the thread that observes or names the object (a
+    /// compiled program's, under the process's lock).
+    @usableFromInline var infoWord: UInt64
 
-    @usableFromInline static let serialMask: UInt64 = (1 << 40) - 1
-    @usableFromInline static let countShift: UInt64 = 40
-    @usableFromInline static let countMask: UInt64 = (1 << 22) - 1
-    @usableFromInline static let releasedBit: UInt64 = 1 << 62
-    @usableFromInline static let namedBit: UInt64 = 1 << 63
+    /// Two words, not three: a three-property object is then a 56-byte
+    /// allocation, a 64-byte malloc chunk, where a third word made it an
+    /// 80-byte one (issue 43's million objects).
+    @usableFromInline static let addressMask: UInt64 = (1 << 44) - 1
+    @usableFromInline static let lowSerialBits: UInt64 = 20
+    @usableFromInline static let releasedBit: UInt64 = 1 << 44
+    @usableFromInline static let namedBit: UInt64 = 1 << 45
+    @usableFromInline static let countShift: UInt64 = 46
+    @usableFromInline static let countMask: UInt64 = (1 << 14) - 1
+    @usableFromInline static let highSerialShift: UInt64 = 60
+    /// The serial that says "kept in `cls.largeSerials`": 2^24 − 1.
+    @usableFromInline static let serialOverflow: UInt64 = (1 << 24) - 1
+
+    /// A heap object's address in 44 bits: Swift's objects are 16-byte
+    /// aligned (malloc's alignment), and user space is below 2^48.
+    @inlinable
+    static func packed(_ pointer: UnsafeMutableRawPointer) -> UInt64 {
+        let address = UInt64(UInt(bitPattern: pointer))
+        precondition(address & 15 == 0 && address >> 48 == 0, "heap address not 16-byte aligned below 2^48")
+        return address >> 4
+    }
+
+    @inlinable
+    static func address(_ word: UInt64) -> UInt {
+        UInt(truncatingIfNeeded: (word & addressMask) << 4)
+    }
 }
 
 /// An instance of a scenario class. Identity matters (observers, `==`), so a class.
@@ -26,7 +52,7 @@ public struct KVOObjectHeader {
 /// 32-byte array header per object. Each is 8 bytes (`PackedSlot`), read
 /// and written only here.
 public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStringConvertible {
-    /// Most stored properties one class may have (the slot count's 22 bits).
+    /// Most stored properties one class may have (the slot count's 14 bits).
     public static let maxSlots = Int(KVOObjectHeader.countMask)
 
     /// Creates an instance named `name`, or `Class#n` when `name` is nil,
@@ -37,13 +63,19 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStri
         let defaults = cls.defaultSlots
         let count = min(defaults.count, maxSlots)
         cls.instanceCount += 1
-        let serial = UInt64(truncatingIfNeeded: cls.instanceCount) & KVOObjectHeader.serialMask
+        let serial = min(UInt64(truncatingIfNeeded: cls.instanceCount), KVOObjectHeader.serialOverflow)
+        let lowMask: UInt64 = (1 << KVOObjectHeader.lowSerialBits) - 1
         let header = KVOObjectHeader(
-            cls: cls, observationInfo: nil, bits: serial | UInt64(count) << KVOObjectHeader.countShift)
+            classWord: KVOObjectHeader.packed(Unmanaged.passRetained(cls).toOpaque()) | (serial & lowMask) << 44,
+            infoWord: UInt64(count) << KVOObjectHeader.countShift
+                | (serial >> KVOObjectHeader.lowSerialBits) << KVOObjectHeader.highSerialShift)
         // `create` allocates an instance of the class it is called on.
         let object = unsafeDowncast(create(minimumCapacity: count) { _ in header }, to: KVOObject.self)
         object.withUnsafeMutablePointerToElements { slots in
             for index in 0..<count { (slots + index).initialize(to: PackedSlot.store(defaults[index])) }
+        }
+        if serial == KVOObjectHeader.serialOverflow {
+            cls.largeSerials[ObjectIdentifier(object)] = cls.instanceCount
         }
         if let name { object.assignName(name) }
         return object
@@ -56,36 +88,63 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStri
             // free recursively: `release` lets go of them as `Value.dispose` does.
             for index in 0..<count { PackedSlot.release(slots[index]) }
         }
-        if header.bits & KVOObjectHeader.namedBit != 0 { cls.objectNames[ObjectIdentifier(self)] = nil }
+        observationInfo = nil
+        let cls = self.cls
+        if header.infoWord & KVOObjectHeader.namedBit != 0 { cls.objectNames[ObjectIdentifier(self)] = nil }
+        if serial == KVOObjectHeader.serialOverflow { cls.largeSerials[ObjectIdentifier(self)] = nil }
+        Unmanaged.passUnretained(cls).release()
     }
 
-    @inlinable public var cls: ClassInfo { header.cls }
+    /// Read from the header's word without a retain of its own: the
+    /// object holds the class for as long as it lives.
+    @inlinable public var cls: ClassInfo {
+        @inline(__always) get {
+            unsafeBitCast(KVOObjectHeader.address(header.classWord), to: ClassInfo.self)
+        }
+    }
 
     /// nil while nobody observes the object: a set checks only this.
     @inlinable public var observationInfo: ObservationInfo? {
-        get { header.observationInfo }
-        set { header.observationInfo = newValue }
+        @inline(__always) get {
+            let address = KVOObjectHeader.address(header.infoWord)
+            return address == 0 ? nil : unsafeBitCast(address, to: ObservationInfo.self)
+        }
+        set {
+            let old = KVOObjectHeader.address(header.infoWord)
+            var word = header.infoWord & ~KVOObjectHeader.addressMask
+            if let newValue {
+                word |= KVOObjectHeader.packed(Unmanaged.passRetained(newValue).toOpaque())
+            }
+            header.infoWord = word
+            // Let go of the old one last: its deinit may reach this object.
+            if old != 0 {
+                Unmanaged<ObservationInfo>.fromOpaque(UnsafeRawPointer(bitPattern: old).unsafelyUnwrapped).release()
+            }
+        }
     }
 
     /// Set by `release(x)`: the name stays bound to a zombie.
     @inlinable public var isReleased: Bool {
-        get { header.bits & KVOObjectHeader.releasedBit != 0 }
+        get { header.infoWord & KVOObjectHeader.releasedBit != 0 }
         set {
             if newValue {
-                header.bits |= KVOObjectHeader.releasedBit
+                header.infoWord |= KVOObjectHeader.releasedBit
             } else {
-                header.bits &= ~KVOObjectHeader.releasedBit
+                header.infoWord &= ~KVOObjectHeader.releasedBit
             }
         }
     }
 
     /// How many stored-property slots the object has.
     @inlinable public var slotCount: Int {
-        Int(truncatingIfNeeded: header.bits >> KVOObjectHeader.countShift & KVOObjectHeader.countMask)
+        Int(truncatingIfNeeded: header.infoWord >> KVOObjectHeader.countShift & KVOObjectHeader.countMask)
     }
 
-    /// Its number among the instances of its class, from 1.
-    private var serial: UInt64 { header.bits & KVOObjectHeader.serialMask }
+    /// Its number among the instances of its class, from 1; `serialOverflow`
+    /// for the 16,777,215th on, whose numbers `cls.largeSerials` keeps.
+    private var serial: UInt64 {
+        header.classWord >> 44 | (header.infoWord >> KVOObjectHeader.highSerialShift) << KVOObjectHeader.lowSerialBits
+    }
 
     /// The stored property in `slot`. A slot past the object's count is a
     /// defect of the caller (slots are resolved from the object's class),
@@ -103,7 +162,7 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStri
         @inline(__always) set {
             precondition(slot >= 0 && slot < slotCount, "slot out of range")
             // What was derived from the slots may no longer hold.
-            header.observationInfo?.derived.noteStore()
+            observationInfo?.derived.noteStore()
             let stored = withUnsafeMutablePointerToElements { $0 + slot }
             let old = stored.pointee
             if let bits = PackedSlot.inline(newValue) {
@@ -130,10 +189,12 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStri
     /// `Class#n` is spelled out the first time it is shown: most of the
     /// objects a benchmark creates (100,000 observers) never are.
     public var name: String {
-        if header.bits & KVOObjectHeader.namedBit != 0, let assigned = cls.objectNames[ObjectIdentifier(self)] {
+        if header.infoWord & KVOObjectHeader.namedBit != 0, let assigned = cls.objectNames[ObjectIdentifier(self)] {
             return assigned
         }
-        let spelled = "\(cls.name)#\(serial)"
+        let number =
+            serial == KVOObjectHeader.serialOverflow ? cls.largeSerials[ObjectIdentifier(self)] ?? 0 : Int(serial)
+        let spelled = "\(cls.name)#\(number)"
         assignName(spelled)
         return spelled
     }
@@ -143,7 +204,7 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStri
     /// only after its initializer has returned.
     public func assignName(_ name: String) {
         cls.objectNames[ObjectIdentifier(self)] = name
-        header.bits |= KVOObjectHeader.namedBit
+        header.infoWord |= KVOObjectHeader.namedBit
     }
 
     /// `<Account: acct>`, the object's `-description`.
