@@ -43,7 +43,7 @@ final class NSMutableArrayProxy: NSMutableArray {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
         let value = process.run { try process.kvo.proxyContents(.arrayProxy(owner._kvoObject, keyPath: keyPath)) }
-        if case .array(let elements) = value { return elements }
+        if case .array(let elements) = value { return elements.values }
         return []
     }
 

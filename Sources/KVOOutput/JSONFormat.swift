@@ -82,10 +82,10 @@ public enum JSONFormat {
                 switch value {
                 case .array(let values):
                     output += "["
-                    return (values, "]")
+                    return (.packed(values), "]")
                 case .set(let set):
                     output += "{\"set\":["
-                    return (set.sorted, "]}")
+                    return (.values(set.sorted), "]}")
                 default:
                     return nil
                 }

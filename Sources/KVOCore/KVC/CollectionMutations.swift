@@ -94,7 +94,7 @@ extension KVORuntime {
                     }
                     return
                 }
-                var kept: [Value] = []
+                var kept = PackedArray()
                 kept.reserveCapacity(max(0, elements.count - indexes.count))
                 var next = 0
                 for (position, element) in elements.enumerated() {
@@ -104,6 +104,7 @@ extension KVORuntime {
                 }
                 var removed = Value.array(elements)
                 elements = kept
+                kept = PackedArray()
                 // The removed elements may nest deeply: released without recursion.
                 Value.dispose(&removed)
             }
@@ -157,11 +158,11 @@ extension KVORuntime {
     /// uniquely referenced and an append costs O(1), not a copy of the array.
     private func changeToMany(
         _ owner: KVOObject, _ property: PropertyInfo, _ spec: ChangeSpec,
-        _ mutate: (inout [Value]) throws -> Void
+        _ mutate: (inout PackedArray) throws -> Void
     ) throws {
         try changeToMany(owner, property, spec) {
             if let slot = property.slot {
-                var elements: [Value] = []
+                var elements = PackedArray()
                 if case .array(let current) = owner[slot: slot] {
                     owner[slot: slot] = .null
                     elements = current

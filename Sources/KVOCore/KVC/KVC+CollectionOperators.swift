@@ -16,7 +16,7 @@ extension KVORuntime {
         let elements: [Value]
         var isSet = false
         switch target {
-        case .array(let values): elements = values
+        case .array(let values): elements = values.values
         case .set(let set):
             elements = set.elements
             isSet = true
@@ -82,7 +82,7 @@ extension KVORuntime {
                 switch try value(of: inner, forKeyPath: restPath) {
                 case .array(let values):
                     total += values.count
-                    inners.append(values)
+                    inners.append(values.values)
                 case .set(let set):
                     total += set.count
                     inners.append(set.elements)

@@ -39,15 +39,15 @@ extension KVORuntime {
             try reserveResult(
                 try mappedSize(target), "value(forKey: \"\(key)\") over this \(target.typeName.lowercased())")
             struct Frame {
-                let source: [Value]
+                let source: CollectionElements
                 var next = 0
                 var results: [Value] = []
                 let isSet: Bool
             }
             func frame(_ collection: Value) throws -> Frame? {
                 switch collection {
-                case .array(let elements): return Frame(source: elements, isSet: false)
-                case .set(let set): return Frame(source: set.elements, isSet: true)
+                case .array(let elements): return Frame(source: .packed(elements), isSet: false)
+                case .set(let set): return Frame(source: .values(set.elements), isSet: true)
                 case .arrayProxy, .setProxy: return try frame(try proxyContents(collection))
                 default: return nil
                 }
@@ -106,11 +106,11 @@ extension KVORuntime {
         _ target: Value, entering: (_ count: Int, _ depth: Int) throws -> Void = { _, _ in },
         while keepGoing: () -> Bool = { true }, leaf: (Value) throws -> Void
     ) throws {
-        var stack: [(elements: [Value], next: Int)] = []
+        var stack: [(elements: CollectionElements, next: Int)] = []
         func push(_ value: Value) throws -> Bool {
             switch value {
-            case .array(let elements): stack.append((elements, 0))
-            case .set(let set): stack.append((set.elements, 0))
+            case .array(let elements): stack.append((.packed(elements), 0))
+            case .set(let set): stack.append((.values(set.elements), 0))
             case .arrayProxy, .setProxy: return try push(try proxyContents(value))
             default: return false
             }

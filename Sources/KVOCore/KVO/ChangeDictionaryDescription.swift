@@ -25,16 +25,16 @@ extension Value {
     /// bound, so written with an explicit stack, and cut past
     /// `descriptionLimit` bytes as the one-line form is.
     static func describeIndented(_ value: Value, level: Int, into output: inout String) {
-        var stack: [(elements: [Value], next: Int, close: String, level: Int)] = []
+        var stack: [(elements: CollectionElements, next: Int, close: String, level: Int)] = []
         let start = output.utf8.count
         func open(_ value: Value, _ level: Int) {
             switch value {
             case .array(let elements):
                 output += "("
-                stack.append((elements, 0, ")", level))
+                stack.append((.packed(elements), 0, ")", level))
             case .set(let set):
                 output += "{("
-                stack.append((set.sorted, 0, ")}", level))
+                stack.append((.values(set.sorted), 0, ")}", level))
             default:
                 output += value.scalarDescription
             }

@@ -6,24 +6,16 @@ import Darwin
 
 // Every place KVOCore steps outside Swift's memory safety goes through a
 // helper in this file, each saying what makes it safe: per-thread slots,
-// the identity of an array's storage, an in-place uniqueness check, and the
-// unowned-unsafe references of the observation info (`UncheckedReference`).
-
-/// The address of an array's storage, as an identity: two arrays with the
-/// same address share their elements (copy-on-write), so they are equal
-/// without looking inside. Empty arrays may have no storage (nil).
-///
-/// Safe because the address is only compared or hashed, never dereferenced,
-/// and only while the arrays it came from are alive (held by the values being
-/// compared or walked), so no other array can reuse it meanwhile.
-@inline(__always)
-func storageIdentity(_ array: [Value]) -> UnsafeRawPointer? {
-    array.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-}
+// the identity of a key path slice's storage, an in-place uniqueness check,
+// and the unowned-unsafe references of the observation info
+// (`UncheckedReference`). The exceptions are the references held by hand in
+// packed words, each type saying why where it is: `PackedSlot` (an object's
+// slots, `PackedArray`'s elements) and `KVOObjectHeader`.
 
 /// Where a slice of a key path starts in its storage: with the count, the
-/// slice's identity (`KVORuntime.attachForwards`). Safe for the same reason:
-/// compared only, while the array holding the slice is alive.
+/// slice's identity (`KVORuntime.attachForwards`). Safe because the address
+/// is only compared, never dereferenced, and only while the array holding
+/// the slice is alive, so no other array can reuse it meanwhile.
 @inline(__always)
 func storageIdentity(_ slice: ArraySlice<String>) -> UnsafeRawPointer? {
     slice.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }

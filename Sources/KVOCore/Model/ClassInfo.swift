@@ -18,8 +18,8 @@ public final class ClassInfo {
     /// The names of this class's objects that have one (assigned, or
     /// `Class#n` once spelled out), removed when the object goes.
     var objectNames: [ObjectIdentifier: String] = [:]
-    /// The serials of objects past the 16,777,214th (`KVOObjectHeader`
-    /// keeps 24 bits of one), removed when the object goes.
+    /// The serials of objects past the 4,194,302nd (`KVOObjectHeader`
+    /// keeps 22 bits of one), removed when the object goes.
     var largeSerials: [ObjectIdentifier: Int] = [:]
     /// What the classes of one hierarchy share (`ClassHierarchy`).
     private let hierarchy: ClassHierarchy

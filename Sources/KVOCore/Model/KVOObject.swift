@@ -1,5 +1,5 @@
-/// What an instance keeps before its slots: 24 bytes, so that an object
-/// with three stored properties is one 64-byte allocation (an 80-byte
+/// What an instance keeps before its slots: 16 bytes, so that an object
+/// with three stored properties is one 56-byte allocation (a 64-byte
 /// malloc chunk; its slots are `PackedSlot`s). The name Apple would print
 /// as an address lives in the class's `objectNames` table, since most
 /// objects (a benchmark's million) never show theirs.
@@ -11,7 +11,7 @@ public struct KVOObjectHeader {
     @usableFromInline let classWord: UInt64
     /// The observation info (held like the class) in the low 44 bits, then
     /// whether the object was released and whether it has an entry in
-    /// `cls.objectNames`, the slot count's 14 bits and the serial's top 4.
+    /// `cls.objectNames`, the slot count's 16 bits and the serial's top 2.
     /// Changed only by the thread that observes or names the object (a
     /// compiled program's, under the process's lock).
     @usableFromInline var infoWord: UInt64
@@ -24,10 +24,10 @@ public struct KVOObjectHeader {
     @usableFromInline static let releasedBit: UInt64 = 1 << 44
     @usableFromInline static let namedBit: UInt64 = 1 << 45
     @usableFromInline static let countShift: UInt64 = 46
-    @usableFromInline static let countMask: UInt64 = (1 << 14) - 1
-    @usableFromInline static let highSerialShift: UInt64 = 60
-    /// The serial that says "kept in `cls.largeSerials`": 2^24 − 1.
-    @usableFromInline static let serialOverflow: UInt64 = (1 << 24) - 1
+    @usableFromInline static let countMask: UInt64 = (1 << 16) - 1
+    @usableFromInline static let highSerialShift: UInt64 = 62
+    /// The serial that says "kept in `cls.largeSerials`": 2^22 − 1.
+    @usableFromInline static let serialOverflow: UInt64 = (1 << 22) - 1
 
     /// A heap object's address in 44 bits: Swift's objects are 16-byte
     /// aligned (malloc's alignment), and user space is below 2^48.
@@ -52,7 +52,7 @@ public struct KVOObjectHeader {
 /// 32-byte array header per object. Each is 8 bytes (`PackedSlot`), read
 /// and written only here.
 public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStringConvertible {
-    /// Most stored properties one class may have (the slot count's 14 bits).
+    /// Most stored properties one class may have (the slot count's 16 bits).
     public static let maxSlots = Int(KVOObjectHeader.countMask)
 
     /// Creates an instance named `name`, or `Class#n` when `name` is nil,
@@ -141,7 +141,7 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStri
     }
 
     /// Its number among the instances of its class, from 1; `serialOverflow`
-    /// for the 16,777,215th on, whose numbers `cls.largeSerials` keeps.
+    /// for the 4,194,303rd on, whose numbers `cls.largeSerials` keeps.
     private var serial: UInt64 {
         header.classWord >> 44 | (header.infoWord >> KVOObjectHeader.highSerialShift) << KVOObjectHeader.lowSerialBits
     }

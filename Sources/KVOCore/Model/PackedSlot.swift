@@ -8,7 +8,7 @@
 /// arithmetic produces (x86's default NaN is 0xFFF8…, Swift's `.nan`
 /// 0x7FF8…). Their low 48 bits hold
 /// - an object's address (user space is below 2^48 on x86-64 and arm64),
-/// - an Int in -2^47..<2^47, a Float, null, false or true,
+/// - an Int in -2^47..<2^47, a Float, null, false, true or observing options,
 /// - or the address of a `SlotBox` holding any other `Value` (a string, an
 ///   array, a set, a larger Int, a Double with one of those NaN patterns).
 ///
@@ -32,6 +32,9 @@ struct PackedSlot {
     @usableFromInline static let null: UInt64 = constantTag << tagShift
     @usableFromInline static let falseBits: UInt64 = constantTag << tagShift | 2
     @usableFromInline static let trueBits: UInt64 = constantTag << tagShift | 3
+    /// `.option`: its raw value in the low 8 bits (`[.new, .old]`, an
+    /// array of two, is then not two boxes).
+    @usableFromInline static let optionBits: UInt64 = constantTag << tagShift | 0x100
 
     /// An Int kept in the slot itself.
     @usableFromInline static let smallInts: Range<Int> = -(1 << 47)..<(1 << 47)
@@ -60,6 +63,7 @@ struct PackedSlot {
             return number.bitPattern
         case .null: return null
         case .bool(let flag): return flag ? trueBits : falseBits
+        case .option(let options): return optionBits | UInt64(options.rawValue)
         case .float(let number): return floatTag << tagShift | UInt64(number.bitPattern)
         case .object(let object): return tagged(objectTag, Unmanaged.passRetained(object).toOpaque())
         default: return nil
@@ -85,7 +89,8 @@ struct PackedSlot {
 
     @inlinable
     static func box(_ bits: UInt64) -> SlotBox {
-        Unmanaged<SlotBox>.fromOpaque(address(bits)).takeUnretainedValue()
+        // As `load` reads an object: `takeUnretainedValue()`'s copy would be atomic.
+        unsafeBitCast(UInt(bits & payloadMask), to: SlotBox.self)
     }
 
     /// The value `bits` keep, which keep theirs. Inlined for the common
@@ -106,7 +111,24 @@ struct PackedSlot {
         switch bits >> tagShift {
         case boxTag: return box(bits).value
         case floatTag: return .float(Float(bitPattern: UInt32(truncatingIfNeeded: bits)))
-        default: return bits == trueBits ? .bool(true) : bits == falseBits ? .bool(false) : .null
+        default:
+            if bits & optionBits == optionBits {
+                return .option(ObservingOptions(rawValue: UInt8(truncatingIfNeeded: bits)))
+            }
+            return bits == trueBits ? .bool(true) : bits == falseBits ? .bool(false) : .null
+        }
+    }
+
+    /// Bits for a second holder of what `bits` keep: the object retained
+    /// once more, a box's value in a box of its own (a box has one holder).
+    @inlinable
+    static func copy(_ bits: UInt64) -> UInt64 {
+        switch bits >> tagShift {
+        case objectTag:
+            _ = Unmanaged<KVOObject>.fromOpaque(address(bits)).retain()
+            return bits
+        case boxTag: return boxed(box(bits).value)
+        default: return bits
         }
     }
 

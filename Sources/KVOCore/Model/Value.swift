@@ -17,7 +17,8 @@ public enum Value {
     /// and variable.
     indirect case string(String)
     case object(KVOObject)
-    case array([Value])
+    /// Its elements 8 bytes each (`PackedArray`), not `[Value]`'s 16.
+    case array(PackedArray)
     indirect case set(ValueSet)
     case context(Context)
     /// `.new`, `.old`, `.initial`, `.prior`.

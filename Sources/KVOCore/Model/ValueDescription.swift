@@ -138,11 +138,11 @@ extension Value {
                 switch value {
                 case .array(let elements):
                     output += "("
-                    return (elements, ")")
+                    return (.packed(elements), ")")
                 case .set(let set):
                     output += "{("
                     // Sort keys longer than what is left to write would only be cut.
-                    return (set.sorted(keyBudget: max(0, limit - (output.utf8.count - start))), ")}")
+                    return (.values(set.sorted(keyBudget: max(0, limit - (output.utf8.count - start)))), ")}")
                 default:
                     return nil
                 }
@@ -157,7 +157,7 @@ extension Value {
     /// `charge` is told of every element written.
     public static func writeNested(
         _ value: Value, into output: inout String, separator: String, cut: String,
-        open: (Value, inout String) -> (elements: [Value], close: String)?,
+        open: (Value, inout String) -> (elements: CollectionElements, close: String)?,
         scalar: (Value) -> String
     ) {
         writeNested(
@@ -168,10 +168,10 @@ extension Value {
     public static func writeNested(
         _ value: Value, into output: inout String, separator: String, cut: String,
         limit: Int, closeOnCut: Bool, charge: (Int) throws -> Void,
-        open: (Value, inout String) -> (elements: [Value], close: String)?,
+        open: (Value, inout String) -> (elements: CollectionElements, close: String)?,
         scalar: (Value) -> String
     ) rethrows {
-        var stack: [(elements: [Value], next: Int, close: String)] = []
+        var stack: [(elements: CollectionElements, next: Int, close: String)] = []
         let start = output.utf8.count
         func visit(_ value: Value) {
             if let collection = open(value, &output) {

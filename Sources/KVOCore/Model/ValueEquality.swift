@@ -32,7 +32,7 @@ extension Value: Equatable {
     /// What comparing two values finds without looking inside arrays.
     private enum Shallow {
         case equal, different
-        case arrays([Value], [Value])
+        case arrays(PackedArray, PackedArray)
     }
 
     /// Compares with an explicit stack of array pairs. Pairs of arrays
@@ -43,14 +43,14 @@ extension Value: Equatable {
     static func equal(
         _ lhs: Value, _ rhs: Value, nanIsEqual: Bool, setDepth: Int = 0, charge: (Int) throws -> Void
     ) rethrows -> Bool {
-        var first: ([Value], [Value])
+        var first: (PackedArray, PackedArray)
         switch try shallow(lhs, rhs, nanIsEqual, setDepth, charge) {
         case .equal: return true
         case .different: return false
         case .arrays(let a, let b): first = (a, b)
         }
-        var stack: [(a: [Value], b: [Value], next: Int)] = [(first.0, first.1, 0)]
-        first = ([], [])
+        var stack: [(a: PackedArray, b: PackedArray, next: Int)] = [(first.0, first.1, 0)]
+        first = (PackedArray(), PackedArray())
         var proven: Set<StoragePair> = []
         while !stack.isEmpty {
             let top = stack.count - 1
@@ -79,11 +79,11 @@ extension Value: Equatable {
     /// Two arrays' storage, identified by address (`storageIdentity`): both
     /// stay alive (held by the values compared) for the whole comparison.
     private struct StoragePair: Hashable {
-        let a: UnsafeRawPointer?
-        let b: UnsafeRawPointer?
-        init(_ a: [Value], _ b: [Value]) {
-            self.a = storageIdentity(a)
-            self.b = storageIdentity(b)
+        let a: ObjectIdentifier?
+        let b: ObjectIdentifier?
+        init(_ a: PackedArray, _ b: PackedArray) {
+            self.a = a.identity
+            self.b = b.identity
         }
     }
 
@@ -265,12 +265,18 @@ extension Value {
         while !work.isEmpty {
             // Take the last entry's elements out in place: the entry becomes
             // nil, so its storage (if nobody else holds it) has one holder here.
+            var array = PackedArray()
             var elements: [Value] = []
-            let last = work.count - 1
-            swapElements(&work[last], into: &elements)
+            takeElements(&work[work.count - 1], array: &array, setElements: &elements)
             work.removeLast()
             // Only storage nobody else holds is taken apart; shared storage is
             // just let go (its other holder keeps it, so nothing recurses).
+            if array.isUnique() {
+                // A nested collection sits in a box this array alone holds:
+                // moved to the work list, the box is freed empty.
+                array.takeCollections { work.append($0) }
+                continue
+            }
             guard hasUniqueStorage(&elements) else { continue }
             while !elements.isEmpty {
                 let index = elements.count - 1
@@ -299,17 +305,20 @@ extension Value {
         }
     }
 
-    /// Moves the elements held by `slot` into `elements`, leaving `slot` nil.
-    private static func swapElements(_ slot: inout Value, into elements: inout [Value]) {
+    /// Moves the elements held by `slot` into `array` or `setElements`,
+    /// leaving `slot` nil. A function of its own: the copy a `switch` makes
+    /// of its subject is let go of on return, before the caller asks whether
+    /// the storage has one holder.
+    private static func takeElements(_ slot: inout Value, array: inout PackedArray, setElements: inout [Value]) {
         var taken = Value.null
         swap(&taken, &slot)
         switch taken {
-        case .array(let array):
+        case .array(let elements):
             taken = .null
-            elements = array
+            array = elements
         case .set(var set):
             taken = .null
-            elements = set.takeElements()
+            setElements = set.takeElements()
         default:
             break
         }

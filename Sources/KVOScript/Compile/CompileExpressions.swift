@@ -36,7 +36,12 @@ extension Compiler {
                 let value = Value.array(constant)
                 return Typed({ _ in value })
             }
-            return Typed({ machine in .array(try evals.map { try $0(machine) }) })
+            return Typed({ machine in
+                var packed = PackedArray()
+                packed.reserveCapacity(evals.count)
+                for eval in evals { packed.append(try eval(machine)) }
+                return .array(packed)
+            })
 
         case .member(let receiver, let name, let location):
             return compileMember(compileExpr(receiver), name, location)

@@ -298,15 +298,15 @@ extension Compiler {
         let sequenceEval = compileExpr(sequence).eval
         let bodyExec = compileBlock(body)
         return { machine in
-            let items: [Value]
+            let items: CollectionElements
             switch try sequenceEval(machine) {
-            case .array(let values): items = values
-            case .set(let set): items = set.sorted
+            case .array(let values): items = .packed(values)
+            case .set(let set): items = .values(set.sorted)
             case let proxy where proxy.isProxy:
                 switch try machine.kvo.proxyContents(proxy) {
-                case .array(let values): items = values
-                case .set(let set): items = set.sorted
-                default: items = []
+                case .array(let values): items = .packed(values)
+                case .set(let set): items = .values(set.sorted)
+                default: items = .values([])
                 }
             case let other:
                 throw ScriptError.runtime(.forInNeedsCollection(type: other.typeName))
@@ -481,7 +481,7 @@ extension Compiler {
 
 extension Value {
     /// Moves an array out of `slot`, leaving nil, so the caller holds the only reference.
-    static func takeArray(_ slot: inout Value) -> [Value]? {
+    static func takeArray(_ slot: inout Value) -> PackedArray? {
         guard case .array(let elements) = slot else { return nil }
         slot = .null
         return elements

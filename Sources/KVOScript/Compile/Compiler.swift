@@ -249,7 +249,7 @@ final class Compiler {
                 let values: [Value]
                 switch result {
                 case .null: return []
-                case .array(let array): values = array
+                case .array(let array): values = array.values
                 case .set(let set): values = set.elements
                 default:
                     throw ScriptError.runtime(.affectingNotArray(type: result.typeName))

@@ -89,13 +89,13 @@ enum Builtins {
             switch r {
             case .setProxy(let o, let path): try m.kvo.mutateSet(o, keyPath: path, .union, ValueSet([a[0]]))
             default:
-                let (o, path, elements) = try arrayProxy(m, r)
-                try m.kvo.mutateArray(o, keyPath: path, .insert([a[0]], at: [elements.count]))
+                let (o, path, count) = try arrayProxy(m, r)
+                try m.kvo.mutateArray(o, keyPath: path, .insert([a[0]], at: [count]))
             }
             return .null
         },
         "insert(_:at:)": { m, r, a in
-            let (o, path, elements) = try arrayProxy(m, r)
+            let (o, path, initialCount) = try arrayProxy(m, r)
             if case .array(let values) = a[0], case .array = a[1] {
                 let positions = try indexes(a[1])
                 guard positions.count == values.count else {
@@ -105,7 +105,7 @@ enum Builtins {
                             "*** -[NSMutableArray insertObjects:atIndexes:]: count of array (\(values.count)) differs from count of index set (\(positions.count))"
                         ))
                 }
-                var count = elements.count
+                var count = initialCount
                 for position in positions {
                     if position > count {
                         throw m.kvo.exception(
@@ -113,43 +113,41 @@ enum Builtins {
                     }
                     count += 1
                 }
-                try m.kvo.mutateArray(o, keyPath: path, .insert(values, at: positions))
+                try m.kvo.mutateArray(o, keyPath: path, .insert(values.values, at: positions))
             } else {
                 let position = try int(a[1], "index")
-                if position < 0 || position > elements.count {
+                if position < 0 || position > initialCount {
                     throw m.kvo.exception(
-                        Exceptions.beyondBounds("insertObject:atIndex:", index: position, count: elements.count))
+                        Exceptions.beyondBounds("insertObject:atIndex:", index: position, count: initialCount))
                 }
                 try m.kvo.mutateArray(o, keyPath: path, .insert([a[0]], at: [position]))
             }
             return .null
         },
         "removeObject(at:)": { m, r, a in
-            let (o, path, elements) = try arrayProxy(m, r)
+            let (o, path, count) = try arrayProxy(m, r)
             let position = try int(a[0], "index")
-            guard elements.indices.contains(position) else {
-                throw m.kvo.exception(
-                    Exceptions.beyondBounds("removeObjectAtIndex:", index: position, count: elements.count))
+            guard (0..<count).contains(position) else {
+                throw m.kvo.exception(Exceptions.beyondBounds("removeObjectAtIndex:", index: position, count: count))
             }
             try m.kvo.mutateArray(o, keyPath: path, .remove(at: [position]))
             return .null
         },
         "removeObjects(at:)": { m, r, a in
-            let (o, path, elements) = try arrayProxy(m, r)
+            let (o, path, count) = try arrayProxy(m, r)
             let positions = try indexes(a[0])
-            if let bad = positions.first(where: { !elements.indices.contains($0) }) {
-                throw m.kvo.exception(
-                    Exceptions.beyondBounds("removeObjectsAtIndexes:", index: bad, count: elements.count))
+            if let bad = positions.first(where: { !(0..<count).contains($0) }) {
+                throw m.kvo.exception(Exceptions.beyondBounds("removeObjectsAtIndexes:", index: bad, count: count))
             }
             try m.kvo.mutateArray(o, keyPath: path, .remove(at: positions))
             return .null
         },
         "removeLastObject()": { m, r, _ in
-            let (o, path, elements) = try arrayProxy(m, r)
-            guard !elements.isEmpty else {
+            let (o, path, count) = try arrayProxy(m, r)
+            guard count > 0 else {
                 throw m.kvo.exception(Exceptions.beyondBounds("removeObjectAtIndex:", index: -1, count: 0))
             }
-            try m.kvo.mutateArray(o, keyPath: path, .remove(at: [elements.count - 1]))
+            try m.kvo.mutateArray(o, keyPath: path, .remove(at: [count - 1]))
             return .null
         },
         "remove(_:)": { m, r, a in
@@ -208,7 +206,7 @@ enum Builtins {
     /// step reads the contents as they are then (a handler may have changed
     /// them), as `objectAtIndex:` would.
     static func removeEach(_ m: Machine, _ r: Value, matching target: Value?) throws {
-        let (receiver, keyPath, elements) = try arrayProxy(m, r)
+        var (receiver, keyPath, elements) = try arrayProxyContents(m, r)
         let count = elements.count
         // Nobody observes the array's owner: no notification, no handler, so
         // one pass gives the same array without shifting it once per index
@@ -216,6 +214,8 @@ enum Builtins {
         if try m.kvo.proxyTarget(receiver, keyPath: keyPath).0.observationInfo == nil {
             let positions = target.map { target in elements.indices.filter { elements[$0] == target } }
             guard positions?.isEmpty != true, count > 0 else { return }
+            // Let go first: the mutation then changes the array in place.
+            elements = PackedArray()
             try m.kvo.mutateArray(receiver, keyPath: keyPath, .remove(at: positions ?? Array(elements.indices)))
             return
         }
@@ -223,11 +223,11 @@ enum Builtins {
             // The contents are let go before the mutation, which then
             // changes the array in place instead of copying it.
             let (o, path, current): (KVOObject, String, Value?) = try {
-                let (o, path, elements) = try arrayProxy(m, r)
+                let (o, path, elements) = try arrayProxyContents(m, r)
                 return (o, path, position < elements.count ? elements[position] : nil)
             }()
             guard let current else {
-                let now = try arrayProxy(m, r).2.count
+                let now = try arrayProxy(m, r).2
                 let selector = target == nil ? "removeObjectAtIndex:" : "objectAtIndex:"
                 throw m.kvo.exception(Exceptions.beyondBounds(selector, index: position, count: now))
             }
@@ -358,20 +358,32 @@ enum Builtins {
         return value
     }
 
-    static func arrayProxy(_ machine: Machine, _ receiver: Value) throws -> (KVOObject, String, [Value]) {
+    /// A proxy's owner, key path and element count. Only the count: the
+    /// contents held across the mutation that follows would be a second
+    /// holder of the array's storage, which the mutation would then copy
+    /// (B6's 100,000 `add`s, quadratic).
+    static func arrayProxy(_ machine: Machine, _ receiver: Value) throws -> (KVOObject, String, Int) {
+        let (owner, path, elements) = try arrayProxyContents(machine, receiver)
+        return (owner, path, elements.count)
+    }
+
+    /// A proxy's owner, key path and contents.
+    static func arrayProxyContents(_ machine: Machine, _ receiver: Value) throws -> (KVOObject, String, PackedArray) {
         guard case .arrayProxy(let owner, let path) = receiver else {
             throw ScriptError.runtime(.needsArrayProxy(type: receiver.typeName))
         }
-        guard case .array(let elements) = try machine.kvo.proxyContents(receiver) else { return (owner, path, []) }
+        guard case .array(let elements) = try machine.kvo.proxyContents(receiver) else {
+            return (owner, path, PackedArray())
+        }
         return (owner, path, elements)
     }
 
     static func replace(_ receiver: Value, at position: Value, with value: Value, _ machine: Machine) throws {
-        let (owner, path, elements) = try arrayProxy(machine, receiver)
+        let (owner, path, count) = try arrayProxy(machine, receiver)
         let index = try int(position, "index")
-        guard elements.indices.contains(index) else {
+        guard (0..<count).contains(index) else {
             throw machine.kvo.exception(
-                Exceptions.beyondBounds("replaceObjectAtIndex:withObject:", index: index, count: elements.count))
+                Exceptions.beyondBounds("replaceObjectAtIndex:withObject:", index: index, count: count))
         }
         try machine.kvo.mutateArray(owner, keyPath: path, .replace(at: [index], with: [value]))
     }
