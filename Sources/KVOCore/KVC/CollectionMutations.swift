@@ -104,6 +104,7 @@ extension KVORuntime {
                 }
                 var removed = Value.array(elements)
                 elements = kept
+                // `kept` let go of: `elements` is its storage's one holder.
                 kept = PackedArray()
                 // The removed elements may nest deeply: released without recursion.
                 Value.dispose(&removed)

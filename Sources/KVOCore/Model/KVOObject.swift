@@ -20,6 +20,8 @@ public struct KVOObjectHeader {
     /// allocation, a 64-byte malloc chunk, where a third word made it an
     /// 80-byte one (issue 43's million objects).
     @usableFromInline static let addressMask: UInt64 = (1 << 44) - 1
+    /// Where the serial's low bits start in `classWord`.
+    @usableFromInline static let classSerialShift: UInt64 = 44
     @usableFromInline static let lowSerialBits: UInt64 = 20
     @usableFromInline static let releasedBit: UInt64 = 1 << 44
     @usableFromInline static let namedBit: UInt64 = 1 << 45
@@ -66,7 +68,8 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStri
         let serial = min(UInt64(truncatingIfNeeded: cls.instanceCount), KVOObjectHeader.serialOverflow)
         let lowMask: UInt64 = (1 << KVOObjectHeader.lowSerialBits) - 1
         let header = KVOObjectHeader(
-            classWord: KVOObjectHeader.packed(Unmanaged.passRetained(cls).toOpaque()) | (serial & lowMask) << 44,
+            classWord: KVOObjectHeader.packed(Unmanaged.passRetained(cls).toOpaque())
+                | (serial & lowMask) << KVOObjectHeader.classSerialShift,
             infoWord: UInt64(count) << KVOObjectHeader.countShift
                 | (serial >> KVOObjectHeader.lowSerialBits) << KVOObjectHeader.highSerialShift)
         // `create` allocates an instance of the class it is called on.
@@ -95,8 +98,8 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStri
         Unmanaged.passUnretained(cls).release()
     }
 
-    /// Read from the header's word without a retain of its own: the
-    /// object holds the class for as long as it lives.
+    /// Read from the header's word: the object holds the class (the
+    /// reference taken by hand in `make`, let go of in `deinit`).
     @inlinable public var cls: ClassInfo {
         @inline(__always) get {
             unsafeBitCast(KVOObjectHeader.address(header.classWord), to: ClassInfo.self)
@@ -143,7 +146,8 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStri
     /// Its number among the instances of its class, from 1; `serialOverflow`
     /// for the 4,194,303rd on, whose numbers `cls.largeSerials` keeps.
     private var serial: UInt64 {
-        header.classWord >> 44 | (header.infoWord >> KVOObjectHeader.highSerialShift) << KVOObjectHeader.lowSerialBits
+        header.classWord >> KVOObjectHeader.classSerialShift | (header.infoWord >> KVOObjectHeader.highSerialShift)
+            << KVOObjectHeader.lowSerialBits
     }
 
     /// The stored property in `slot`. A slot past the object's count is a

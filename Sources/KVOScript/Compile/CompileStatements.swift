@@ -378,26 +378,42 @@ extension Compiler {
         case .subscripted(let base, let index, let location):
             let indexEval = compileExpr(index).eval
             if let place = compileLValue(base) {
+                if case .identifier(_, let baseLocation, _) = base, let binding = binding(at: baseLocation) {
+                    switch binding {
+                    case .global(let slot, false, _):
+                        return LValue(
+                            get: { machine in
+                                try Self.element(of: try place.get(machine), at: try indexEval(machine), machine)
+                            },
+                            set: { machine, value in
+                                let position = try indexEval(machine)
+                                if try Self.setElement(of: &machine.globals[slot], at: position, to: value) { return }
+                                try Self.setElement(of: place, at: position, to: value, machine)
+                            })
+                    case .local(let slot, false, _):
+                        return LValue(
+                            get: { machine in
+                                try Self.element(of: try place.get(machine), at: try indexEval(machine), machine)
+                            },
+                            set: { machine, value in
+                                let position = try indexEval(machine)
+                                if try Self.setElement(
+                                    of: &machine.stack[machine.base &+ slot], at: position, to: value)
+                                {
+                                    return
+                                }
+                                try Self.setElement(of: place, at: position, to: value, machine)
+                            })
+                    default:
+                        break
+                    }
+                }
                 return LValue(
                     get: { machine in try Self.element(of: try place.get(machine), at: try indexEval(machine), machine)
                     },
                     set: { machine, value in
                         let container = try place.get(machine)
-                        let position = try indexEval(machine)
-                        if container.isProxy {
-                            return try Builtins.replace(container, at: position, with: value, machine)
-                        }
-                        guard case .array(var elements) = container else {
-                            throw ScriptError.runtime(.subscriptAssignment(type: container.typeName))
-                        }
-                        guard case .int(let offset) = position else {
-                            throw ScriptError.runtime(.arrayIndexNotInt)
-                        }
-                        guard elements.indices.contains(offset) else {
-                            throw ScriptError.runtime(.arrayIndexOutOfRange(index: offset, count: elements.count))
-                        }
-                        elements[offset] = value
-                        try place.set(machine, .array(elements))
+                        try Self.setElement(of: place, container, at: try indexEval(machine), to: value, machine)
                     })
             }
             _ = location
@@ -476,6 +492,49 @@ extension Compiler {
         default:
             throw ScriptError.runtime(.cannotSubscript(type: container.typeName))
         }
+    }
+}
+
+extension Compiler {
+    /// `a[i] = v` on a variable holding an array: the array is taken out of
+    /// the variable while its element changes, so it has one holder and
+    /// changes in place; a copy per assignment made a loop over an array
+    /// quadratic. Nothing runs meanwhile that could read the variable (no
+    /// observer: a variable's array notifies nobody). False when the
+    /// variable holds something else (a proxy, an error), for `place`'s path.
+    static func setElement(of variable: inout Value, at position: Value, to value: Value) throws -> Bool {
+        guard case .int(let offset) = position, var elements = Value.takeArray(&variable) else { return false }
+        defer { variable = .array(elements) }
+        guard elements.indices.contains(offset) else {
+            throw ScriptError.runtime(.arrayIndexOutOfRange(index: offset, count: elements.count))
+        }
+        elements[offset] = value
+        return true
+    }
+
+    /// `x[i] = v` on any place: a proxy's `replaceObjectAtIndex:withObject:`,
+    /// or the array read, changed and stored back through `place`.
+    static func setElement(of place: LValue, at position: Value, to value: Value, _ machine: Machine) throws {
+        try setElement(of: place, try place.get(machine), at: position, to: value, machine)
+    }
+
+    static func setElement(
+        of place: LValue, _ container: Value, at position: Value, to value: Value, _ machine: Machine
+    ) throws {
+        if container.isProxy {
+            return try Builtins.replace(container, at: position, with: value, machine)
+        }
+        guard case .array(var elements) = container else {
+            throw ScriptError.runtime(.subscriptAssignment(type: container.typeName))
+        }
+        guard case .int(let offset) = position else {
+            throw ScriptError.runtime(.arrayIndexNotInt)
+        }
+        guard elements.indices.contains(offset) else {
+            throw ScriptError.runtime(.arrayIndexOutOfRange(index: offset, count: elements.count))
+        }
+        elements[offset] = value
+        try place.set(machine, .array(elements))
     }
 }
 
