@@ -378,35 +378,18 @@ extension Compiler {
         case .subscripted(let base, let index, let location):
             let indexEval = compileExpr(index).eval
             if let place = compileLValue(base) {
-                if case .identifier(_, let baseLocation, _) = base, let binding = binding(at: baseLocation) {
-                    switch binding {
-                    case .global(let slot, false, _):
-                        return LValue(
-                            get: { machine in
-                                try Self.element(of: try place.get(machine), at: try indexEval(machine), machine)
-                            },
-                            set: { machine, value in
-                                let position = try indexEval(machine)
-                                if try Self.setElement(of: &machine.globals[slot], at: position, to: value) { return }
-                                try Self.setElement(of: place, at: position, to: value, machine)
-                            })
-                    case .local(let slot, false, _):
-                        return LValue(
-                            get: { machine in
-                                try Self.element(of: try place.get(machine), at: try indexEval(machine), machine)
-                            },
-                            set: { machine, value in
-                                let position = try indexEval(machine)
-                                if try Self.setElement(
-                                    of: &machine.stack[machine.base &+ slot], at: position, to: value)
-                                {
-                                    return
-                                }
-                                try Self.setElement(of: place, at: position, to: value, machine)
-                            })
-                    default:
-                        break
-                    }
+                if case .identifier(_, let baseLocation, _) = base, let binding = binding(at: baseLocation),
+                    let setInPlace = Self.elementSetterInPlace(binding)
+                {
+                    return LValue(
+                        get: { machine in
+                            try Self.element(of: try place.get(machine), at: try indexEval(machine), machine)
+                        },
+                        set: { machine, value in
+                            let position = try indexEval(machine)
+                            if try setInPlace(machine, position, value) { return }
+                            try Self.setElement(of: place, try place.get(machine), at: position, to: value, machine)
+                        })
                 }
                 return LValue(
                     get: { machine in try Self.element(of: try place.get(machine), at: try indexEval(machine), machine)
@@ -512,12 +495,24 @@ extension Compiler {
         return true
     }
 
-    /// `x[i] = v` on any place: a proxy's `replaceObjectAtIndex:withObject:`,
-    /// or the array read, changed and stored back through `place`.
-    static func setElement(of place: LValue, at position: Value, to value: Value, _ machine: Machine) throws {
-        try setElement(of: place, try place.get(machine), at: position, to: value, machine)
+    /// `setElement(of:at:to:)` on the variable `binding` names, if it is
+    /// one (`var`, global or local).
+    static func elementSetterInPlace(_ binding: Binding) -> ((Machine, Value, Value) throws -> Bool)? {
+        switch binding {
+        case .global(let slot, false, _):
+            return { machine, position, value in try setElement(of: &machine.globals[slot], at: position, to: value) }
+        case .local(let slot, false, _):
+            return { machine, position, value in
+                try setElement(of: &machine.stack[machine.base &+ slot], at: position, to: value)
+            }
+        default:
+            return nil
+        }
     }
 
+    /// `x[i] = v` on any place, `container` read from it: a proxy's
+    /// `replaceObjectAtIndex:withObject:`, or the array changed and stored
+    /// back through `place`.
     static func setElement(
         of place: LValue, _ container: Value, at position: Value, to value: Value, _ machine: Machine
     ) throws {
