@@ -39,12 +39,14 @@ final class NSMutableArrayProxy: NSMutableArray {
         process.run { try process.kvo.mutateArray(owner._kvoObject, keyPath: keyPath, mutation) }
     }
 
-    private var contents: [Value] {
+    /// The array behind the proxy, shared, not copied: `count` and
+    /// `object(at:)` read it on every call.
+    private var contents: PackedArray {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
         let value = process.run { try process.kvo.proxyContents(.arrayProxy(owner._kvoObject, keyPath: keyPath)) }
-        if case .array(let elements) = value { return elements.values }
-        return []
+        if case .array(let elements) = value { return elements }
+        return PackedArray()
     }
 
     // NSArray's primitives, which every other method of Foundation's uses.
@@ -82,8 +84,15 @@ final class NSMutableArrayProxy: NSMutableArray {
         let process = _KVOProcess.entered()
         defer { process.lock.leave() }
         let target = _KVOBridge.value(object)
-        let indexes = contents.indices.filter { contents[$0] == target }
+        let indexes = Self.indexes(of: target, in: contents)
         if !indexes.isEmpty { mutate(.remove(at: indexes)) }
+    }
+
+    /// Where `target` is in `elements`. A function of its own: the contents
+    /// are let go of before the mutation, which then changes the array in
+    /// place instead of copying it.
+    private static func indexes(of target: Value, in elements: PackedArray) -> [Int] {
+        elements.indices.filter { elements[$0] == target }
     }
 
     override var description: String {

@@ -74,6 +74,18 @@ import _KVOTestTraits
         #expect(shared.count == 6)
     }
 
+    @Test func sortedIndexesAreRemovedInOnePassInPlace() {
+        var array = PackedArray((0..<8).map { Value.string("s\($0)") })
+        let shared = array
+        array.remove(sortedIndexes: [-1, 0, 3, 4, 7, 9])
+        #expect(array.values == [.string("s1"), .string("s2"), .string("s5"), .string("s6")])
+        #expect(shared.count == 8)
+        let before = array.identity
+        array.remove(sortedIndexes: [1])
+        #expect(array.identity == before)
+        #expect(array.values == [.string("s1"), .string("s5"), .string("s6")])
+    }
+
     @Test func objectsAreHeldUntilTheirElementOrArrayGoes() throws {
         let w = World()
         let point = w.makeClass("Point", [w.stored("x", .int)])

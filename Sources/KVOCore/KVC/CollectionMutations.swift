@@ -83,37 +83,18 @@ extension KVORuntime {
             }
         case .remove(let indexes):
             try changeToMany(owner, property, .ordered(.removal, indexes)) { elements in
-                // One pass over the array: removing many indexes one at a
-                // time shifted the rest each time (quadratic). `indexes`
-                // is sorted and without repeats.
-                if indexes.count == 1, let index = indexes.first {
-                    if elements.indices.contains(index) {
-                        // It may nest deeply: released without recursion.
-                        var removed = elements.remove(at: index)
-                        Value.dispose(&removed)
-                    }
-                    return
-                }
-                var kept = PackedArray()
-                kept.reserveCapacity(max(0, elements.count - indexes.count))
-                var next = 0
-                for (position, element) in elements.enumerated() {
-                    while next < indexes.count && indexes[next] < position { next += 1 }
-                    if next < indexes.count && indexes[next] == position { continue }
-                    kept.append(element)
-                }
-                var removed = Value.array(elements)
-                elements = kept
-                // `kept` let go of: `elements` is its storage's one holder.
-                kept = PackedArray()
-                // The removed elements may nest deeply: released without recursion.
-                Value.dispose(&removed)
+                // One pass over the array (`remove(sortedIndexes:)`):
+                // removing many indexes one at a time shifted the rest each
+                // time (quadratic). `indexes` is sorted and without repeats.
+                elements.remove(sortedIndexes: indexes)
             }
         case .replace(let indexes, let values):
             let values = try accepted(values)
             try changeToMany(owner, property, .ordered(.replacement, indexes)) { elements in
+                // The old element is let go of by the store (a nested
+                // collection without recursion, through its box).
                 for (index, value) in zip(indexes, values) where elements.indices.contains(index) {
-                    Value.replace(&elements[index], with: value)
+                    elements[index] = value
                 }
             }
         }

@@ -227,6 +227,32 @@ extension PackedArray: RangeReplaceableCollection, ExpressibleByArrayLiteral {
         return last
     }
 
+    /// Removes the elements at `indexes` (sorted, without repeats; those
+    /// out of range are ignored) in one pass, in place: the kept elements
+    /// move down, the removed ones are let go of after (a nested collection
+    /// without recursion, through its box).
+    public mutating func remove(sortedIndexes indexes: [Int]) {
+        guard !indexes.isEmpty, !isEmpty else { return }
+        makeUnique(minimumCapacity: count)
+        guard let storage else { return }
+        var removed: [UInt64] = []
+        storage.withUnsafeMutablePointers { header, elements in
+            var kept = 0
+            var next = 0
+            for position in 0..<header.pointee.count {
+                while next < indexes.count && indexes[next] < position { next += 1 }
+                if next < indexes.count && indexes[next] == position {
+                    removed.append(elements[position])
+                    continue
+                }
+                elements[kept] = elements[position]
+                kept += 1
+            }
+            header.pointee.count = kept
+        }
+        for bits in removed { PackedSlot.release(bits) }
+    }
+
     public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
         replaceSubrange(0..<count, with: EmptyCollection())
     }
@@ -236,29 +262,4 @@ extension Value {
     /// An array value from `[Value]`, packed (one pass over `values`): the
     /// callers that build an array element by element in a `[Value]`.
     @inlinable public static func array(_ values: [Value]) -> Value { .array(PackedArray(values)) }
-}
-
-/// The elements of an array or of a set, read where they are: the walkers
-/// that go through nested collections with a stack of their own
-/// (descriptions, mapping, equality's arrays) keep one per level, and an
-/// array's are decoded only as far as the walk goes (a description stops
-/// at its limit).
-public enum CollectionElements: RandomAccessCollection {
-    case packed(PackedArray)
-    case values([Value])
-
-    @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int {
-        switch self {
-        case .packed(let elements): return elements.count
-        case .values(let elements): return elements.count
-        }
-    }
-
-    @inlinable public subscript(position: Int) -> Value {
-        switch self {
-        case .packed(let elements): return elements[position]
-        case .values(let elements): return elements[position]
-        }
-    }
 }

@@ -13,8 +13,8 @@
 ///   array, a set, a larger Int, a Double with one of those NaN patterns).
 ///
 /// The object and the box are retained by hand (`Unmanaged`): a slot is
-/// written only by `KVOObject` (`store`, `inline`, `boxed`, `release`),
-/// which owns it.
+/// written only by its owner, `KVOObject` or `PackedArray`, through
+/// `store`, `inline`, `boxed`, `copy` and `release`.
 /// Hand-rolled because Swift lays out an enum with an Int or a Double
 /// payload in 9 bytes (16 in an array), and no library packs one smaller.
 @usableFromInline
