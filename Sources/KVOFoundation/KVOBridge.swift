@@ -33,10 +33,9 @@ public enum _KVOBridge {
         if dynamicType == Double.self, let number = any as? Double { return .double(number) }
         if dynamicType == Bool.self, let flag = any as? Bool { return .bool(flag) }
         if dynamicType == String.self, let text = any as? String { return .string(text) }
-        if let optional = any as? _KVOOptional {
-            guard let wrapped = optional._kvoWrapped else { return .null }
-            return value(wrapped)
-        }
+        // An Optional or an Array (SwiftArrayBridging.swift): one protocol
+        // cast, as the Optional's alone was.
+        if let container = any as? _KVOSwiftContainer { return container._kvoEngineValue }
         // Before the Swift types: `as? Bool` would bridge any NSNumber.
         if type(of: any) is NSNumber.Type, let number = any as? NSNumber {
             let code = String(cString: number.objCType)
@@ -62,7 +61,7 @@ public enum _KVOBridge {
         case let number as Int32: return .int(Int(number))
         case let number as UInt: return Int(exactly: number).map(Value.int) ?? .double(Double(number))
         case let text as Substring: return .string(String(text))
-        case let array as [Any]: return .array(array.map { value($0) })
+        case let array as [Any]: return .array(array.map { value($0) })  // an NSArray
         case let set as Set<AnyHashable>: return .set(ValueSet(set.map { value($0.base) }))
         case let indexes as IndexSet: return .array(indexes.map { .int($0) })
         default:
@@ -198,6 +197,9 @@ public enum _KVOBridge {
         case .object(let object):
             if let result = _KVOProcess.shared.host(of: object) as? V { return result }
         case .array(let elements):
+            if let arrayType = V.self as? _KVOSwiftArray.Type, let result = arrayType._kvoArray(from: elements) as? V {
+                return result
+            }
             let swift = elements.map { swiftValue($0) ?? NSNull() }
             if let result = swift as? V { return result }
             // An `NSMutableArray` property: a new one, as Apple's proxy sets.

@@ -52,6 +52,41 @@ extension KVORuntime {
         try didChange(object, key: key)
     }
 
+    /// `o.items.append(x)` where nobody can tell a change in place from
+    /// the language's get, append and set (which copies the array on every
+    /// append, the slot still holding it): the object is unobserved (no
+    /// notification, no old value), the property is stored and runs no
+    /// setter of its own, nothing is explained, and its slot still holds the
+    /// array `read` was read from. Then `read` is let go of, so that the
+    /// slot's array is held once, and `element` is appended where it is, as
+    /// the set would have converted it. False when the set must run.
+    public func appendInPlace(
+        _ object: KVOObject, _ property: PropertyInfo, _ element: Value, read: inout Value
+    )
+        -> Bool
+    {
+        guard let (slot, accepted) = slotForAppendInPlace(object, property, element, read: read) else { return false }
+        read = .null
+        return object.changeArray(inSlot: slot) { $0.append(accepted) }
+    }
+
+    /// The checks of `appendInPlace`, in a function of their own: the
+    /// arrays they bind are let go of when it returns, before the append,
+    /// which would otherwise find its storage shared and copy it.
+    private func slotForAppendInPlace(
+        _ object: KVOObject, _ property: PropertyInfo, _ element: Value, read: Value
+    )
+        -> (Int, Value)?
+    {
+        guard object.observationInfo == nil, !explains(about: object), property.setter == nil,
+            let slot = property.slot, case .array(let elements) = read,
+            case .array(let stored) = object[slot: slot], stored.identity == elements.identity,
+            let accepted = property.type.acceptAppending(
+                element, to: elements, checkingElements: property.mayHoldRefusedElements)
+        else { return nil }
+        return (slot, accepted)
+    }
+
     /// Runs the custom setter or stores into the slot, checking the declared type.
     func store(_ object: KVOObject, _ property: PropertyInfo, _ value: Value, asKVC: Bool = false) throws {
         if let setter = property.setter { return try setter(object, value) }
@@ -88,7 +123,11 @@ extension KVORuntime {
     func checked(_ value: Value, for property: PropertyInfo, of object: KVOObject, asKVC: Bool = false) throws -> Value
     {
         if property.type.acceptsUnchanged(value) { return value }
-        if asKVC && !property.type.isScalar { return property.type.accept(value) ?? value }
+        if asKVC && !property.type.isScalar {
+            if let accepted = property.type.accept(value) { return accepted }
+            if property.type.isToMany { property.mayHoldRefusedElements = true }
+            return value
+        }
         guard let accepted = property.type.accept(value) else {
             throw ScriptError.runtime(
                 "cannot store \(value.typeName) \(value.diagnosticDescription) in property '\(property.name)' of \(object.cls.name), declared \(property.type)"

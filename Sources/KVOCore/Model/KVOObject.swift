@@ -184,6 +184,28 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStri
         }
     }
 
+    /// Runs `body` on the array stored in `slot` where it is: the slot's box
+    /// lets go of the array first, so an array nobody else holds changes
+    /// without a copy (`o.items.append(x)`: `KVORuntime.appendInPlace`).
+    /// Nothing runs, and false is returned, when the slot holds no array.
+    func changeArray(inSlot slot: Int, _ body: (inout PackedArray) -> Void) -> Bool {
+        precondition(slot >= 0 && slot < slotCount, "slot out of range")
+        let bits = withUnsafeMutablePointerToElements { $0[slot] }
+        // An array is always boxed; the box is the slot's alone.
+        guard PackedSlot.isBox(bits) else { return false }
+        let box = PackedSlot.box(bits)
+        var taken = Value.null
+        swap(&taken, &box.value)
+        guard case .array(var elements) = taken else {
+            swap(&taken, &box.value)
+            return false
+        }
+        taken = .null
+        body(&elements)
+        box.value = .array(elements)
+        return true
+    }
+
     /// The stored properties in slot order.
     public var slots: [Value] {
         withUnsafeMutablePointerToElements { slots in (0..<slotCount).map { PackedSlot.load(slots[$0]) } }

@@ -18,12 +18,19 @@ public struct PackedArray {
 
     @inlinable public init() {}
 
-    @inlinable public init(_ values: [Value]) {
-        guard !values.isEmpty else { return }
-        let storage = PackedArrayStorage.make(capacity: values.count)
+    /// The elements written straight into a storage of their count (a
+    /// sequence's `append`s check the storage's uniqueness each).
+    @inlinable public init<C: Collection>(_ values: C) where C.Element == Value {
+        let count = values.count
+        guard count > 0 else { return }
+        let storage = PackedArrayStorage.make(capacity: count)
         storage.withUnsafeMutablePointers { header, elements in
-            for (index, value) in values.enumerated() { (elements + index).initialize(to: PackedSlot.store(value)) }
-            header.pointee.count = values.count
+            var index = 0
+            for value in values where index < count {
+                (elements + index).initialize(to: PackedSlot.store(value))
+                index += 1
+                header.pointee.count = index
+            }
         }
         self.storage = storage
     }

@@ -39,6 +39,12 @@ public final class PropertyInfo {
     /// will and did would, so a set of a key it depends on can skip the
     /// pending change (`KVORuntime.setDirectlyObserved`).
     public var getterIsPure = false
+    /// Whether KVC has stored a collection here that the declared type
+    /// refused (`setValue(["a"], forKey: "counts")` of an `[Int]`, kept as
+    /// it is: SPEC §4.2). Until it has, every object's value of this
+    /// property holds elements of its type, so an append in place checks
+    /// only the new element (`KVORuntime.appendInPlace`). Never reset.
+    var mayHoldRefusedElements = false
     /// The class `automatic` was last worked out for.
     var automaticClass: ObjectIdentifier?
     var automatic = true

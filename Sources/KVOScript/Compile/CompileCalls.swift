@@ -266,23 +266,81 @@ extension Compiler {
                 break
             }
         }
+        if let (receiverEval, name) = propertyReceiver(receiver) {
+            return compilePropertyAppend(receiverEval, name, compileExpr(argument.value).eval)
+        }
         guard let place = compileLValue(receiver) else { return Typed({ _ in .null }) }
         let valueEval = compileExpr(argument.value).eval
         return Typed({ machine in
             let current = try place.get(machine)
             let value = try valueEval(machine)
-            switch current {
-            case .array(var elements):
-                try Operators.checkSize(array: elements.count + 1)
-                elements.append(value)
-                try place.set(machine, .array(elements))
-            case .arrayProxy, .setProxy:
-                _ = try Builtins.call("add(_:)", machine, current, [value])
-            default:
-                throw ScriptError.runtime(.cannotAppend(type: current.typeName))
-            }
+            try Self.append(value, to: current, machine) { try place.set(machine, $0) }
             return .null
         })
+    }
+
+    /// The object and the name of `o.items` (not an instance variable,
+    /// `o._items`) or, in a method, of a bare `items`.
+    private func propertyReceiver(_ receiver: Expr) -> (Eval, String)? {
+        let isIvar = { (name: String) in name.hasPrefix("_") && name.count > 1 }
+        switch receiver {
+        case .member(let base, let name, _) where !isIvar(name):
+            return (compileExpr(base).eval, name)
+        case .identifier(let name, let location, _) where binding(at: location) == nil && !isIvar(name):
+            guard function?.cls != nil, function?.isStatic == false else { return nil }
+            return ({ machine in try machine.selfValue() }, name)
+        default:
+            return nil
+        }
+    }
+
+    /// `o.items.append(x)`: the receiver evaluated once, as Swift evaluates
+    /// it; the array changed where it is when nobody can tell
+    /// (`KVORuntime.appendInPlace`: an unobserved stored property), else
+    /// read, appended to and set through the setter (one notification).
+    private func compilePropertyAppend(
+        _ receiverEval: @escaping Eval, _ name: String, _ valueEval: @escaping Eval
+    )
+        -> Typed
+    {
+        let cache = MemberCache()
+        return Typed({ machine in
+            let object = try Self.object(try receiverEval(machine), for: name)
+            let property = try cache.property(of: object, name)
+            var current = try machine.kvo.get(object, property)
+            let value = try valueEval(machine)
+            if let count = Self.arrayCount(current) {
+                try Operators.checkSize(array: count + 1)
+                if machine.kvo.appendInPlace(object, property, value, read: &current) { return .null }
+            }
+            try Self.append(value, to: current, machine) { try machine.kvo.set(object, property, $0) }
+            return .null
+        })
+    }
+
+    /// The count of an array value; nil for anything else. A function of
+    /// its own, so that the array it binds is let go of when it returns.
+    private static func arrayCount(_ value: Value) -> Int? {
+        if case .array(let elements) = value { return elements.count }
+        return nil
+    }
+
+    /// `current` with `value` appended, given to `set`; a proxy's `add`.
+    private static func append(
+        _ value: Value, to current: Value, _ machine: Machine, set: (Value) throws -> Void
+    )
+        throws
+    {
+        switch current {
+        case .array(var elements):
+            try Operators.checkSize(array: elements.count + 1)
+            elements.append(value)
+            try set(.array(elements))
+        case .arrayProxy, .setProxy:
+            _ = try Builtins.call("add(_:)", machine, current, [value])
+        default:
+            throw ScriptError.runtime(.cannotAppend(type: current.typeName))
+        }
     }
 
     static func appendToProxy(_ target: Value, _ value: Value, _ machine: Machine) throws -> Value {

@@ -1,0 +1,94 @@
+import Testing
+
+@testable import KVOCore
+
+/// `o.items.append(x)` changes the array where it is when nobody can tell
+/// (`KVORuntime.appendInPlace`): a get, an append and a set copied the
+/// array on every append, the slot still holding it (20,000 appends took
+/// 2.8 s). Anything that could tell falls back to the set.
+@Suite struct AppendInPlaceTests {
+    /// An append as the language runs it: read, then in place or not.
+    func append(_ w: World, _ object: KVOObject, _ key: String, _ element: Value) throws -> Bool {
+        let property = try w.property(object, key)
+        var read = try w.rt.get(object, property)
+        return w.rt.appendInPlace(object, property, element, read: &read)
+    }
+
+    func identity(_ object: KVOObject, slot: Int) -> ObjectIdentifier? {
+        guard case .array(let elements) = object[slot: slot] else { return nil }
+        return elements.identity
+    }
+
+    @Test func anUnobservedStoredArrayGrowsWhereItIs() throws {
+        let w = World()
+        let bag = w.makeClass("Bag", [w.stored("items", .array(.int))])
+        let object = try w.object(bag)
+        var storages = Set<ObjectIdentifier?>()
+        for index in 0..<1_000 {
+            #expect(try append(w, object, "items", .int(index)))
+            storages.insert(identity(object, slot: 0))
+        }
+        // Doubling from 1 to 1,024 elements: about ten storages, not 1,000.
+        #expect(storages.count < 20)
+        #expect(object[slot: 0] == .array((0..<1_000).map { .int($0) }))
+    }
+
+    @Test func anElementIsConvertedAsTheSetWouldConvertIt() throws {
+        let w = World()
+        let bag = w.makeClass("Bag", [w.stored("levels", .array(.double)), w.stored("anything", .any)])
+        let object = try w.object(bag, nil, [("levels", .array([.double(0.5)])), ("anything", .array([]))])
+        #expect(try append(w, object, "levels", .int(2)))
+        #expect(object[slot: 0] == .array([.double(0.5), .double(2)]))
+        #expect(try append(w, object, "anything", .string("x")))
+        #expect(object[slot: 1] == .array([.string("x")]))
+        // A refused element is the set's to report.
+        #expect(try !append(w, object, "levels", .string("high")))
+        #expect(object[slot: 0] == .array([.double(0.5), .double(2)]))
+    }
+
+    @Test func whatCouldTellLeavesItToTheSet() throws {
+        let w = World()
+        let bag = w.makeClass("Bag", [w.stored("items", .array(.int)), w.stored("tags", .array(.object("Bag")))])
+        let watched = try w.object(bag, nil, [("items", .array([.int(1)]))])
+        let observer = try w.object(bag)
+        try w.observe(watched, observer, "items", [.old])
+        // Observed: the will-change keeps the old array.
+        #expect(try !append(w, watched, "items", .int(2)))
+        // A setter of its own sees the new array.
+        let custom = try w.property(observer, "items")
+        custom.setter = { object, value in object[slot: 0] = value }
+        #expect(try !append(w, observer, "items", .int(2)))
+        custom.setter = nil
+        // A read the slot no longer holds: the set stores what was read, appended to.
+        let plain = try w.object(bag, nil, [("items", .array([.int(1)]))])
+        let property = try w.property(plain, "items")
+        var stale = try w.rt.get(plain, property)
+        plain[slot: 0] = .array([.int(7)])
+        #expect(!w.rt.appendInPlace(plain, property, .int(2), read: &stale))
+        #expect(stale == .array([.int(1)]))
+        // Element types checked by more than a tag go through the set.
+        #expect(try !append(w, plain, "tags", .object(plain)))
+        // No array at all.
+        plain[slot: 0] = .null
+        #expect(try !append(w, plain, "items", .int(2)))
+    }
+
+    @Test func anArrayKVCStoredUncheckedIsCheckedWhole() throws {
+        let w = World()
+        let bag = w.makeClass("Bag", [w.stored("items", .array(.int))])
+        let object = try w.object(bag)
+        let property = try w.property(object, "items")
+        #expect(!property.mayHoldRefusedElements)
+        // KVC keeps an array the type refuses as it is (SPEC §4.2) …
+        try w.setValue(.array([.string("a")]), object, forKey: "items")
+        #expect(object[slot: 0] == .array([.string("a")]))
+        #expect(property.mayHoldRefusedElements)
+        // … so the set, which checks the whole array, decides.
+        #expect(try !append(w, object, "items", .int(1)))
+        #expect(throws: ScriptError.self) { try w.set(object, "items", .array([.string("a"), .int(1)])) }
+        // A checked array again: appended in place, the elements checked.
+        try w.set(object, "items", .array([.int(0)]))
+        #expect(try append(w, object, "items", .int(1)))
+        #expect(object[slot: 0] == .array([.int(0), .int(1)]))
+    }
+}
