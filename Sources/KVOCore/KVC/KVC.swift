@@ -52,28 +52,28 @@ extension KVORuntime {
         try didChange(object, key: key)
     }
 
-    /// `o.items.append(x)` where nobody can tell a change in place from
-    /// the language's get, append and set (which copies the array on every
-    /// append, the slot still holding it): the object is unobserved (no
-    /// notification, no old value), the property is stored and runs no
-    /// setter of its own, nothing is explained, and its slot still holds the
-    /// array `read` was read from. Then `read` is let go of, so that the
-    /// slot's array is held once, and `element` is appended where it is, as
-    /// the set would have converted it. False when the set must run.
-    public func appendInPlace(
-        _ object: KVOObject, _ property: PropertyInfo, _ element: Value, read: inout Value
-    )
-        -> Bool
-    {
-        guard let (slot, accepted) = slotForAppendInPlace(object, property, element, read: read) else { return false }
+    /// `o.items.append(x)` and `o.items[i] = x` where nobody can tell a
+    /// change in place from the language's get, change and set (which
+    /// copies the array on every change, the slot still holding it): the
+    /// object is unobserved (no notification, no old value), the property
+    /// is stored and runs no setter of its own, nothing is explained, and
+    /// its slot still holds the array `read` was read from. Then `read` is
+    /// let go of, so that the slot's array is held once, and `change` runs
+    /// on it where it is with `element` as the set would have converted it.
+    /// False, with nothing run, when the set must run.
+    public func changeArrayInPlace(
+        _ object: KVOObject, _ property: PropertyInfo, storing element: Value, read: inout Value,
+        _ change: (inout PackedArray, Value) -> Void
+    ) -> Bool {
+        guard let (slot, accepted) = slotForChangeInPlace(object, property, element, read: read) else { return false }
         read = .null
-        return object.changeArray(inSlot: slot) { $0.append(accepted) }
+        return object.changeArray(inSlot: slot) { change(&$0, accepted) }
     }
 
-    /// The checks of `appendInPlace`, in a function of their own: the
-    /// arrays they bind are let go of when it returns, before the append,
+    /// The checks of `changeArrayInPlace`, in a function of their own: the
+    /// arrays they bind are let go of when it returns, before the change,
     /// which would otherwise find its storage shared and copy it.
-    private func slotForAppendInPlace(
+    private func slotForChangeInPlace(
         _ object: KVOObject, _ property: PropertyInfo, _ element: Value, read: Value
     )
         -> (Int, Value)?
@@ -81,8 +81,8 @@ extension KVORuntime {
         guard object.observationInfo == nil, !explains(about: object), property.setter == nil,
             let slot = property.slot, case .array(let elements) = read,
             case .array(let stored) = object[slot: slot], stored.identity == elements.identity,
-            let accepted = property.type.acceptAppending(
-                element, to: elements, checkingElements: property.mayHoldRefusedElements)
+            let accepted = property.type.acceptStoring(
+                element, into: elements, checkingElements: property.mayHoldRefusedElements)
         else { return nil }
         return (slot, accepted)
     }

@@ -186,7 +186,7 @@ public final class KVOObject: ManagedBuffer<KVOObjectHeader, UInt64>, CustomStri
 
     /// Runs `body` on the array stored in `slot` where it is: the slot's box
     /// lets go of the array first, so an array nobody else holds changes
-    /// without a copy (`o.items.append(x)`: `KVORuntime.appendInPlace`).
+    /// without a copy (`o.items.append(x)`: `KVORuntime.changeArrayInPlace`).
     /// Nothing runs, and false is returned, when the slot holds no array.
     func changeArray(inSlot slot: Int, _ body: (inout PackedArray) -> Void) -> Bool {
         precondition(slot >= 0 && slot < slotCount, "slot out of range")

@@ -42,8 +42,8 @@ public final class PropertyInfo {
     /// Whether KVC has stored a collection here that the declared type
     /// refused (`setValue(["a"], forKey: "counts")` of an `[Int]`, kept as
     /// it is: SPEC §4.2). Until it has, every object's value of this
-    /// property holds elements of its type, so an append in place checks
-    /// only the new element (`KVORuntime.appendInPlace`). Never reset.
+    /// property holds elements of its type, so a change in place checks
+    /// only the new element (`KVORuntime.changeArrayInPlace`). Never reset.
     var mayHoldRefusedElements = false
     /// The class `automatic` was last worked out for.
     var automaticClass: ObjectIdentifier?

@@ -281,7 +281,7 @@ extension Compiler {
 
     /// The object and the name of `o.items` (not an instance variable,
     /// `o._items`) or, in a method, of a bare `items`.
-    private func propertyReceiver(_ receiver: Expr) -> (Eval, String)? {
+    func propertyReceiver(_ receiver: Expr) -> (Eval, String)? {
         let isIvar = { (name: String) in name.hasPrefix("_") && name.count > 1 }
         switch receiver {
         case .member(let base, let name, _) where !isIvar(name):
@@ -296,7 +296,7 @@ extension Compiler {
 
     /// `o.items.append(x)`: the receiver evaluated once, as Swift evaluates
     /// it; the array changed where it is when nobody can tell
-    /// (`KVORuntime.appendInPlace`: an unobserved stored property), else
+    /// (`KVORuntime.changeArrayInPlace`: an unobserved stored property), else
     /// read, appended to and set through the setter (one notification).
     private func compilePropertyAppend(
         _ receiverEval: @escaping Eval, _ name: String, _ valueEval: @escaping Eval
@@ -311,7 +311,9 @@ extension Compiler {
             let value = try valueEval(machine)
             if let count = Self.arrayCount(current) {
                 try Operators.checkSize(array: count + 1)
-                if machine.kvo.appendInPlace(object, property, value, read: &current) { return .null }
+                if machine.kvo.changeArrayInPlace(object, property, storing: value, read: &current, { $0.append($1) }) {
+                    return .null
+                }
             }
             try Self.append(value, to: current, machine) { try machine.kvo.set(object, property, $0) }
             return .null
@@ -320,7 +322,7 @@ extension Compiler {
 
     /// The count of an array value; nil for anything else. A function of
     /// its own, so that the array it binds is let go of when it returns.
-    private static func arrayCount(_ value: Value) -> Int? {
+    static func arrayCount(_ value: Value) -> Int? {
         if case .array(let elements) = value { return elements.count }
         return nil
     }

@@ -376,6 +376,9 @@ extension Compiler {
         case .member(let receiver, let name, _):
             return memberLValue(compileExpr(receiver), name, receiver.location)
         case .subscripted(let base, let index, let location):
+            if let (receiverEval, name) = propertyReceiver(base) {
+                return propertyElementLValue(receiverEval, name, compileExpr(index).eval)
+            }
             let indexEval = compileExpr(index).eval
             if let place = compileLValue(base) {
                 if case .identifier(_, let baseLocation, _) = base, let binding = binding(at: baseLocation),
@@ -404,6 +407,47 @@ extension Compiler {
         default:
             return nil
         }
+    }
+
+    /// `o.items[i]`: read through the getter; set with the receiver
+    /// evaluated once, as Swift evaluates it, in place when nobody can tell
+    /// (`KVORuntime.changeArrayInPlace`: an unobserved stored property),
+    /// else the array read, changed and set through the setter (one
+    /// notification), or a proxy's `replaceObjectAtIndex:withObject:`.
+    private func propertyElementLValue(
+        _ receiverEval: @escaping Eval, _ name: String, _ indexEval: @escaping Eval
+    )
+        -> LValue
+    {
+        let cache = MemberCache()
+        return LValue(
+            get: { machine in
+                let object = try Self.object(try receiverEval(machine), for: name)
+                let container = try machine.kvo.get(object, try cache.property(of: object, name))
+                return try Self.element(of: container, at: try indexEval(machine), machine)
+            },
+            set: { machine, value in
+                let object = try Self.object(try receiverEval(machine), for: name)
+                let property = try cache.property(of: object, name)
+                var container = try machine.kvo.get(object, property)
+                let position = try indexEval(machine)
+                if case .int(let offset) = position, let count = Self.arrayCount(container) {
+                    guard offset >= 0 && offset < count else {
+                        throw ScriptError.runtime(.arrayIndexOutOfRange(index: offset, count: count))
+                    }
+                    if machine.kvo.changeArrayInPlace(
+                        object, property, storing: value, read: &container, { $0[offset] = $1 })
+                    {
+                        return
+                    }
+                }
+                let place = LValue(
+                    get: { _ in container },
+                    set: { machine, array in
+                        try machine.kvo.set(object, property, array)
+                    })
+                try Self.setElement(of: place, container, at: position, to: value, machine)
+            })
     }
 
     /// `o.prop = v` through the setter (notifying), `o._prop = v` to the ivar.

@@ -1,22 +1,25 @@
 import _KVOTestSupport
 import Testing
 
-/// `o.items.append(x)` on a property: the receiver evaluated once, as
-/// Swift evaluates it; the array changed in place while nothing observes it
-/// (`KVORuntime.appendInPlace`, AppendInPlaceTests), and otherwise read,
-/// appended to and set, with the set's notification, `didSet` and type
-/// check. The outputs are the ones kvo-run printed before the change in
-/// place (d8b6369), apart from the receiver's single evaluation.
-@Suite struct PropertyAppendTests {
+/// `o.items.append(x)` and `o.items[i] = x` on a property: the receiver
+/// evaluated once, as Swift evaluates it; the array changed in place while
+/// nothing observes it (`KVORuntime.changeArrayInPlace`,
+/// ArrayChangeInPlaceTests), and otherwise read, changed and set, with the
+/// set's notification, `didSet` and type check. The outputs are the ones
+/// kvo-run printed before the change in place (d8b6369), apart from the
+/// receiver's single evaluation.
+@Suite struct PropertyArrayChangeTests {
     let bag = """
         class Bag : NSObject {
             @objc dynamic var items: [Int] = []
             @objc dynamic var levels: [Double] = [1]
+            @objc dynamic var counts: [Int] = [1, 2, 3]
             @objc dynamic var names: [String] = [] {
                 didSet { print("didSet names", oldValue, "->", names) }
             }
             var log: [Any] = []
             func add(_ n: Int) { items.append(n) }
+            func bump(_ i: Int) { counts[i] = counts[i] + 100 }
         }
         class Watcher : NSObject {
             override func observeValue(forKeyPath keyPath: String?, of object: Any?, change: [NSKeyValueChangeKey : Any]?, context: UnsafeMutableRawPointer?) {
@@ -60,6 +63,53 @@ import Testing
                 """)
     }
 
+    @Test func anElementSetNotifiesConvertsAndLeavesCopiesAlone() {
+        let result = run(
+            bag + """
+                b.counts[0] = 10
+                b.bump(1)
+                b.levels[0] = 5
+                b.names.append("a")
+                b.names[0] = "z"
+                b.log.append(1)
+                b.log[0] = "x"
+                b.counts[2] += 7
+                print(b.counts, b.levels, b.names, b.log)
+                let w = Watcher()
+                b.addObserver(w, forKeyPath: "counts", options: [.old, .new], context: nil)
+                b.counts[0] = 11
+                b.bump(2)
+                b.removeObserver(w, forKeyPath: "counts")
+                let copy = b.counts
+                b.counts[0] = 12
+                print(copy, b.counts)
+                """)
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.out == """
+                didSet names () -> (a)
+                didSet names (a) -> (z)
+                (10, 102, 10) (5) (z) (x)
+                b.counts → w {kind = 1; new = (11, 102, 10); old = (10, 102, 10)}
+                  observed counts {kind = 1; new = (11, 102, 10); old = (10, 102, 10)}
+                b.counts → w {kind = 1; new = (11, 102, 110); old = (11, 102, 10)}
+                  observed counts {kind = 1; new = (11, 102, 110); old = (11, 102, 10)}
+                (11, 102, 110) (12, 102, 110)
+
+                """)
+    }
+
+    @Test func anElementOutOfRangeOrRefusedIsTheSameError() {
+        let outOfRange = run(bag + "b.counts[5] = 1\n")
+        #expect(outOfRange.status == 1)
+        #expect(outOfRange.err.contains("error: index 5 out of range for an array of 3 elements"), "\(outOfRange.err)")
+        let refused = run(bag + "b.levels[0] = \"no\"\n")
+        #expect(refused.status == 1)
+        #expect(
+            refused.err.contains("error: cannot store Array (no) in property 'levels' of Bag, declared [Double]"),
+            "\(refused.err)")
+    }
+
     @Test func anArrayKVCStoredUncheckedIsStillRefusedWhole() {
         let result = run(
             bag + """
@@ -79,9 +129,10 @@ import Testing
                 }
                 bag().items.append(8)
                 bag().items.append(9)
-                print(b.items)
+                bag().counts[0] = 0
+                print(b.items, b.counts)
                 """)
         #expect(result.status == 0, "\(result)")
-        #expect(result.out == "bag\nbag\n(8, 9)\n")
+        #expect(result.out == "bag\nbag\nbag\n(8, 9) (0, 2, 3)\n")
     }
 }
