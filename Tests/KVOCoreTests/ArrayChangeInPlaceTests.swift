@@ -86,6 +86,24 @@ import Testing
         #expect(try !append(w, plain, "items", .int(2)))
     }
 
+    /// Every set of a typed array property checks the array: one that
+    /// needs no conversion is kept, not copied element by element.
+    @Test func aCheckedArrayIsKeptUnlessAnElementConverts() throws {
+        let ints = PackedArray((0..<100).map { Value.int($0) })
+        guard case .array(let kept)? = ValueType.array(.int).accept(.array(ints)) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(kept.identity == ints.identity)
+        guard case .array(let converted)? = ValueType.array(.double).accept(.array([.double(0.5), .int(2)])) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(Value.array(converted) == .array([.double(0.5), .double(2)]))
+        #expect(ValueType.array(.int).accept(.array([.int(1), .string("a")])) == nil)
+        #expect(ValueType.array(.object("Bag")).accept(.array([.int(1)])) == nil)
+    }
+
     @Test func anArrayKVCStoredUncheckedIsCheckedWhole() throws {
         let w = World()
         let bag = w.makeClass("Bag", [w.stored("items", .array(.int))])

@@ -79,6 +79,16 @@ public indirect enum ValueType: Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether `accept` may give back another value than it was given (an
+    /// Int as a Double, a collection's elements converted); for the other
+    /// types it gives back the value itself or nil.
+    var mayConvert: Bool {
+        switch self {
+        case .double, .array, .set: return true
+        case .int, .bool, .string, .any, .object: return false
+        }
+    }
+
     /// The value stored for `value`, converting Int to Double where a Double is
     /// declared; nil when the type does not fit.
     public func accept(_ value: Value) -> Value? {
@@ -92,10 +102,16 @@ public indirect enum ValueType: Equatable, CustomStringConvertible {
         case (.object(let name), .object(let object)):
             return object.cls.lineage.contains { $0.name == name } ? value : nil
         case (.array(let element), .array(let values)):
+            if element == .any { return value }
+            // Written back only where an element may change (an Int into
+            // a Double, a nested collection): a write copies a shared
+            // array, and every set of an `[Int]` property checks its array.
             var converted = values
-            for index in converted.indices {
-                guard let accepted = element.accept(converted[index]) else { return nil }
-                converted[index] = accepted
+            for index in values.indices {
+                let item = values[index]
+                if element.acceptsUnchanged(item) { continue }
+                guard let accepted = element.accept(item) else { return nil }
+                if element.mayConvert { converted[index] = accepted }
             }
             return .array(converted)
         case (.array, .arrayProxy), (.set, .setProxy): return nil
