@@ -62,7 +62,7 @@ public enum _KVOBridge {
         case let number as UInt: return Int(exactly: number).map(Value.int) ?? .double(Double(number))
         case let text as Substring: return .string(String(text))
         case let array as [Any]: return .array(array.map { value($0) })  // an NSArray
-        case let set as Set<AnyHashable>: return .set(ValueSet(set.map { value($0.base) }))
+        case let set as Set<AnyHashable>: return .set(ValueSet(set.map { value($0.base) }))  // an NSSet
         case let indexes as IndexSet: return .array(indexes.map { .int($0) })
         default:
             // An `@objc enum` (or an option set) is its raw value inside KVO, an NSNumber.
@@ -196,6 +196,10 @@ public enum _KVOBridge {
             if let result = foreignValue(text) as? V { return result }
         case .object(let object):
             if let result = _KVOProcess.shared.host(of: object) as? V { return result }
+        case .set(let set):
+            if let setType = V.self as? _KVOSwiftSet.Type, let result = setType._kvoSet(from: set) as? V {
+                return result
+            }
         case .array(let elements):
             if let arrayType = V.self as? _KVOSwiftArray.Type, let result = arrayType._kvoArray(from: elements) as? V {
                 return result

@@ -409,11 +409,11 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         NSMutableArrayProxy(owner: self, keyPath: keyPath)
     }
 
-    open func mutableSetValue(forKey key: String) -> NSMutableSetProxy {
+    open func mutableSetValue(forKey key: String) -> NSMutableSet {
         NSMutableSetProxy(owner: self, keyPath: key)
     }
 
-    open func mutableSetValue(forKeyPath keyPath: String) -> NSMutableSetProxy {
+    open func mutableSetValue(forKeyPath keyPath: String) -> NSMutableSet {
         NSMutableSetProxy(owner: self, keyPath: keyPath)
     }
 }

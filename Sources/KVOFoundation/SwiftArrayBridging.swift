@@ -39,6 +39,20 @@ extension Array: _KVOSwiftContainer {
     }
 }
 
+extension Set: _KVOSwiftContainer {
+    /// The elements as `value(_:)` converts each (as `Set<AnyHashable>`
+    /// did: `AnyHashable`'s base), Int and String without a cast each.
+    var _kvoEngineValue: Value {
+        if Element.self == Int.self {
+            return .set(ValueSet(_sameTypeCast(self, to: Set<Int>.self).lazy.map(Value.int)))
+        }
+        if Element.self == String.self {
+            return .set(ValueSet(_sameTypeCast(self, to: Set<String>.self).lazy.map(Value.string)))
+        }
+        return .set(ValueSet(lazy.map { _KVOBridge.value(AnyHashable($0).base) }))
+    }
+}
+
 /// A Swift array type that an engine array converts to element by element.
 protocol _KVOSwiftArray {
     /// The array, or nil when an element is not exactly of the element type
@@ -69,21 +83,41 @@ extension Array: _KVOSwiftArray {
     }
 }
 
-/// The element loops of `_kvoArray(from:)`, one concrete type each.
+/// A Swift set type that an engine set converts to element by element.
+protocol _KVOSwiftSet {
+    /// The set, or nil when an element is not exactly of the element type:
+    /// those go through Objective-C's bridging, as for `_KVOSwiftArray`.
+    static func _kvoSet(from set: ValueSet) -> Self?
+}
+
+extension Set: _KVOSwiftSet {
+    static func _kvoSet(from set: ValueSet) -> Set<Element>? {
+        if Element.self == Int.self {
+            return _KVOTypedElements.ints(set.elements).map { _sameTypeCast(Set<Int>($0), to: Self.self) }
+        }
+        if Element.self == String.self {
+            return _KVOTypedElements.strings(set.elements).map { _sameTypeCast(Set<String>($0), to: Self.self) }
+        }
+        return nil
+    }
+}
+
+/// The element loops of `_kvoArray(from:)` and `_kvoSet(from:)`, one
+/// concrete type each (specialised for `PackedArray` and `[Value]`).
 enum _KVOTypedElements {
-    static func ints(_ elements: PackedArray) -> [Int]? {
+    static func ints<C: Collection<Value>>(_ elements: C) -> [Int]? {
         exactly(elements) { if case .int(let number) = $0 { number } else { nil } }
     }
 
-    static func doubles(_ elements: PackedArray) -> [Double]? {
+    static func doubles<C: Collection<Value>>(_ elements: C) -> [Double]? {
         exactly(elements) { if case .double(let number) = $0 { number } else { nil } }
     }
 
-    static func bools(_ elements: PackedArray) -> [Bool]? {
+    static func bools<C: Collection<Value>>(_ elements: C) -> [Bool]? {
         exactly(elements) { if case .bool(let flag) = $0 { flag } else { nil } }
     }
 
-    static func strings(_ elements: PackedArray) -> [String]? {
+    static func strings<C: Collection<Value>>(_ elements: C) -> [String]? {
         exactly(elements) { (value: Value) -> String? in
             guard case .string(let text) = value, _KVOBridge.foreignValue(text) == nil else { return nil }
             return text
@@ -92,7 +126,7 @@ enum _KVOTypedElements {
 
     /// Specialised for each caller's `E` (called from concrete code).
     @inline(__always)
-    private static func exactly<E>(_ elements: PackedArray, _ element: (Value) -> E?) -> [E]? {
+    private static func exactly<C: Collection<Value>, E>(_ elements: C, _ element: (Value) -> E?) -> [E]? {
         var result: [E] = []
         result.reserveCapacity(elements.count)
         for value in elements {
