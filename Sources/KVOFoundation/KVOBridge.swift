@@ -33,7 +33,7 @@ public enum _KVOBridge {
         if dynamicType == Double.self, let number = any as? Double { return .double(number) }
         if dynamicType == Bool.self, let flag = any as? Bool { return .bool(flag) }
         if dynamicType == String.self, let text = any as? String { return .string(text) }
-        // An Optional or an Array (SwiftArrayBridging.swift): one protocol
+        // An Optional, an Array or a Set (SwiftCollectionBridging.swift): one protocol
         // cast, as the Optional's alone was.
         if let container = any as? _KVOSwiftContainer { return container._kvoEngineValue }
         // Before the Swift types: `as? Bool` would bridge any NSNumber.

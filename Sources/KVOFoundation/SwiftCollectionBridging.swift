@@ -1,10 +1,13 @@
 import KVOCore
 
-/// A Swift value that holds others (an Optional, an Array), converted to the
-/// engine's value by its own type: one protocol cast in `_KVOBridge.value`,
-/// where the casts it replaces (`as? NSObject`, `as? [Any]`) bridged a
-/// whole Swift array to an `NSArray` of boxed elements only to learn that
-/// it was none of kvo-run's objects (about 1 µs an element).
+/// A Swift value that holds others (an Optional, an Array, a Set),
+/// converted to the engine's value by its own type: one protocol cast in
+/// `_KVOBridge.value`, where the casts it replaces (`as? NSObject`,
+/// `as? [Any]`, `as? Set<AnyHashable>`) bridged a whole Swift collection to
+/// an `NSArray` or `NSSet` of boxed elements only to learn that it was none
+/// of kvo-run's objects (about 1 µs an element). The way back, an engine
+/// collection to a Swift `[Int]` or `Set<String>`, is `_KVOSwiftArray` and
+/// `_KVOSwiftSet` below.
 protocol _KVOSwiftContainer {
     var _kvoEngineValue: Value { get }
 }
