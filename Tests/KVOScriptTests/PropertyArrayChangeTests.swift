@@ -7,7 +7,8 @@ import Testing
 /// ArrayChangeInPlaceTests), and otherwise read, changed and set, with the
 /// set's notification, `didSet` and type check. The outputs are the ones
 /// kvo-run printed before the change in place (d8b6369), apart from the
-/// receiver's single evaluation.
+/// order of evaluation, now Swift's: the receiver once, the argument before
+/// the array is read.
 @Suite struct PropertyArrayChangeTests {
     let bag = """
         class Bag : NSObject {
@@ -118,6 +119,22 @@ import Testing
                 """)
         #expect(result.status == 1)
         #expect(result.err.contains("error: cannot store Array (a, 7) in property 'items' of Bag, declared [Int]"))
+    }
+
+    /// swiftc 6 prints `[1, 5, 6]` for the same program on a Swift class.
+    @Test func theArgumentIsEvaluatedBeforeTheArrayIsRead() {
+        let result = run(
+            bag + """
+                func k() -> Int {
+                    b.items.append(5)
+                    return 6
+                }
+                b.items.append(1)
+                b.items.append(k())
+                print(b.items)
+                """)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out == "(1, 5, 6)\n")
     }
 
     @Test func theReceiverIsEvaluatedOnce() {

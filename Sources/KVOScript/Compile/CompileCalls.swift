@@ -294,10 +294,11 @@ extension Compiler {
         }
     }
 
-    /// `o.items.append(x)`: the receiver evaluated once, as Swift evaluates
-    /// it; the array changed where it is when nobody can tell
-    /// (`KVORuntime.changeArrayInPlace`: an unobserved stored property), else
-    /// read, appended to and set through the setter (one notification).
+    /// `o.items.append(x)`: the receiver evaluated once and the argument
+    /// before the array is read, as Swift evaluates them; the array changed
+    /// where it is when nobody can tell (`KVORuntime.changeArrayInPlace`: an
+    /// unobserved stored property), else read, appended to and set through
+    /// the setter (one notification).
     private func compilePropertyAppend(
         _ receiverEval: @escaping Eval, _ name: String, _ valueEval: @escaping Eval
     )
@@ -307,8 +308,8 @@ extension Compiler {
         return Typed({ machine in
             let object = try Self.object(try receiverEval(machine), for: name)
             let property = try cache.property(of: object, name)
-            var current = try machine.kvo.get(object, property)
             let value = try valueEval(machine)
+            var current = try machine.kvo.get(object, property)
             if let count = Self.arrayCount(current) {
                 try Operators.checkSize(array: count + 1)
                 if machine.kvo.changeArrayInPlace(object, property, storing: value, read: &current, { $0.append($1) }) {
