@@ -306,8 +306,7 @@ extension Compiler {
     {
         let cache = MemberCache()
         return Typed({ machine in
-            let object = try Self.object(try receiverEval(machine), for: name)
-            let property = try cache.property(of: object, name)
+            let (object, property) = try Self.property(name, of: receiverEval, machine, cache)
             let value = try valueEval(machine)
             var current = try machine.kvo.get(object, property)
             if let count = Self.arrayCount(current) {
@@ -319,6 +318,17 @@ extension Compiler {
             try Self.append(value, to: current, machine) { try machine.kvo.set(object, property, $0) }
             return .null
         })
+    }
+
+    /// The object `receiverEval` gives and its property `name` (cached per
+    /// class), for a statement that reads and sets the property once each.
+    static func property(
+        _ name: String, of receiverEval: Eval, _ machine: Machine, _ cache: MemberCache
+    ) throws
+        -> (KVOObject, PropertyInfo)
+    {
+        let object = try Self.object(try receiverEval(machine), for: name)
+        return (object, try cache.property(of: object, name))
     }
 
     /// The count of an array value; nil for anything else. A function of

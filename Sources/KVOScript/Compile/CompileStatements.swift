@@ -418,13 +418,11 @@ extension Compiler {
         let cache = MemberCache()
         return LValue(
             get: { machine in
-                let object = try Self.object(try receiverEval(machine), for: name)
-                let container = try machine.kvo.get(object, try cache.property(of: object, name))
-                return try Self.element(of: container, at: try indexEval(machine), machine)
+                let (object, property) = try Self.property(name, of: receiverEval, machine, cache)
+                return try Self.element(of: try machine.kvo.get(object, property), at: try indexEval(machine), machine)
             },
             set: { machine, value in
-                let object = try Self.object(try receiverEval(machine), for: name)
-                let property = try cache.property(of: object, name)
+                let (object, property) = try Self.property(name, of: receiverEval, machine, cache)
                 var container = try machine.kvo.get(object, property)
                 let position = try indexEval(machine)
                 if case .int(let offset) = position, let count = Self.arrayCount(container) {
@@ -566,8 +564,7 @@ extension Compiler {
         if let (receiverEval, name) = propertyReceiver(target) {
             let cache = MemberCache()
             return { machine in
-                let object = try Self.object(try receiverEval(machine), for: name)
-                let property = try cache.property(of: object, name)
+                let (object, property) = try Self.property(name, of: receiverEval, machine, cache)
                 let operand = try valueEval(machine)
                 let current = try machine.kvo.get(object, property)
                 try machine.kvo.set(object, property, try combine(current, operand))
