@@ -2,7 +2,7 @@ import Testing
 
 @testable import KVOCore
 
-/// `o.items.append(x)` and `o.items[i] = x` change the array where it is
+/// `o.items.append(x)`, `o.items[i] = x` and `o.items += xs` change the array where it is
 /// when nobody can tell (`KVORuntime.changeArrayInPlace`): a get, a change
 /// and a set copied the array on every change, the slot still holding it
 /// (40,000 appends took 36 s, 20,000 element sets 5 s). Anything that could
@@ -44,6 +44,30 @@ import Testing
         #expect(w.rt.changeArrayInPlace(object, property, storing: .int(7), read: &read) { $0[1] = $1 })
         #expect(identity(object, slot: 0) == before)
         #expect(object[slot: 0] == .array([.double(0.5), .double(7)]))
+    }
+
+    @Test func contentsAreAppendedWhereTheArrayIsOrNotAtAll() throws {
+        let w = World()
+        let bag = w.makeClass("Bag", [w.stored("levels", .array(.double))])
+        let object = try w.object(bag, nil, [("levels", .array([.double(0.5)]))])
+        let property = try w.property(object, "levels")
+        var storages = Set<ObjectIdentifier?>()
+        for index in 0..<500 {
+            var read = try w.rt.get(object, property)
+            let added = Value.array([.int(index), .double(0.25)])
+            #expect(w.rt.appendInPlace(object, property, contentsOf: added, read: &read))
+            storages.insert(identity(object, slot: 0))
+        }
+        #expect(storages.count < 20)
+        guard case .array(let levels) = object[slot: 0] else { return }
+        #expect(levels.count == 1_001)
+        #expect(levels[1] == .double(0) && levels[2] == .double(0.25))
+        // One refused element: nothing is appended, the set decides.
+        var read = try w.rt.get(object, property)
+        #expect(!w.rt.appendInPlace(object, property, contentsOf: .array([.int(1), .string("no")]), read: &read))
+        #expect(read != .null)
+        guard case .array(let after) = object[slot: 0] else { return }
+        #expect(after.count == 1_001)
     }
 
     @Test func anElementIsConvertedAsTheSetWouldConvertIt() throws {

@@ -1,7 +1,7 @@
 import _KVOTestSupport
 import Testing
 
-/// `o.items.append(x)` and `o.items[i] = x` on a property: the receiver
+/// `o.items.append(x)`, `o.items[i] = x` and `o.items += xs` on a property: the receiver
 /// evaluated once, as Swift evaluates it; the array changed in place while
 /// nothing observes it (`KVORuntime.changeArrayInPlace`,
 /// ArrayChangeInPlaceTests), and otherwise read, changed and set, with the
@@ -109,6 +109,36 @@ import Testing
         #expect(
             refused.err.contains("error: cannot store Array (no) in property 'levels' of Bag, declared [Double]"),
             "\(refused.err)")
+    }
+
+    @Test func plusEqualsNotifiesConvertsAndLeavesCopiesAlone() {
+        let result = run(
+            bag + """
+                b.items += [2, 3]
+                b.items += b.items
+                let copy = b.items
+                b.items += [9]
+                b.levels += [2, 3]
+                b.log += ["x", 1]
+                print(b.items, copy, b.levels, b.log)
+                let w = Watcher()
+                b.addObserver(w, forKeyPath: "items", options: [.old, .new], context: nil)
+                b.items += [4]
+                b.removeObserver(w, forKeyPath: "items")
+                b.levels += [2, "no"]
+                """)
+        #expect(
+            result.out == """
+                (2, 3, 2, 3, 9) (2, 3, 2, 3) (1, 2, 3) (x, 1)
+                b.items → w {kind = 1; new = (2, 3, 2, 3, 9, 4); old = (2, 3, 2, 3, 9)}
+                  observed items {kind = 1; new = (2, 3, 2, 3, 9, 4); old = (2, 3, 2, 3, 9)}
+
+                """)
+        #expect(result.status == 1)
+        #expect(
+            result.err.contains(
+                "error: cannot store Array (1, 2, 3, 2, no) in property 'levels' of Bag, declared [Double]"),
+            "\(result.err)")
     }
 
     @Test func anArrayKVCStoredUncheckedIsStillRefusedWhole() {

@@ -65,24 +65,45 @@ extension KVORuntime {
         _ object: KVOObject, _ property: PropertyInfo, storing element: Value, read: inout Value,
         _ change: (inout PackedArray, Value) -> Void
     ) -> Bool {
-        guard let (slot, accepted) = slotForChangeInPlace(object, property, element, read: read) else { return false }
+        let found = slotForChangeInPlace(object, property, read: read) { type, elements, checking in
+            type.acceptStoring(element, into: elements, checkingElements: checking)
+        }
+        guard let (slot, accepted) = found else { return false }
         read = .null
         return object.changeArray(inSlot: slot) { change(&$0, accepted) }
     }
 
-    /// The checks of `changeArrayInPlace`, in a function of their own: the
-    /// arrays they bind are let go of when it returns, before the change,
-    /// which would otherwise find its storage shared and copy it.
-    private func slotForChangeInPlace(
-        _ object: KVOObject, _ property: PropertyInfo, _ element: Value, read: Value
+    /// `o.items += added` where nobody can tell, as `changeArrayInPlace`:
+    /// `added`'s elements appended where the array is, each as the set would
+    /// have converted it; false, with nothing run, when one would be refused
+    /// (the set then says which) or the set must run for another reason.
+    public func appendInPlace(
+        _ object: KVOObject, _ property: PropertyInfo, contentsOf added: Value, read: inout Value
     )
-        -> (Int, Value)?
+        -> Bool
     {
+        guard case .array(let more) = added else { return false }
+        let found = slotForChangeInPlace(object, property, read: read) { type, elements, checking in
+            type.acceptStoring(contentsOf: more, into: elements, checkingElements: checking)
+        }
+        guard let (slot, accepted) = found else { return false }
+        read = .null
+        return object.changeArray(inSlot: slot) { $0.append(contentsOf: accepted) }
+    }
+
+    /// The checks of the changes in place, in a function of their own: the
+    /// arrays they bind are let go of when it returns, before the change,
+    /// which would otherwise find its storage shared and copy it. `accept`
+    /// converts what is stored, given the declared type, the elements there
+    /// and whether they must be checked too.
+    private func slotForChangeInPlace<Accepted>(
+        _ object: KVOObject, _ property: PropertyInfo, read: Value,
+        accept: (ValueType, PackedArray, Bool) -> Accepted?
+    ) -> (Int, Accepted)? {
         guard object.observationInfo == nil, !explains(about: object), property.setter == nil,
             let slot = property.slot, case .array(let elements) = read,
             case .array(let stored) = object[slot: slot], stored.identity == elements.identity,
-            let accepted = property.type.acceptStoring(
-                element, into: elements, checkingElements: property.mayHoldRefusedElements)
+            let accepted = accept(property.type, elements, property.mayHoldRefusedElements)
         else { return nil }
         return (slot, accepted)
     }

@@ -79,6 +79,32 @@ public indirect enum ValueType: Equatable, CustomStringConvertible {
         }
     }
 
+    /// `added` appended to `elements`, an array of this type, each converted
+    /// as `accept` converts it, under the same terms as
+    /// `acceptStoring(_:into:checkingElements:)`: nil when one would be
+    /// refused.
+    public func acceptStoring(
+        contentsOf added: PackedArray, into elements: PackedArray, checkingElements: Bool
+    )
+        -> PackedArray?
+    {
+        guard case .array(let type) = self else { return self == .any ? added : nil }
+        switch type {
+        case .any: return added
+        case .int, .double, .bool, .string:
+            if checkingElements && !elements.allSatisfy({ type.acceptsUnchanged($0) }) { return nil }
+            if added.allSatisfy({ type.acceptsUnchanged($0) }) { return added }
+            var converted = PackedArray()
+            converted.reserveCapacity(added.count)
+            for item in added {
+                guard let accepted = type.accept(item) else { return nil }
+                converted.append(accepted)
+            }
+            return converted
+        default: return nil
+        }
+    }
+
     /// Whether `accept` may give back another value than it was given (an
     /// Int as a Double, a collection's elements converted); for the other
     /// types it gives back the value itself or nil.

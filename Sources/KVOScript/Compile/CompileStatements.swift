@@ -563,10 +563,21 @@ extension Compiler {
         }
         if let (receiverEval, name) = propertyReceiver(target) {
             let cache = MemberCache()
+            let appends = op == "+="
+            let meter = machine.kvo.work
             return { machine in
                 let (object, property) = try Self.property(name, of: receiverEval, machine, cache)
                 let operand = try valueEval(machine)
-                let current = try machine.kvo.get(object, property)
+                var current = try machine.kvo.get(object, property)
+                // `o.items += ys` on an unobserved stored property: appended
+                // where the array is (`KVORuntime.appendInPlace`).
+                if appends, let (count, addedCount) = Self.arrayCounts(current, operand) {
+                    try Operators.checkSize(array: count + addedCount)
+                    if machine.kvo.appendInPlace(object, property, contentsOf: operand, read: &current) {
+                        try meter.charge(addedCount)
+                        return nil
+                    }
+                }
                 try machine.kvo.set(object, property, try combine(current, operand))
                 return nil
             }
@@ -614,6 +625,13 @@ extension Compiler {
         defer { holder = .array(elements) }
         if case .array(let more) = added { elements.append(contentsOf: more) }
         return true
+    }
+
+    /// The counts of two arrays; nil unless both are arrays. A function of
+    /// its own, so that the arrays it binds are let go of when it returns.
+    static func arrayCounts(_ first: Value, _ second: Value) -> (Int, Int)? {
+        guard case .array(let a) = first, case .array(let b) = second else { return nil }
+        return (a.count, b.count)
     }
 
     /// The counts of `read` and `added` when both are arrays and `holder`
