@@ -61,12 +61,12 @@ public indirect enum ValueType: Equatable, CustomStringConvertible {
     }
 
     /// `element` stored into `elements` (appended, or replacing one), an
-    /// array of this type, as `accept` converts it; nil when `accept` would refuse it or would convert or
-    /// refuse an element already there (asked only when
-    /// `checkingElements`: a property whose values KVC never stored
-    /// unchecked holds accepted elements). For the element types whose
-    /// check is a tag's (Int, Double, Bool, String) or none (`Any`); nil
-    /// for the rest.
+    /// array of this type, as `accept` converts it. Nil when `accept` would
+    /// refuse it, or would convert or refuse an element already there
+    /// (asked only when `checkingElements`: a property whose values KVC
+    /// never stored unchecked holds accepted elements). For the element
+    /// types whose check is a tag's (Int, Double, Bool, String) or none
+    /// (`Any`); nil for the rest.
     public func acceptStoring(_ element: Value, into elements: PackedArray, checkingElements: Bool) -> Value? {
         guard case .array(let type) = self else { return self == .any ? element : nil }
         switch type {
