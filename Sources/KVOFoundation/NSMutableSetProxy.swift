@@ -1,36 +1,24 @@
 import KVOCore
 
-/// What `mutableSetValue(forKey:)` returns: an `NSMutableSet` whose every
+/// What `mutableSetValue(forKey:)` returns: a mutable set whose every
 /// mutation notifies as Apple's proxy's does (SPEC §6.3's set mutations:
-/// union, minus, intersect, set). A subclass of Foundation's class, as on a
-/// Mac, so that it is passed where an `NSMutableSet` is expected, iterates
-/// (`for tag in tags`), answers `contains(_:)`, `member(_:)`, `allObjects`
-/// and `anyObject()`, and takes Apple's `union(_:)`, `minus(_:)`,
-/// `intersect(_:)` and `setSet(_:)` of a `Set<AnyHashable>`. Each bulk
-/// method is one change.
+/// union, minus, intersect, set), each bulk method one change. It has
+/// NSMutableSet's methods (Apple's `union(_:)` of a `Set<AnyHashable>` and
+/// of an array alike), `contains(_:)`, `member(_:)`, `allObjects`,
+/// `anyObject()`, and it iterates.
 ///
-/// Internal, so that no program names it: Foundation's required initializers
-/// (decoding, capacity, literals) are unreachable, and trap if reached.
-final class NSMutableSetProxy: NSMutableSet {
+/// Not a subclass of Foundation's `NSMutableSet`, as Apple's proxy is:
+/// swift-corelibs-foundation bridges an NSSet to a Swift `Set` by reading
+/// the storage of `NSSet` and `NSMutableSet` themselves, so a subclass
+/// bridges as an empty set (`as! Set<String>`, a proxy given to KVC) where
+/// a Mac gives its elements. A type of its own fails such a cast loudly
+/// instead.
+public final class NSMutableSetProxy: Sequence, CustomStringConvertible {
     let owner: NSObject
     let keyPath: String
-
     init(owner: NSObject, keyPath: String) {
         self.owner = owner
         self.keyPath = keyPath
-        super.init(objects: [], count: 0)
-    }
-
-    required init(capacity numItems: Int) {
-        preconditionFailure("a mutable set proxy is made by mutableSetValue(forKey:) only")
-    }
-
-    required convenience init?(coder: NSCoder) {
-        preconditionFailure("a mutable set proxy is made by mutableSetValue(forKey:) only")
-    }
-
-    required convenience init(arrayLiteral elements: Any...) {
-        preconditionFailure("a mutable set proxy is made by mutableSetValue(forKey:) only")
     }
 
     private func mutate(_ mutation: SetMutation, _ objects: [Any]) {
@@ -50,10 +38,17 @@ final class NSMutableSetProxy: NSMutableSet {
         return ValueSet()
     }
 
-    // NSSet's primitives, which every other method of Foundation's uses.
-    override var count: Int { contents.count }
+    public var count: Int { contents.count }
 
-    override func member(_ object: Any) -> Any? {
+    /// The elements as Objective-C hands them to Swift (NSString, NSNumber).
+    public var allObjects: [Any] {
+        _KVOProcess.shared.lock.held { contents.elements.map { _KVOBridge.swiftValue($0) ?? NSNull() } }
+    }
+
+    public func anyObject() -> Any? { allObjects.first }
+
+    /// The element equal to `object` (NSSet's `-member:`: `-isEqual:`), or nil.
+    public func member(_ object: Any) -> Any? {
         _KVOProcess.shared.lock.held {
             let target = _KVOBridge.value(object)
             guard let found = contents.elements.first(where: { Value.isMember($0, target) }) else { return nil }
@@ -61,22 +56,24 @@ final class NSMutableSetProxy: NSMutableSet {
         }
     }
 
-    override func objectEnumerator() -> NSEnumerator {
-        let elements = _KVOProcess.shared.lock.held { contents.elements.map { _KVOBridge.swiftValue($0) ?? NSNull() } }
-        return NSArray(array: elements).objectEnumerator()
-    }
+    public func contains(_ anObject: Any) -> Bool { member(anObject) != nil }
 
-    // NSMutableSet's primitives, and its bulk methods as one change each.
-    override func add(_ object: Any) { mutate(.union, [object]) }
-    override func remove(_ object: Any) { mutate(.minus, [object]) }
-    override func addObjects(from array: [Any]) { mutate(.union, array) }
-    override func union(_ otherSet: Set<AnyHashable>) { mutate(.union, otherSet.map(\.base)) }
-    override func minus(_ otherSet: Set<AnyHashable>) { mutate(.minus, otherSet.map(\.base)) }
-    override func intersect(_ otherSet: Set<AnyHashable>) { mutate(.intersect, otherSet.map(\.base)) }
-    override func setSet(_ otherSet: Set<AnyHashable>) { mutate(.set, otherSet.map(\.base)) }
-    override func removeAllObjects() { mutate(.set, []) }
+    public func makeIterator() -> IndexingIterator<[Any]> { allObjects.makeIterator() }
 
-    override var description: String {
+    public func add(_ object: Any) { mutate(.union, [object]) }
+    public func remove(_ object: Any) { mutate(.minus, [object]) }
+    public func addObjects(from array: [Any]) { mutate(.union, array) }
+    public func union(_ objects: [Any]) { mutate(.union, objects) }
+    public func union(_ otherSet: Set<AnyHashable>) { mutate(.union, otherSet.map(\.base)) }
+    public func minus(_ objects: [Any]) { mutate(.minus, objects) }
+    public func minus(_ otherSet: Set<AnyHashable>) { mutate(.minus, otherSet.map(\.base)) }
+    public func intersect(_ objects: [Any]) { mutate(.intersect, objects) }
+    public func intersect(_ otherSet: Set<AnyHashable>) { mutate(.intersect, otherSet.map(\.base)) }
+    public func setSet(_ objects: [Any]) { mutate(.set, objects) }
+    public func setSet(_ otherSet: Set<AnyHashable>) { mutate(.set, otherSet.map(\.base)) }
+    public func removeAllObjects() { mutate(.set, []) }
+
+    public var description: String {
         _KVOProcess.shared.lock.held { _KVOBridge.describe(.set(contents)) }
     }
 }

@@ -409,11 +409,11 @@ open class NSObject: NSObjectProtocol, Hashable, CustomStringConvertible, Custom
         NSMutableArrayProxy(owner: self, keyPath: keyPath)
     }
 
-    open func mutableSetValue(forKey key: String) -> NSMutableSet {
+    open func mutableSetValue(forKey key: String) -> NSMutableSetProxy {
         NSMutableSetProxy(owner: self, keyPath: key)
     }
 
-    open func mutableSetValue(forKeyPath keyPath: String) -> NSMutableSet {
+    open func mutableSetValue(forKeyPath keyPath: String) -> NSMutableSetProxy {
         NSMutableSetProxy(owner: self, keyPath: keyPath)
     }
 }

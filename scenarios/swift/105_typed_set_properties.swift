@@ -1,9 +1,9 @@
 // Sets of String and Int properties, changed through mutableSetValue(forKey:)
 // and KVC: each mutation reads the property and stores a new set, as Apple's
 // proxy does for a property without set accessors, and notifies with the
-// objects added or removed. The proxy is an NSMutableSet: it iterates,
-// answers contains(_:) and member(_:), and its bulk methods take a set and
-// are one change each.
+// objects added or removed. The proxy has NSMutableSet's methods: it
+// iterates, answers contains(_:) and member(_:), and its bulk methods take a
+// set (or an array) and are one change each.
 import Foundation
 
 class Tagged: NSObject {
@@ -15,7 +15,7 @@ let item = Tagged()
 let token = item.observe(\.tags, options: [.old, .new]) { _, change in
     print("tags", change.kind.rawValue, (change.oldValue ?? []).sorted(), "->", (change.newValue ?? []).sorted())
 }
-let tags: NSMutableSet = item.mutableSetValue(forKey: "tags")
+let tags = item.mutableSetValue(forKey: "tags")
 for name in ["red", "green", "blue"] { tags.add(name) }
 tags.remove("green")
 print(item.tags.sorted(), tags.count, tags.contains("blue"), tags.contains("green"))
@@ -23,7 +23,7 @@ print((tags.member("red") as? String) ?? "none", tags.allObjects.count)
 var seen: [String] = []
 for case let tag as String in tags { seen.append(tag) }
 print(seen.sorted())
-tags.union(["gold", "red"])
+tags.union(Set<AnyHashable>(["gold", "red"]))
 tags.minus(["blue", "white"])
 tags.intersect(["gold", "teal"])
 tags.setSet(["x", "y"])
