@@ -48,6 +48,25 @@ import Testing
         #expect(result.out == "list.tags → w {kind = 3; old = {(x, y, z)}}\n", "\(result)")
     }
 
+    /// Unobserved, the removals are one pass over the array (no handler
+    /// can see the steps). `removeAllObjects()` removed nothing there
+    /// between 43052cc and this test: the indexes were taken from the
+    /// contents after they were let go of.
+    @Test func anUnobservedProxyRemovesInOnePass() {
+        let result = run(
+            """
+            class List { var items: [String] = [] }
+            let list = List()
+            list.items = ["a", "b", "a", "c"]
+            list.mutableArrayValue(forKey: "items").remove("a")
+            print(list.items)
+            list.mutableArrayValue(forKey: "items").removeAllObjects()
+            print(list.items)
+            """)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out == "(b, c)\n()\n", "\(result)")
+    }
+
     @Test func eachStepSeesWhatTheHandlerBeforeItLeft() {
         // A handler that empties the array mid-loop: the next
         // removeObjectAtIndex: is out of range, as NSMutableArray's would be.

@@ -216,7 +216,7 @@ enum Builtins {
             guard positions?.isEmpty != true, count > 0 else { return }
             // Let go first: the mutation then changes the array in place.
             elements = PackedArray()
-            try m.kvo.mutateArray(receiver, keyPath: keyPath, .remove(at: positions ?? Array(elements.indices)))
+            try m.kvo.mutateArray(receiver, keyPath: keyPath, .remove(at: positions ?? Array(0..<count)))
             return
         }
         for position in stride(from: count - 1, through: 0, by: -1) {
