@@ -65,12 +65,9 @@ extension KVORuntime {
         _ object: KVOObject, _ property: PropertyInfo, storing element: Value, read: inout Value,
         _ change: (inout PackedArray, Value) -> Void
     ) -> Bool {
-        let found = slotForChangeInPlace(object, property, read: read) { type, elements, checking in
+        changeInPlace(object, property, read: &read, change) { type, elements, checking in
             type.acceptStoring(element, into: elements, checkingElements: checking)
         }
-        guard let (slot, accepted) = found else { return false }
-        read = .null
-        return object.changeArray(inSlot: slot) { change(&$0, accepted) }
     }
 
     /// `o.items += added` where nobody can tell, as `changeArrayInPlace`:
@@ -83,12 +80,24 @@ extension KVORuntime {
         -> Bool
     {
         guard case .array(let more) = added else { return false }
-        let found = slotForChangeInPlace(object, property, read: read) { type, elements, checking in
+        return changeInPlace(object, property, read: &read, { $0.append(contentsOf: $1) }) {
+            type, elements, checking in
             type.acceptStoring(contentsOf: more, into: elements, checkingElements: checking)
         }
-        guard let (slot, accepted) = found else { return false }
+    }
+
+    /// The change in place both run: `accept` gives what is stored (nil
+    /// when the set must run), then `read` is let go of and `change` runs on
+    /// the slot's array with it.
+    private func changeInPlace<Accepted>(
+        _ object: KVOObject, _ property: PropertyInfo, read: inout Value,
+        _ change: (inout PackedArray, Accepted) -> Void, accept: (ValueType, PackedArray, Bool) -> Accepted?
+    ) -> Bool {
+        guard let (slot, accepted) = slotForChangeInPlace(object, property, read: read, accept: accept) else {
+            return false
+        }
         read = .null
-        return object.changeArray(inSlot: slot) { $0.append(contentsOf: accepted) }
+        return object.changeArray(inSlot: slot) { change(&$0, accepted) }
     }
 
     /// The checks of the changes in place, in a function of their own: the

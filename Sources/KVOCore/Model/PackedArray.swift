@@ -29,8 +29,8 @@ public struct PackedArray {
             for value in values where index < count {
                 (elements + index).initialize(to: PackedSlot.store(value))
                 index += 1
-                header.pointee.count = index
             }
+            header.pointee.count = index
         }
         self.storage = storage
     }

@@ -617,7 +617,7 @@ extension Compiler {
     static func appendContents(
         of added: Value, to holder: inout Value, read: inout Value, meter: WorkMeter?
     ) throws -> Bool {
-        guard let (count, addedCount) = sameArrayCounts(read, holder, added) else { return false }
+        guard Self.sameStorage(read, holder), let (count, addedCount) = arrayCounts(read, added) else { return false }
         try Operators.checkSize(array: count + addedCount)
         try meter?.charge(addedCount)
         guard var elements = Value.takeArray(&holder) else { return false }
@@ -634,14 +634,12 @@ extension Compiler {
         return (a.count, b.count)
     }
 
-    /// The counts of `read` and `added` when both are arrays and `holder`
-    /// holds `read`'s storage. A function of its own, so that the arrays it
-    /// binds are let go of when it returns.
-    private static func sameArrayCounts(_ read: Value, _ holder: Value, _ added: Value) -> (Int, Int)? {
-        guard case .array(let elements) = read, case .array(let held) = holder, case .array(let more) = added,
-            elements.identity == held.identity
-        else { return nil }
-        return (elements.count, more.count)
+    /// Whether `read` and `holder` are arrays with one storage. A function
+    /// of its own, so that the arrays it binds are let go of when it
+    /// returns.
+    private static func sameStorage(_ read: Value, _ holder: Value) -> Bool {
+        guard case .array(let elements) = read, case .array(let held) = holder else { return false }
+        return elements.identity == held.identity
     }
 
     /// `x[i] = v` on any place, `container` read from it: a proxy's
