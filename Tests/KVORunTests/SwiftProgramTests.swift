@@ -227,6 +227,41 @@ import RewriterProtocol
                 sources: folder.path, files: [file.path], toolchain: "t1", cache: RuntimeCache.cacheRoot()) != first)
     }
 
+    /// The sources are listed in the folders' order, unsorted: the key is
+    /// the same whatever the order, remembered or hashed afresh, and a file
+    /// renamed (same text) or gone is another key.
+    @Test func theRuntimeKeyDoesNotDependOnTheFilesOrder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-order-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let names = ["A.swift", "B.swift", "C.swift"]
+        for (index, name) in names.enumerated() {
+            try "let v\(index) = \(index)\n".write(
+                to: folder.appendingPathComponent(name), atomically: false, encoding: .utf8)
+        }
+        let files = names.map { folder.appendingPathComponent($0).path }
+        // A cache of its own: the first key is hashed from the text, the
+        // others found by the stamp.
+        let cache = folder.appendingPathComponent("cache").path
+        let first = RuntimeCache.runtimeKey(sources: folder.path, files: files, toolchain: "t", cache: cache)
+        let reversed = RuntimeCache.runtimeKey(
+            sources: folder.path, files: files.reversed(), toolchain: "t", cache: cache)
+        #expect(reversed == first)
+        let fresh = folder.appendingPathComponent("fresh").path
+        #expect(
+            RuntimeCache.runtimeKey(
+                sources: folder.path, files: [files[2], files[0], files[1]], toolchain: "t", cache: fresh) == first)
+        #expect(
+            RuntimeCache.runtimeKey(sources: folder.path, files: Array(files.prefix(2)), toolchain: "t", cache: cache)
+                != first)
+        let renamed = folder.appendingPathComponent("D.swift").path
+        #expect(rename(files[2], renamed) == 0)
+        #expect(
+            RuntimeCache.runtimeKey(
+                sources: folder.path, files: [files[0], files[1], renamed], toolchain: "t", cache: fresh) != first)
+        #expect(RuntimeCache.sourceFiles(under: folder.path).sorted() == [files[0], files[1], renamed])
+    }
+
     /// What the runtime and programs are compiled with (SPEC §11.0; issue 28's
     /// measurements in Benchmarks/README.md; issue 31's metadata accessors,
     /// which change no behaviour): changing it is a decision.

@@ -3,11 +3,14 @@ struct FNV1a {
     private var state: UInt64 = 0xcbf2_9ce4_8422_2325
     mutating func add(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in
-            for byte in bytes {
-                state ^= UInt64(byte)
-                state = state &* 0x100_0000_01b3
-            }
+        text.withUTF8 { add(bytes: $0) }
+    }
+    /// Text's bytes, then a 0xff (which no UTF-8 holds) to end it: the same
+    /// hash as `add(_:)` of the String they spell.
+    mutating func add(bytes: UnsafeBufferPointer<UInt8>) {
+        for byte in bytes {
+            state ^= UInt64(byte)
+            state = state &* 0x100_0000_01b3
         }
         state ^= 0xff
         state = state &* 0x100_0000_01b3
@@ -21,6 +24,9 @@ struct FNV1a {
             value >>= 8
         }
     }
+
+    /// The hash so far.
+    var value: UInt64 { state }
 
     var hex: String {
         let digits = String(state, radix: 16)
