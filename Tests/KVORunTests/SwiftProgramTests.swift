@@ -50,6 +50,39 @@ import RewriterProtocol
         #expect(!result.text.contains("program.swift:12:"))
     }
 
+    /// A program that imports only Foundation runs in the runtime's program
+    /// host (ProgramHost) when the runtime has one: its output, exit status
+    /// and trap as before, its `argv[0]` its own path, and nothing of the
+    /// host's in its environment.
+    @Test func aProgramRunsInTheProgramHost() throws {
+        let swiftc = try Toolchain.find(nil)
+        let cache = try RuntimeCache.checkedCacheRoot()
+        let runtime = try RuntimeCache.runtimeDirectory(swiftc: swiftc, cache: cache)
+        let source = """
+            import Foundation
+            class Account: NSObject { @objc dynamic var balance = 0 }
+            let account = Account()
+            let token = account.observe(\\.balance, options: [.new]) { _, change in print("new", change.newValue ?? -1) }
+            account.balance = 7
+            print(CommandLine.arguments[0].hasSuffix("/program"), CommandLine.arguments.count)
+            print(ProcessInfo.processInfo.environment["\(ProgramHost.libraryVariable)"] ?? "unset")
+            exit(account.balance == 7 ? 3 : 4)
+
+            """
+        let result = Self.run(source)
+        #expect(result.text.hasSuffix("  new 7\ntrue 1\nunset\n"), "\(result.text)")
+        #expect(result.status == 3)
+        let program = try ProgramCache(root: cache, swiftc: swiftc, runtime: runtime).program(
+            source, display: "program.swift", deadline: .none, report: { _, _ in })
+        let host = runtime + "/" + ProgramHost.name
+        #expect(program.host == (FileManager.default.fileExists(atPath: host) ? host : nil))
+        let trapped = Self.run("import Foundation\nlet xs = [1]\nprint(xs[xs.count])\n")
+        #expect(trapped.status == 1)
+        #expect(
+            trapped.text.contains("program.swift:3:1: error: the program stopped: a Swift runtime trap"),
+            "\(trapped.text)")
+    }
+
     @Test func aScenarioThatImportsFoundationIsSwift() throws {
         #expect(SwiftProgram.isSwift("// note\n\n/* a\n b */\nimport Foundation\n", file: "x.kvo"))
         #expect(SwiftProgram.isSwift("print(1)", file: "x.swift"))
@@ -342,6 +375,17 @@ import RewriterProtocol
         #expect(CompileJobs(serialized: learned.serialized) == learned)
         #expect(CompileJobs(serialized: jobs.serialized) == jobs)
         #expect(CompileJobs(serialized: "driver\n") == nil)
+        // With the runtime's program host: the shared object it loads, of the
+        // same object, with Swift's registration of its metadata.
+        #expect(
+            CompileJobs.plan(
+                printed, sourcePath: "/tmp/a b/main.swift", outputPath: "/tmp/a b/program", runtime: "/rt",
+                hosted: true)?.runtimeLinkJob(folder: "/p", output: "/p/program")
+                == [
+                    "/tc/bin/clang", "-fuse-ld=lld", "-shared", "-Xlinker", "--build-id",
+                    "/tc/lib/swift/linux/x86_64/swiftrt.o", "/p/main.o", "--target=x86_64-unknown-linux-gnu", "-o",
+                    "/p/program",
+                ])
         // Without libKVORuntime.so, no such link; a plan it cannot follow, none.
         #expect(
             CompileJobs.plan(printed, sourcePath: "/tmp/a b/main.swift", outputPath: "/tmp/a b/program")?.runtimeLink
@@ -445,9 +489,14 @@ import RewriterProtocol
         #expect(
             ProgramCache.programKey(source, display: "other.swift", runtime: runtime)
                 != ProgramCache.programKey(source, display: "program.swift", runtime: runtime))
-        // It imports only the runtime: linked against libKVORuntime.so alone.
+        // It imports only the runtime: the shared object the runtime's program
+        // host loads (which holds libKVORuntime.so's contents), naming no
+        // library of its own; recorded as such beside its size.
         #expect(FileManager.default.fileExists(atPath: runtime + "/libKVORuntime.so"))
-        #expect(Self.contains(binary, "libKVORuntime.so"))
+        #expect(FileManager.default.fileExists(atPath: runtime + "/" + ProgramHost.name))
+        let size = try String(contentsOfFile: folder + "/" + ProgramCache.sizeName, encoding: .utf8)
+        #expect(size.hasSuffix(ProgramCache.hostedMark))
+        #expect(!Self.contains(binary, "libKVORuntime.so"))
         #expect(!Self.contains(binary, "libswiftCore.so"))
     }
 

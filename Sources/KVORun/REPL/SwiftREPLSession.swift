@@ -184,7 +184,7 @@ final class SwiftREPLSession {
                     .warning, warning.message, at: SourceLocation(line: warning.line, column: warning.column),
                     length: warning.length), new.name)
         }
-        let binary: String
+        let binary: CompiledProgram
         var errorsInEarlierEntries = false
         do {
             let (swiftc, runtime, cache, _) = try tools()
@@ -229,7 +229,8 @@ final class SwiftREPLSession {
     private static let stateLimit = 64 << 20
 
     private func execute(
-        _ binary: String, _ program: REPLProgram, _ entries: [REPLEntry], deadline: Deadline, keepingState: Bool,
+        _ binary: CompiledProgram, _ program: REPLProgram, _ entries: [REPLEntry], deadline: Deadline,
+        keepingState: Bool,
         report: (Diagnostic, String) -> Void
     ) -> Ran {
         let new = entries.last?.name ?? "<repl>"
@@ -261,8 +262,8 @@ final class SwiftREPLSession {
         // Standard input is not the program's: the REPL reads the terminal,
         // and an earlier entry's `readLine()` must not wait on it again.
         let ending = ChildProcess.run(
-            binary, [], environment: environment, output: replay, deadline: deadline, passing: [1, 2],
-            standardInput: "/dev/null")
+            binary.executable, [], argumentZero: binary.path, environment: binary.environment(environment),
+            output: replay, deadline: deadline, passing: [1, 2], standardInput: "/dev/null")
         let reached = ProgramChannel.REPL.marks((try? Files.read(marks)) ?? "")
         func stopped(_ message: String) {
             let at = SwiftProgram.trapLocation(trapFile).map { program.locate($0, names: entries.map(\.name)) }

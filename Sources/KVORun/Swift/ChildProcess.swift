@@ -30,8 +30,9 @@ enum ChildProcess {
     /// `standardError`, when given without `output`, receives the child's
     /// standard error alone.
     static func run(
-        _ program: String, _ arguments: [String], environment: [(name: String, value: String)] = [],
-        output: Int32? = nil, deadline: Deadline = .none, ownGroup: Bool = false, standardOutputToError: Bool = false,
+        _ program: String, _ arguments: [String], argumentZero: String? = nil,
+        environment: [(name: String, value: String)] = [], output: Int32? = nil, deadline: Deadline = .none,
+        ownGroup: Bool = false, standardOutputToError: Bool = false,
         passing: [Int32] = [], standardInput: String? = nil, standardError: Int32? = nil
     ) -> Ending {
         if deadline.hasPassed {
@@ -41,7 +42,8 @@ enum ChildProcess {
         }
         return supervising(group: ownGroup) {
             let started = start(
-                program, arguments, environment: environment, output: output, ownGroup: ownGroup,
+                program, arguments, argumentZero: argumentZero, environment: environment, output: output,
+                ownGroup: ownGroup,
                 standardOutputToError: standardOutputToError, passing: passing,
                 // A process group that is not the terminal's reading it would be stopped (SIGTTIN).
                 standardInput: standardInput ?? (ownGroup ? "/dev/null" : nil), standardError: standardError)
@@ -149,8 +151,9 @@ enum ChildProcess {
     /// Starts `program` as `run` does, without waiting for it (Ctrl-C is the
     /// caller's to ignore while it runs); `wait` or `supervise` collects it.
     static func start(
-        _ program: String, _ arguments: [String], environment: [(name: String, value: String)] = [],
-        output: Int32? = nil, ownGroup: Bool = false, standardOutputToError: Bool = false,
+        _ program: String, _ arguments: [String], argumentZero: String? = nil,
+        environment: [(name: String, value: String)] = [], output: Int32? = nil, ownGroup: Bool = false,
+        standardOutputToError: Bool = false,
         passing: [Int32] = [], standardInput: String? = nil, standardError: Int32? = nil
     ) -> Result<pid_t, StartFailure> {
         // The descriptors the child gets, (from, to) in order.
@@ -195,7 +198,7 @@ enum ChildProcess {
             if !replaced { envp.append(strdup(entry)) }
         }
         for (name, value) in environment { envp.append(strdup(name + "=" + value)) }
-        let argv = ([program] + arguments).map { strdup($0) }
+        let argv = ([argumentZero ?? program] + arguments).map { strdup($0) }
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }

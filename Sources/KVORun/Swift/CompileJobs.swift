@@ -79,9 +79,11 @@ struct CompileJobs: Equatable {
     /// driver's link: its linker driver, Swift's start-up object
     /// (`swiftrt.o`) and target, then the object and the runtime, and the C
     /// libraries a program may call (the library depends on them, but a
-    /// program's own calls must name them).
+    /// program's own calls must name them). `hosted`: the runtime's folder
+    /// holds the program host, and that link makes the shared object the
+    /// host loads instead (`ProgramHost`).
     static func plan(
-        _ printed: String, sourcePath: String, outputPath: String, runtime: String? = nil
+        _ printed: String, sourcePath: String, outputPath: String, runtime: String? = nil, hosted: Bool = false
     )
         -> CompileJobs?
     {
@@ -124,7 +126,11 @@ struct CompileJobs: Equatable {
             link.contains(object), link.contains("@" + autolinkFile), link.contains(output)
         else { return nil }
         var runtimeLink: [String]?
-        if let runtime, let swiftrt = link.first(where: { $0.hasSuffix("/swiftrt.o") }) {
+        if hosted, let swiftrt = link.first(where: { $0.hasSuffix("/swiftrt.o") }) {
+            runtimeLink = ProgramHost.programLink(
+                clang: link[0], swiftrt: swiftrt, object: object, target: link.filter { $0.hasPrefix("--target=") },
+                output: output)
+        } else if let runtime, let swiftrt = link.first(where: { $0.hasSuffix("/swiftrt.o") }) {
             runtimeLink =
                 [link[0], "-fuse-ld=lld", "-pie", "-Xlinker", "--build-id", swiftrt, object]
                 + link.filter { $0.hasPrefix("--target=") } + [

@@ -7,6 +7,24 @@ import RewriterProtocol
 import Glibc
 #endif
 
+/// A compiled program in the cache, and how it is run.
+struct CompiledProgram: Equatable {
+    /// The program: an executable, or the host's shared object.
+    let path: String
+    /// The program host that loads it (`ProgramHost`), or nil when the
+    /// program is an executable of its own.
+    let host: String?
+
+    /// What is started: the host, or the program itself. Either way its
+    /// `argv[0]` is the program's path.
+    var executable: String { host ?? path }
+
+    /// `environment`, and for the host the program it loads.
+    func environment(_ environment: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        host == nil ? environment : environment + [(ProgramHost.libraryVariable, path)]
+    }
+}
+
 /// The compiled programs of one runtime (SPEC §11.0), in the cache's
 /// `programs/KEY/`: a program is found by its source, its file name, the
 /// runtime (and so the rewriter beside it), this kvo-run build and the
@@ -25,11 +43,11 @@ struct ProgramCache {
     /// Compiling stops at the run's `deadline`.
     func compiled(
         _ program: String, files: [String], deadline: Deadline, report: (Diagnostic, _ file: String) -> Void
-    ) throws -> String {
+    ) throws -> CompiledProgram {
         let directory = root + "/programs/" + Self.cacheKey(runtime: runtime, [program])
-        if Self.isIntact(directory) {
+        if let found = intact(directory) {
             CacheContents.markUsed(directory)
-            return directory + "/program"
+            return found
         }
         return try store(program, in: directory, files: files, deadline: deadline, report: report)
     }
@@ -43,16 +61,16 @@ struct ProgramCache {
     /// compiling stop at the run's `deadline` (nothing is then kept).
     func program(
         _ source: String, display: String, deadline: Deadline, report: (Diagnostic, _ file: String) -> Void
-    ) throws -> String {
+    ) throws -> CompiledProgram {
         let directory = root + "/programs/" + Self.programKey(source, display: display, runtime: runtime)
         // KVO_SHOW_REWRITTEN=1: the rewritten program on standard error, for
         // a bug report or a contributor (a cached program is rewritten again).
         let show = getenv("KVO_SHOW_REWRITTEN").map { String(cString: $0) == "1" } ?? false
-        if !show && Self.isIntact(directory) {
+        if !show, let found = intact(directory) {
             // When it was last used, for pruning (CacheContents).
             CacheContents.markUsed(directory)
             for warning in SwiftProgram.storedWarnings(directory + "/warnings") { report(warning, display) }
-            return directory + "/program"
+            return found
         }
         let rewritten = try Rewriter(executable: runtime + "/" + RuntimeCache.rewriterName).rewrite(
             source, fileName: display, deadline: deadline)
@@ -147,7 +165,7 @@ struct ProgramCache {
     private func store(
         _ program: String, in directory: String, files: [String], deadline: Deadline,
         report: (Diagnostic, _ file: String) -> Void, beside: (String) -> Void = { _ in }
-    ) throws -> String {
+    ) throws -> CompiledProgram {
         let binary = directory + "/program"
         try SwiftProgram.makeDirectories(directory)
         try SwiftProgram.requireOwnFolder(directory)
@@ -155,15 +173,16 @@ struct ProgramCache {
         // there, whatever it is, nor another run's with the same pid.
         let building = try SwiftProgram.makeFreshFolder(directory + "/building-")
         defer { Files.removeFolder(building) }
-        try ProgramCompiler.compile(
+        let hosted = try ProgramCompiler.compile(
             program, in: building, files: files, swiftc: swiftc, runtime: runtime, deadline: deadline, report: report)
         beside(directory)
         // Its size, recorded before it appears: a program cut short (a full
         // disk, a crash, a copy) is compiled again, not run (SIGBUS, "Exec
-        // format error" on every run).
+        // format error" on every run). And how it runs: in the host or not.
         var info = stat()
         if stat(building + "/program", &info) == 0 {
-            try? SwiftProgram.writeFile(String(info.st_size), to: directory + "/" + Self.sizeName)
+            try? SwiftProgram.writeFile(
+                String(info.st_size) + (hosted ? Self.hostedMark : ""), to: directory + "/" + Self.sizeName)
         }
         // Which runtime and kvo-run it is for: `kvo-run cache clean` and the
         // pruning after a new runtime remove it with its runtime.
@@ -175,21 +194,28 @@ struct ProgramCache {
         }
         // A new program: once a day, the programs no run used for long go.
         CacheContents(root: root).pruneDaily()
-        return binary
+        return CompiledProgram(path: binary, host: hosted ? runtime + "/" + ProgramHost.name : nil)
     }
 
-    /// The file beside a cached program holding its size when it was stored.
+    /// The file beside a cached program holding its size when it was
+    /// stored, followed by `hostedMark` for a program the host loads.
     static let sizeName = "program.size"
 
-    /// Whether `directory` holds a whole compiled program: one whose size is
-    /// the one recorded when it was stored. One without a record (stored by
-    /// an earlier kvo-run) is compiled again, a matter of seconds.
-    static func isIntact(_ directory: String) -> Bool {
+    /// After the size: the program is the host's shared object.
+    static let hostedMark = " hosted"
+
+    /// The whole compiled program `directory` holds: one whose size is the
+    /// one recorded when it was stored; nil for none. One without a record
+    /// (stored by an earlier kvo-run) is compiled again, a matter of seconds.
+    func intact(_ directory: String) -> CompiledProgram? {
         var info = stat()
         guard stat(directory + "/program", &info) == 0,
-            let recorded = try? Files.read(directory + "/" + sizeName)
-        else { return false }
-        return Int64(recorded) == Int64(info.st_size)
+            var recorded = try? Files.read(directory + "/" + Self.sizeName)
+        else { return nil }
+        let hosted = recorded.hasSuffix(Self.hostedMark)
+        if hosted { recorded.removeLast(Self.hostedMark.count) }
+        guard Int64(recorded) == Int64(info.st_size) else { return nil }
+        return CompiledProgram(path: directory + "/program", host: hosted ? runtime + "/" + ProgramHost.name : nil)
     }
 
     /// What a cached program is found by: its source and file name (the

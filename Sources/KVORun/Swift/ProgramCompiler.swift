@@ -35,11 +35,13 @@ enum ProgramCompiler {
     /// Compiles `program` into `folder`/program, reporting swiftc's
     /// diagnostics at the user's lines. A step still running when the run's
     /// `deadline` passes is stopped (with what it started) and nothing
-    /// after it runs.
+    /// after it runs. Returns whether the program is the shared object the
+    /// runtime's program host loads (`ProgramHost`) rather than an executable.
+    @discardableResult
     static func compile(
         _ program: String, in folder: String, files: [String], swiftc: String, runtime: String, deadline: Deadline,
         report: (Diagnostic, _ file: String) -> Void
-    ) throws {
+    ) throws -> Bool {
         // The file is named after the user's own, so that a trap's message names it.
         let sourcePath = folder + "/main.swift"
         try SwiftProgram.writeFile(program, to: sourcePath)
@@ -63,10 +65,14 @@ enum ProgramCompiler {
             return ending == .exited(0) && !interrupted
         }
         let compiled: Bool
+        var hosted = false
         if let jobs = compileJobs(swiftc: swiftc, runtime: runtime, deadline: deadline) {
-            compiled = runJobs(
+            let linked = runJobs(
                 jobs, importsOnlyRuntime: importsOnlyRuntime(program), source: sourcePath, folder: folder,
                 output: output, runtime: runtime, log: log, deadline: deadline, step: step)
+            compiled = linked != nil
+            // The plan was made in this runtime's folder, for its host when it has one.
+            hosted = linked == .againstRuntime && Files.exists(runtime + "/" + ProgramHost.name)
         } else {
             compiled = step(
                 [swiftc] + compileArguments(swiftc: swiftc, runtime: runtime, source: sourcePath, output: output))
@@ -144,6 +150,7 @@ enum ProgramCompiler {
                     + (SwiftProgram.emptyLogReason(folder).map { ", and " + $0 } ?? ""),
                 status: ExitStatus.failure)
         }
+        return hosted
     }
 
     /// KVO's and KVC's methods, which only an `NSObject` has.
@@ -199,11 +206,11 @@ enum ProgramCompiler {
     static func runJobs(
         _ jobs: CompileJobs, importsOnlyRuntime: Bool, source: String, folder: String, output: String,
         runtime: String, log: String, deadline: Deadline, step: ([String]) -> Bool
-    ) -> Bool {
-        guard step(jobs.frontendJob(source: source, folder: folder)) else { return false }
+    ) -> Linked? {
+        guard step(jobs.frontendJob(source: source, folder: folder)) else { return nil }
         if importsOnlyRuntime, let link = jobs.runtimeLinkJob(folder: folder, output: output) {
             if let direct = jobs.directLinkJob(folder: folder, output: output) {
-                if step(direct) { return true }
+                if step(direct) { return .againstRuntime }
             } else {
                 if let printed = captured(link + ["-###"], deadline: deadline),
                     let direct = CompileJobs.linkerCommand(printed, folder: folder, outputPath: output)
@@ -212,14 +219,26 @@ enum ProgramCompiler {
                     learned.directLink = direct
                     try? Files.write(learned.serialized, to: runtime + "/" + CompileJobs.fileName)
                 }
-                if step(link) { return true }
+                if step(link) { return .againstRuntime }
             }
             // Linked again against Swift's shared libraries below, whose
             // messages are the ones to show if that fails too.
             truncate(log, 0)
         }
-        guard step(jobs.autolinkJob(folder: folder)) else { return false }
-        return step(jobs.linkJob(folder: folder, output: output))
+        guard step(jobs.autolinkJob(folder: folder)), step(jobs.linkJob(folder: folder, output: output)) else {
+            return nil
+        }
+        return .withSharedLibraries
+    }
+
+    /// How a compiled program was linked.
+    enum Linked {
+        /// By the plan's link against the runtime alone (`runtimeLink`):
+        /// libKVORuntime.so, or the program host's shared object when the
+        /// runtime has a host.
+        case againstRuntime
+        /// An executable against Swift's shared libraries and the runtime's.
+        case withSharedLibraries
     }
 
     /// Whether the runtime is the program's only import (what `import
@@ -252,7 +271,10 @@ enum ProgramCompiler {
             environment: [("TMPDIR", probe)], deadline: deadline)
         if printed == nil && deadline.hasPassed { return nil }
         let library = Files.exists(runtime + "/libKVORuntime.so") ? runtime : nil
-        let jobs = printed.flatMap { CompileJobs.plan($0, sourcePath: source, outputPath: output, runtime: library) }
+        let hosted = library != nil && Files.exists(runtime + "/" + ProgramHost.name)
+        let jobs = printed.flatMap {
+            CompileJobs.plan($0, sourcePath: source, outputPath: output, runtime: library, hosted: hosted)
+        }
         // Kept either way: a plan this kvo-run cannot follow is not asked for again.
         try? Files.write(jobs?.serialized ?? "driver\n", to: file)
         return jobs

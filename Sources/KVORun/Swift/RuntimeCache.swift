@@ -354,7 +354,7 @@ enum RuntimeCache {
 
     /// The files whose sizes are recorded: what a program loads and runs.
     static var recordedFiles: [String] {
-        runtimeModules.map { "lib\($0).so" } + ["libKVORuntime.so", rewriterName]
+        runtimeModules.map { "lib\($0).so" } + ["libKVORuntime.so", ProgramHost.name, rewriterName]
     }
 
     /// "NAME SIZE" lines for the recorded files `folder` holds.
@@ -506,7 +506,14 @@ enum RuntimeCache {
         // Stopped at the bound, it is simply not there; the next step says why.
         for variant in [runtimeLibraryStartFlags, ["-lstdc++"]] {
             let ending = ProgramCompiler.runStep([bin + "/clang"] + arguments + variant, log: log, deadline: bound)
-            if ending == .exited(0) { return }
+            if ending == .exited(0) {
+                // Linked the same way: the host programs are loaded into.
+                ProgramHost.build(
+                    clang: bin + "/clang", swiftrt: staticFolder + "/x86_64/swiftrt.o",
+                    objects: runtimeModules.map { building + "/\($0).o" }, libraries: libraries, startFlags: variant,
+                    building: building, log: log, bound: bound)
+                return
+            }
             unlink(building + "/libKVORuntime.so")
             // Only a link that failed is tried the plain way.
             guard case .exited = ending, !ChildProcess.interruptedDuringRun else { return }
@@ -589,7 +596,8 @@ enum RuntimeCache {
     /// The flags a runtime is built with, compiling and linking: a change
     /// to any of them is a new runtime. Joined once, for both of the key's
     /// hashes.
-    static let keyedFlags = runtimeFlags + runtimeLibraryStartFlags
+    static let keyedFlags =
+        runtimeFlags + runtimeLibraryStartFlags + ProgramHost.linkFlags + [ProgramHost.mainSource]
 
     /// The runtime's cache key: the toolchain, the flags and the sources'
     /// text. Reading and hashing 400 KB of sources was two thirds of the

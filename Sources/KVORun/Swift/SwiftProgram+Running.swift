@@ -57,7 +57,7 @@ extension SwiftProgram {
         func importLine() -> KVOScript.SourceLocation {
             KVOScript.SourceLocation(line: Self.importLine(of: source), column: 1)
         }
-        let binary: String
+        let binary: CompiledProgram
         // The run's one limit (`--timeout`, or `kvo-run test`'s), for every
         // step: asking the toolchain its version, then (counted again once
         // the runtime is ready, below) rewriting, compiling and running.
@@ -118,7 +118,8 @@ extension SwiftProgram {
         // In kvo-run's own process group, unlike the tool steps: the program
         // may read the terminal, which a group of its own could not.
         let ending = ChildProcess.run(
-            binary, [], environment: environment, output: output, deadline: deadline,
+            binary.executable, [], argumentZero: binary.path, environment: binary.environment(environment),
+            output: output, deadline: deadline,
             standardOutputToError: settings.picture != nil,
             standardError: errorsDescriptor >= 0 ? errorsDescriptor : nil)
         let fatalError = errorsDescriptor >= 0 ? errorsFile.flatMap(Self.passOnStandardError) : nil
