@@ -13,6 +13,18 @@ public struct NSKeyValueObservingOptions: OptionSet, Sendable, Hashable, CustomS
     public static let initial = NSKeyValueObservingOptions(rawValue: 4)
     public static let prior = NSKeyValueObservingOptions(rawValue: 8)
 
+    /// `[.new, .old]`: the options' union, as `SetAlgebra`'s initializer
+    /// makes it. Declared here because that one is generic: in a program
+    /// (compiled `-Onone`), its first call had the Swift runtime find the
+    /// literal's element type by scanning the conformance records of
+    /// Foundation and the standard library, a fifth of the instructions a
+    /// cached program starts in (Benchmarks/README.md, "the program host").
+    public init(arrayLiteral options: NSKeyValueObservingOptions...) {
+        var raw: UInt = 0
+        for option in options { raw |= option.rawValue }
+        self.init(rawValue: raw)
+    }
+
     public var description: String { "NSKeyValueObservingOptions(rawValue: \(rawValue))" }
     public var debugDescription: String { "__C." + description }
 
