@@ -11,8 +11,9 @@ import Glibc
 /// the linker it starts. So the driver is asked once per runtime for its
 /// plan (`swiftc … -###`), which is kept in the runtime's folder with the
 /// per-program paths as placeholders. A program whose only import is the
-/// runtime (what `import Foundation` becomes) links against libKVORuntime.so
-/// alone (RuntimeCache.runtimeLibrary), needing no autolink step: after the
+/// runtime (what `import Foundation` becomes) is linked for the runtime's
+/// program host, or against libKVORuntime.so alone where there is no host
+/// (RuntimeCache.runtimeLibrary), needing no autolink step: after the
 /// first such program the linker's own command for that link (`clang …
 /// -###`) is kept too, and such a program is compiled by two processes, the
 /// frontend and the linker. Anything unexpected in a plan (a response file,
@@ -24,8 +25,9 @@ struct CompileJobs: Equatable {
     var autolink: [String]
     /// `clang … OBJECT @AUTOLINK … -o OUTPUT`: Swift's shared libraries.
     var link: [String]
-    /// `clang … swiftrt.o OBJECT -lKVORuntime … -o OUTPUT`, for a program
-    /// that imports only the runtime, when the runtime has libKVORuntime.so.
+    /// `clang … -shared swiftrt.o OBJECT … -o OUTPUT` for the program host,
+    /// or `clang … swiftrt.o OBJECT -lKVORuntime … -o OUTPUT`, for a program
+    /// that imports only the runtime, when the runtime has either.
     var runtimeLink: [String]?
     /// The linker's own command for that link: `ld.lld … OBJECT … -o OUTPUT`.
     var directLink: [String]?

@@ -200,9 +200,9 @@ enum ProgramCompiler {
     }
 
     /// The driver's jobs without the driver (CompileJobs): the frontend, then
-    /// for a program that imports only the runtime the link against
-    /// libKVORuntime.so (by the linker alone once its command is known),
-    /// else the autolink extractor and clang.
+    /// for a program that imports only the runtime the link for the program
+    /// host or against libKVORuntime.so (by the linker alone once its
+    /// command is known), else the autolink extractor and clang.
     static func runJobs(
         _ jobs: CompileJobs, importsOnlyRuntime: Bool, source: String, folder: String, output: String,
         runtime: String, log: String, deadline: Deadline, step: ([String]) -> Bool
@@ -270,8 +270,8 @@ enum ProgramCompiler {
             [swiftc] + compileArguments(swiftc: swiftc, runtime: runtime, source: source, output: output) + ["-###"],
             environment: [("TMPDIR", probe)], deadline: deadline)
         if printed == nil && deadline.hasPassed { return nil }
-        let library = Files.exists(runtime + "/libKVORuntime.so") ? runtime : nil
-        let hosted = library != nil && Files.exists(runtime + "/" + ProgramHost.name)
+        let hosted = Files.exists(runtime + "/" + ProgramHost.name)
+        let library = !hosted && Files.exists(runtime + "/libKVORuntime.so") ? runtime : nil
         let jobs = printed.flatMap {
             CompileJobs.plan($0, sourcePath: source, outputPath: output, runtime: library, hosted: hosted)
         }

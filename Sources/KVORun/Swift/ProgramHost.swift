@@ -70,12 +70,13 @@ enum ProgramHost {
 
     /// Links the host into `building` from the runtime's objects and
     /// `libraries` (Swift's static ones, whole), with `startFlags` (the C++
-    /// library, as the runtime library links it). Nothing is left there if
-    /// a step fails: programs then link against libKVORuntime.so as before.
+    /// library, as the runtime library links it); whether it did. Nothing
+    /// is left there if a step fails: programs then link against
+    /// libKVORuntime.so (`RuntimeCache.runtimeLibrary`).
     static func build(
         clang: String, swiftrt: String, objects: [String], libraries: [String], startFlags: [String],
         building: String, log: String, bound: Deadline
-    ) {
+    ) -> Bool {
         let source = building + "/kvo-program-host.c"
         let object = building + "/kvo-program-host.o"
         defer {
@@ -85,16 +86,18 @@ enum ProgramHost {
         guard (try? SwiftProgram.writeFile(mainSource, to: source)) != nil,
             ProgramCompiler.runStep([clang, "-O2", "-c", source, "-o", object], log: log, deadline: bound)
                 == .exited(0)
-        else { return }
+        else { return false }
         let arguments =
             [clang, "-fuse-ld=lld"] + linkFlags + ["-o", building + "/" + name, swiftrt, object, "-Wl,--whole-archive"]
             + objects + libraries + [
                 "-Wl,--no-whole-archive", "-lm", "-ldl", "-lpthread", "-lutil", "-Wl,--allow-multiple-definition",
                 "-Wl,--build-id",
             ] + startFlags
-        if ProgramCompiler.runStep(arguments, log: log, deadline: bound) != .exited(0) {
+        guard ProgramCompiler.runStep(arguments, log: log, deadline: bound) == .exited(0) else {
             unlink(building + "/" + name)
+            return false
         }
+        return true
     }
 
     /// The link of a program for the host: a shared object of the program's

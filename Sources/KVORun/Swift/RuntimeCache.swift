@@ -286,7 +286,7 @@ enum RuntimeCache {
         }
         // Each module compiled once, to an object linked twice: into its own
         // library (with Swift's shared libraries, for any program) and into
-        // libKVORuntime.so (see runtimeLibrary).
+        // the program host or libKVORuntime.so (see runtimeLibrary).
         for (module, moduleFiles) in zip(runtimeModules, files.map { $0.sorted() }) {
             try compileStep(
                 swiftc, bound: bound, check: check,
@@ -465,7 +465,8 @@ enum RuntimeCache {
     }
 
     /// Swift's static libraries that `import Foundation` brings in (and the
-    /// standard library's implicit imports), which libKVORuntime.so holds whole.
+    /// standard library's implicit imports), which the program host (or
+    /// libKVORuntime.so) holds whole.
     static let staticLibraries = [
         "swiftCore", "swift_Concurrency", "swift_StringProcessing", "swift_RegexParser", "swiftSwiftOnoneSupport",
         "swiftGlibc", "swift_Builtin_float", "swiftSynchronization", "swiftDispatch", "dispatch", "BlocksRuntime",
@@ -473,47 +474,54 @@ enum RuntimeCache {
         "_FoundationCShims", "_FoundationCollections", "CoreFoundation",
     ]
 
+    /// The program host (`ProgramHost`), or where it does not link,
     /// libKVORuntime.so: the runtime and the whole of Swift's static
     /// standard library and Foundation in one shared library, its internal
     /// references bound when it is linked (`-Bsymbolic`). A program that
-    /// imports only the runtime links against it alone. Its start-up then
-    /// loads one library with no symbols to look up, instead of fifteen
-    /// (the standard library, Foundation and its parts, ICU, dispatch)
-    /// whose symbol relocations cost a Foundation program about 4 ms of CPU
-    /// before `main`: a cached program starts in about half the time
-    /// (Benchmarks/README.md, "Measurement history"), and
-    /// the link needs no autolink step. (`--allow-multiple-definition`: the
-    /// standard library and the concurrency library each carry a copy of the
-    /// threading library's `fatal`.) Built once per runtime, about a second;
-    /// when the toolchain has no static libraries or lld, or the link fails,
-    /// there is none and every program links against Swift's shared
-    /// libraries (CompileJobs).
+    /// imports only the runtime is linked for the host, or against the
+    /// library alone. Its start-up then loads one library with no symbols to
+    /// look up, instead of fifteen (the standard library, Foundation and
+    /// its parts, ICU, dispatch) whose symbol relocations cost a Foundation
+    /// program about 4 ms of CPU before `main`: a cached program starts in
+    /// about half the time (Benchmarks/README.md, "Measurement history"),
+    /// and the link needs no autolink step; the host saves the library's
+    /// relocations too. The host holds all the library does, so the library
+    /// is linked only when the host is not (80 MB less a runtime).
+    /// (`--allow-multiple-definition`: the standard library and the
+    /// concurrency library each carry a copy of the threading library's
+    /// `fatal`.) Built once per runtime, about a second; when the toolchain
+    /// has no static libraries or lld, or both links fail, there is neither
+    /// and every program links against Swift's shared libraries (CompileJobs).
     static func runtimeLibrary(swiftc: String, building: String, log: String, bound: Deadline) {
         guard Toolchain.hasLLD(swiftc), let bin = Toolchain.bin(swiftc) else { return }
         let staticFolder = bin + "/../lib/swift_static/linux"
         let libraries = staticLibraries.map { staticFolder + "/lib\($0).a" }
-        guard libraries.allSatisfy({ Files.exists($0) }), Files.exists(staticFolder + "/x86_64/swiftrt.o") else {
+        let swiftrt = staticFolder + "/x86_64/swiftrt.o"
+        guard libraries.allSatisfy({ Files.exists($0) }), Files.exists(swiftrt) else {
             return
+        }
+        let objects = runtimeModules.map { building + "/\($0).o" }
+        // The C++ library as the library would link it, the plain way second.
+        for variant in [runtimeLibraryStartFlags, ["-lstdc++"]] {
+            if ProgramHost.build(
+                clang: bin + "/clang", swiftrt: swiftrt, objects: objects, libraries: libraries, startFlags: variant,
+                building: building, log: log, bound: bound)
+            {
+                return
+            }
+            if ChildProcess.interruptedDuringRun || bound.hasPassed { return }
         }
         let arguments =
             [
-                "-fuse-ld=lld", "-shared", "-o", building + "/libKVORuntime.so", staticFolder + "/x86_64/swiftrt.o",
-                "-Wl,--whole-archive",
-            ] + runtimeModules.map { building + "/\($0).o" } + libraries + [
+                "-fuse-ld=lld", "-shared", "-o", building + "/libKVORuntime.so", swiftrt, "-Wl,--whole-archive",
+            ] + objects + libraries + [
                 "-Wl,--no-whole-archive", "-lm", "-ldl", "-lpthread", "-lutil", "-Wl,-Bsymbolic",
                 "-Wl,--allow-multiple-definition", "-Wl,--build-id",
             ]
         // Stopped at the bound, it is simply not there; the next step says why.
         for variant in [runtimeLibraryStartFlags, ["-lstdc++"]] {
             let ending = ProgramCompiler.runStep([bin + "/clang"] + arguments + variant, log: log, deadline: bound)
-            if ending == .exited(0) {
-                // Linked the same way: the host programs are loaded into.
-                ProgramHost.build(
-                    clang: bin + "/clang", swiftrt: staticFolder + "/x86_64/swiftrt.o",
-                    objects: runtimeModules.map { building + "/\($0).o" }, libraries: libraries, startFlags: variant,
-                    building: building, log: log, bound: bound)
-                return
-            }
+            if ending == .exited(0) { return }
             unlink(building + "/libKVORuntime.so")
             // Only a link that failed is tried the plain way.
             guard case .exited = ending, !ChildProcess.interruptedDuringRun else { return }
