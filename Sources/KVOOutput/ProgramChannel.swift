@@ -108,7 +108,7 @@ public enum ProgramChannel {
         }
 
         /// The variables' names: here only.
-        enum Name {
+        public enum Name {
             static let format = "KVO_FORMAT"
             static let color = "KVO_COLOR"
             static let diagnosticColor = "KVO_DIAGNOSTIC_COLOR"
@@ -117,7 +117,8 @@ public enum ProgramChannel {
             static let explain = "KVO_EXPLAIN"
             static let keepGoing = "KVO_KEEP_GOING"
             static let legacyDealloc = "KVO_LEGACY_DEALLOC"
-            static let sourceName = "KVO_SOURCE_NAME"
+            /// Also read by the program host's C `main` (kvo-run's `ProgramHost`).
+            public static let sourceName = "KVO_SOURCE_NAME"
             static let sourcePath = "KVO_SOURCE_PATH"
             static let trapFile = "KVO_TRAP_FILE"
             static let summaryFile = "KVO_SUMMARY_FILE"

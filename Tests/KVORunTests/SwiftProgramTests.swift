@@ -83,6 +83,47 @@ import RewriterProtocol
             "\(trapped.text)")
     }
 
+    /// The host run by hand says what it is for; a program it cannot load
+    /// (here a file that is not a library) is said at the program's first
+    /// line as kvo-run's bug, with status 1, not a crash.
+    @Test func theProgramHostRefusesWhatItCannotRun() throws {
+        let swiftc = try Toolchain.find(nil)
+        let runtime = try RuntimeCache.runtimeDirectory(swiftc: swiftc, cache: try RuntimeCache.checkedCacheRoot())
+        let host = runtime + "/" + ProgramHost.name
+        try #require(FileManager.default.fileExists(atPath: host))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-host-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func run(_ environment: [String: String]) throws -> (status: Int32, error: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: host)
+            process.environment = environment
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        let alone = try run([:])
+        #expect(alone.status == 70)
+        #expect(
+            alone.error
+                == "kvo-program-host: kvo-run runs compiled Swift programs in this host; run the program with kvo-run\n"
+        )
+        let notALibrary = folder.appendingPathComponent("program").path
+        try "not a program\n".write(toFile: notALibrary, atomically: true, encoding: .utf8)
+        let broken = try run([ProgramHost.libraryVariable: notALibrary, "KVO_SOURCE_NAME": "account.swift"])
+        #expect(broken.status == 1)
+        #expect(
+            broken.error.hasPrefix(
+                "account.swift:1:1: error: the compiled program does not load in kvo-run's program host ("),
+            "\(broken.error)")
+        #expect(
+            broken.error.hasSuffix(
+                "this is a bug in kvo-run: please report it with the program and 'kvo-run --version'\n"))
+    }
+
     @Test func aScenarioThatImportsFoundationIsSwift() throws {
         #expect(SwiftProgram.isSwift("// note\n\n/* a\n b */\nimport Foundation\n", file: "x.kvo"))
         #expect(SwiftProgram.isSwift("print(1)", file: "x.swift"))

@@ -1,4 +1,5 @@
 import KVOCore
+import KVOOutput
 
 #if canImport(Glibc)
 import Glibc
@@ -47,15 +48,17 @@ enum ProgramHost {
                 fputs("\(name): kvo-run runs compiled Swift programs in this host; run the program with kvo-run\\n", stderr);
                 return 70;
             }
+            /* Said at the program's first line, as kvo-run says a program
+               that cannot start: not the user's to mend, but to report. */
+            const char *source = getenv("\(ProgramChannel.Settings.Name.sourceName)");
+            if (source == NULL) source = "main.swift";
             void *program = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-            if (program == NULL) {
-                fprintf(stderr, "kvo-run: cannot load the compiled program: %s\\n", dlerror());
-                return 70;
-            }
-            int (*entry)(int, char **) = (int (*)(int, char **))dlsym(program, "main");
+            int (*entry)(int, char **) = program == NULL ? NULL : (int (*)(int, char **))dlsym(program, "main");
             if (entry == NULL) {
-                fprintf(stderr, "kvo-run: the compiled program %s has no main\\n", path);
-                return 70;
+                fprintf(stderr, "%s:1:1: error: the compiled program does not load in kvo-run's program host (%s); "
+                    "this is a bug in kvo-run: please report it with the program and 'kvo-run --version'\\n",
+                    source, program == NULL ? dlerror() : "it has no main");
+                return 1;
             }
             unsetenv("\(libraryVariable)");
             return entry(argc, argv);
