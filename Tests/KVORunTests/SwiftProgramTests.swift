@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import _KVOTestSupport
 @testable import KVORun
+import KVOOutput
 import RewriterProtocol
 
 /// The compiled Swift route (SPEC §11.0): the driver's errors, its caches
@@ -74,7 +75,7 @@ import RewriterProtocol
         #expect(result.status == 3)
         let program = try ProgramCache(root: cache, swiftc: swiftc, runtime: runtime).program(
             source, display: "program.swift", deadline: .none, report: { _, _ in })
-        let host = runtime + "/" + ProgramHost.name
+        let host = ProgramHost.path(in: runtime)
         #expect(program.host == (FileManager.default.fileExists(atPath: host) ? host : nil))
         let trapped = Self.run("import Foundation\nlet xs = [1]\nprint(xs[xs.count])\n")
         #expect(trapped.status == 1)
@@ -89,7 +90,7 @@ import RewriterProtocol
     @Test func theProgramHostRefusesWhatItCannotRun() throws {
         let swiftc = try Toolchain.find(nil)
         let runtime = try RuntimeCache.runtimeDirectory(swiftc: swiftc, cache: try RuntimeCache.checkedCacheRoot())
-        let host = runtime + "/" + ProgramHost.name
+        let host = ProgramHost.path(in: runtime)
         try #require(FileManager.default.fileExists(atPath: host))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kvo-host-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -113,7 +114,9 @@ import RewriterProtocol
         )
         let notALibrary = folder.appendingPathComponent("program").path
         try "not a program\n".write(toFile: notALibrary, atomically: true, encoding: .utf8)
-        let broken = try run([ProgramHost.libraryVariable: notALibrary, "KVO_SOURCE_NAME": "account.swift"])
+        let broken = try run([
+            ProgramHost.libraryVariable: notALibrary, ProgramChannel.Settings.Name.sourceName: "account.swift",
+        ])
         #expect(broken.status == 1)
         #expect(
             broken.error.hasPrefix(
@@ -533,7 +536,7 @@ import RewriterProtocol
         // It imports only the runtime: the shared object the runtime's program
         // host loads, naming no library; recorded as such beside its size. The
         // host holds what libKVORuntime.so would, which is not linked.
-        #expect(FileManager.default.fileExists(atPath: runtime + "/" + ProgramHost.name))
+        #expect(FileManager.default.fileExists(atPath: ProgramHost.path(in: runtime)))
         #expect(!FileManager.default.fileExists(atPath: runtime + "/libKVORuntime.so"))
         let size = try String(contentsOfFile: folder + "/" + ProgramCache.sizeName, encoding: .utf8)
         #expect(size.hasSuffix(ProgramCache.hostedMark))

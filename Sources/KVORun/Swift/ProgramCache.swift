@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// A compiled program in the cache, and how it is run.
-struct CompiledProgram: Equatable {
+struct CompiledProgram {
     /// The program: an executable, or the host's shared object.
     let path: String
     /// The program host that loads it (`ProgramHost`), or nil when the
@@ -194,7 +194,7 @@ struct ProgramCache {
         }
         // A new program: once a day, the programs no run used for long go.
         CacheContents(root: root).pruneDaily()
-        return CompiledProgram(path: binary, host: hosted ? runtime + "/" + ProgramHost.name : nil)
+        return compiledProgram(at: binary, hosted: hosted)
     }
 
     /// The file beside a cached program holding its size when it was
@@ -215,7 +215,12 @@ struct ProgramCache {
         let hosted = recorded.hasSuffix(Self.hostedMark)
         if hosted { recorded.removeLast(Self.hostedMark.count) }
         guard Int64(recorded) == Int64(info.st_size) else { return nil }
-        return CompiledProgram(path: directory + "/program", host: hosted ? runtime + "/" + ProgramHost.name : nil)
+        return compiledProgram(at: directory + "/program", hosted: hosted)
+    }
+
+    /// The program at `path`, run by this runtime's host when `hosted`.
+    private func compiledProgram(at path: String, hosted: Bool) -> CompiledProgram {
+        CompiledProgram(path: path, host: hosted ? ProgramHost.path(in: runtime) : nil)
     }
 
     /// What a cached program is found by: its source and file name (the

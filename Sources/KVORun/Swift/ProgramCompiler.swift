@@ -72,7 +72,7 @@ enum ProgramCompiler {
                 output: output, runtime: runtime, log: log, deadline: deadline, step: step)
             compiled = linked != nil
             // The plan was made in this runtime's folder, for its host when it has one.
-            hosted = linked == .againstRuntime && Files.exists(runtime + "/" + ProgramHost.name)
+            hosted = linked == .againstRuntime && Files.exists(ProgramHost.path(in: runtime))
         } else {
             compiled = step(
                 [swiftc] + compileArguments(swiftc: swiftc, runtime: runtime, source: sourcePath, output: output))
@@ -270,7 +270,7 @@ enum ProgramCompiler {
             [swiftc] + compileArguments(swiftc: swiftc, runtime: runtime, source: source, output: output) + ["-###"],
             environment: [("TMPDIR", probe)], deadline: deadline)
         if printed == nil && deadline.hasPassed { return nil }
-        let hosted = Files.exists(runtime + "/" + ProgramHost.name)
+        let hosted = Files.exists(ProgramHost.path(in: runtime))
         let library = !hosted && Files.exists(runtime + "/libKVORuntime.so") ? runtime : nil
         let jobs = printed.flatMap {
             CompileJobs.plan($0, sourcePath: source, outputPath: output, runtime: library, hosted: hosted)

@@ -30,6 +30,9 @@ enum ProgramHost {
     /// The host's file name in the runtime's folder.
     static let name = "kvo-program-host"
 
+    /// The host of the runtime in `runtime` (its folder), built or not.
+    static func path(in runtime: String) -> String { runtime + "/" + name }
+
     /// The environment variable naming the program the host loads.
     static let libraryVariable = "KVO_PROGRAM_LIBRARY"
 
@@ -91,13 +94,13 @@ enum ProgramHost {
                 == .exited(0)
         else { return false }
         let arguments =
-            [clang, "-fuse-ld=lld"] + linkFlags + ["-o", building + "/" + name, swiftrt, object, "-Wl,--whole-archive"]
+            [clang, "-fuse-ld=lld"] + linkFlags + ["-o", path(in: building), swiftrt, object, "-Wl,--whole-archive"]
             + objects + libraries + [
                 "-Wl,--no-whole-archive", "-lm", "-ldl", "-lpthread", "-lutil", "-Wl,--allow-multiple-definition",
                 "-Wl,--build-id",
             ] + startFlags
         guard ProgramCompiler.runStep(arguments, log: log, deadline: bound) == .exited(0) else {
-            unlink(building + "/" + name)
+            unlink(path(in: building))
             return false
         }
         return true

@@ -617,22 +617,22 @@ enum RuntimeCache {
         var stamp = FNV1a()
         stamp.add(toolchain)
         for flag in keyedFlags { stamp.add(flag) }
-        // Each file's name below `sources` (by bytes: `dropFirst` on a
+        // Each file's name below `sources`, by its bytes (`dropFirst` on a
         // String counts Characters, a thousand instructions a file).
-        func relative(_ file: String) -> String {
-            String(Substring(file.utf8.dropFirst(sources.utf8.count)))
+        let prefix = sources.utf8.count
+        func addName(_ file: String, to hash: inout FNV1a) {
+            var file = file
+            file.withUTF8 { hash.add(bytes: UnsafeBufferPointer(rebasing: $0.dropFirst(prefix))) }
         }
         // Each file's stamp is hashed on its own and the stamps summed, so
         // that the files' order does not matter: they are listed in the
         // folders' order, not sorted (sorting 140 paths cost a cached run a
         // third of a million instructions, Benchmarks/README.md).
-        let prefix = sources.utf8.count
         var sum: UInt64 = 0
         for file in files {
             var info = stat()
             var each = FNV1a()
-            var file = file
-            file.withUTF8 { each.add(bytes: UnsafeBufferPointer(rebasing: $0.dropFirst(prefix))) }
+            addName(file, to: &each)
             if stat(file, &info) == 0 {
                 each.add(UInt64(info.st_dev))
                 each.add(UInt64(info.st_ino))
@@ -652,7 +652,7 @@ enum RuntimeCache {
         hash.add(toolchain)
         for flag in keyedFlags { hash.add(flag) }
         for file in files.sorted() {
-            hash.add(relative(file))
+            addName(file, to: &hash)
             hash.add((try? Files.read(file)) ?? "")
         }
         if (try? SwiftProgram.makeDirectories(cache + "/sources")) != nil {
